@@ -1,0 +1,11 @@
+import { AppConfig } from '@app/config';
+import { ResolvedDatabase, RuntimeModule, apiFeatures } from '@app/runtime';
+import { DynamicModule, Module } from '@nestjs/common';
+
+/** The stateless HTTP gateway. */
+@Module({})
+export class ApiModule {
+  static forRoot(config: AppConfig, database: ResolvedDatabase): DynamicModule {
+    return { module: ApiModule, imports: [RuntimeModule.forRoot(config, database), ...apiFeatures()] };
+  }
+}

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AdminClient } from './admin-client';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-workspace --name NAME [--card pm_card_visa]   a workspace and its first API key
+  get-workspace    --workspace ID                       the workspace and its keys
+  create-key       --workspace ID                       another API key (shown once)
+  revoke-key       --key KEY_ID                         revoke an API key at once
+  set-card         --workspace ID --card PM_ID          save a payment method
+  remove-card      --workspace ID                       remove the saved payment method
+
+Environment: API_URL (default http://127.0.0.1:$PORT or :3000), ADMIN_TOKEN
+(default: the token standalone generated in $DATA_DIR/admin-token).`;
+
+function adminToken(): string {
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  try {
+    return readFileSync(join(process.env.DATA_DIR ?? './data', 'admin-token'), 'utf8').trim();
+  } catch {
+    throw new Error('ADMIN_TOKEN is not set and no generated token was found in DATA_DIR');
+  }
+}
+
+function need(value: string | undefined, flag: string): string {
+  if (!value) throw new Error(`--${flag} is required\n\n${USAGE}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      card: { type: 'string' },
+      workspace: { type: 'string' },
+      key: { type: 'string' },
+    },
+  });
+  const command = positionals[0];
+  const client = new AdminClient(process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`, adminToken());
+  const ws = () => encodeURIComponent(need(values.workspace, 'workspace'));
+  let result: unknown;
+  switch (command) {
+    case 'create-workspace':
+      result = await client.call('POST', '/admin/workspaces', {
+        name: need(values.name, 'name'),
+        paymentMethod: values.card,
+      });
+      break;
+    case 'get-workspace':
+      result = await client.call('GET', `/admin/workspaces/${ws()}`);
+      break;
+    case 'create-key':
+      result = await client.call('POST', `/admin/workspaces/${ws()}/api-keys`);
+      break;
+    case 'revoke-key':
+      result = await client.call('DELETE', `/admin/api-keys/${encodeURIComponent(need(values.key, 'key'))}`);
+      break;
+    case 'set-card':
+      result = await client.call('PUT', `/admin/workspaces/${ws()}/payment-method`, {
+        paymentMethod: need(values.card, 'card'),
+      });
+      break;
+    case 'remove-card':
+      result = await client.call('DELETE', `/admin/workspaces/${ws()}/payment-method`);
+      break;
+    default:
+      process.stderr.write(`${command ? `Unknown command: ${command}\n\n` : ''}${USAGE}\n`);
+      process.exit(2);
+  }
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,11 @@
+import { AppConfig } from '@app/config';
+import { ResolvedDatabase, RuntimeModule, nodeFeatures } from '@app/runtime';
+import { DynamicModule, Module } from '@nestjs/common';
+
+/** An actor node; its HTTP port serves health and metrics only. */
+@Module({})
+export class NodeModule {
+  static forRoot(config: AppConfig, database: ResolvedDatabase): DynamicModule {
+    return { module: NodeModule, imports: [RuntimeModule.forRoot(config, database), ...nodeFeatures()] };
+  }
+}

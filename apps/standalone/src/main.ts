@@ -1,0 +1,28 @@
+import 'reflect-metadata';
+import { runMain } from '@app/runtime';
+import { withLocalSecrets } from './local-secrets';
+import { StandaloneModule } from './standalone.module';
+
+runMain(
+  {
+    role: 'standalone',
+    rootModule: (config, database) => StandaloneModule.forRoot(config, database),
+    prepare: withLocalSecrets,
+  },
+  ({ url, config }) => {
+    const generated = (config as { adminTokenGenerated?: boolean }).adminTokenGenerated;
+    const database = config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PostgreSQL in ${config.dataDir}`;
+    process.stdout.write(
+      [
+        '',
+        `  Custom domains service (standalone) is up at ${url}`,
+        `  Database:    ${database}`,
+        `  Bus:         ${config.natsUrls ? 'NATS' : 'in-process'}`,
+        `  Admin token: ${config.adminToken}${generated ? `  (generated, kept in ${config.dataDir}/admin-token)` : ''}`,
+        `  Try:         curl -s -X POST ${url}/admin/workspaces -H 'authorization: Bearer ${config.adminToken}' \\`,
+        `                 -H 'content-type: application/json' -d '{"name":"Acme","paymentMethod":"pm_card_visa"}'`,
+        '',
+      ].join('\n') + '\n',
+    );
+  },
+);

@@ -1,0 +1,30 @@
+/** Unit specs live beside the code; e2e and integration specs in test/. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      keepClassNames: true,
+    },
+  },
+];
+const shared = {
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^@app/(.*)$': '<rootDir>/libs/$1/src', '^@test/support$': '<rootDir>/test/support' },
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  testTimeout: 120_000,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      slowTestThreshold: 30,
+    },
+  ],
+};

@@ -1,0 +1,7 @@
+import { WorkspacesModule } from '@app/workspaces';
+import { Module } from '@nestjs/common';
+import { AdminController } from './admin.controller';
+import { AdminUseCases } from './admin.usecases';
+
+@Module({ imports: [WorkspacesModule], controllers: [AdminController], providers: [AdminUseCases] })
+export class AdminModule {}

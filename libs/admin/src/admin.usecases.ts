@@ -1,0 +1,49 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKey, ApiKeyService, ApiKeyView, toApiKeyView } from '@app/auth';
+import { WorkspaceRepository, WorkspaceView, toWorkspaceView } from '@app/workspaces';
+import { Injectable } from '@nestjs/common';
+
+export interface IssuedKey {
+  workspace: WorkspaceView;
+  apiKey: string;
+  apiKeyId: string;
+}
+
+/** What the operator's dashboard does: workspaces, their keys and saved cards. */
+@Injectable()
+export class AdminUseCases {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly apiKeys: ApiKeyService,
+  ) {}
+
+  /** The workspace and its first key in one transaction: never a workspace nobody can use. */
+  async createWorkspace(name: string, paymentMethod?: string): Promise<IssuedKey> {
+    return this.em.transactional(async () => {
+      const workspace = await this.workspaces.create(name, paymentMethod);
+      const { apiKey, key } = await this.apiKeys.issue(workspace.id);
+      return { workspace: toWorkspaceView(workspace), apiKey: key, apiKeyId: apiKey.id };
+    });
+  }
+
+  async getWorkspace(id: string): Promise<{ workspace: WorkspaceView; apiKeys: ApiKeyView[] }> {
+    const workspace = await this.workspaces.get(id);
+    const keys = await this.em.find(ApiKey, { workspaceId: id }, { orderBy: { createdAt: 'asc' } });
+    return { workspace: toWorkspaceView(workspace), apiKeys: keys.map(toApiKeyView) };
+  }
+
+  async issueKey(workspaceId: string): Promise<IssuedKey> {
+    const workspace = await this.workspaces.get(workspaceId);
+    const { apiKey, key } = await this.apiKeys.issue(workspace.id);
+    return { workspace: toWorkspaceView(workspace), apiKey: key, apiKeyId: apiKey.id };
+  }
+
+  async revokeKey(keyId: string): Promise<ApiKeyView> {
+    return toApiKeyView(await this.apiKeys.revoke(keyId));
+  }
+
+  async setPaymentMethod(workspaceId: string, paymentMethod: string | null): Promise<WorkspaceView> {
+    return toWorkspaceView(await this.workspaces.setPaymentMethod(workspaceId, paymentMethod));
+  }
+}

@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+import { randomBase62 } from '@app/persistence';
+
+export const API_KEY_PREFIX = 'sk_live_';
+const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{43,}$/;
+
+/** `sk_live_` and 32 random bytes in base62 (43 characters). */
+export function generateApiKey(): string {
+  return `${API_KEY_PREFIX}${randomBase62(32)}`;
+}
+
+export function looksLikeApiKey(token: string): boolean {
+  return API_KEY_PATTERN.test(token);
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function apiKeyHint(key: string): string {
+  return `${API_KEY_PREFIX}...${key.slice(-4)}`;
+}

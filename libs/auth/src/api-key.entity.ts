@@ -1,0 +1,49 @@
+import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { newId } from '@app/persistence';
+
+/** An API key; only its SHA-256 hash is stored, the key itself is shown once at creation. */
+@Entity({ tableName: 'api_keys' })
+export class ApiKey {
+  @PrimaryKey({ type: 'text' })
+  id: string = newId('key');
+
+  @Property({ type: 'text' })
+  workspaceId: string;
+
+  @Property({ type: 'text', unique: true })
+  keyHash: string;
+
+  /** The last characters, so a dashboard can tell keys apart. */
+  @Property({ type: 'text' })
+  keyHint: string;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', nullable: true })
+  revokedAt: Date | null = null;
+
+  constructor(workspaceId: string, keyHash: string, keyHint: string) {
+    this.workspaceId = workspaceId;
+    this.keyHash = keyHash;
+    this.keyHint = keyHint;
+  }
+}
+
+export interface ApiKeyView {
+  id: string;
+  workspaceId: string;
+  hint: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export function toApiKeyView(key: ApiKey): ApiKeyView {
+  return {
+    id: key.id,
+    workspaceId: key.workspaceId,
+    hint: key.keyHint,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+  };
+}

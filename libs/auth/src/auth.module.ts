@@ -1,0 +1,14 @@
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKey } from './api-key.entity';
+import { ApiKeyService } from './api-key.service';
+import { AuthGuard } from './auth.guard';
+
+@Global()
+@Module({
+  imports: [MikroOrmModule.forFeature([ApiKey])],
+  providers: [ApiKeyService, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [ApiKeyService],
+})
+export class AuthModule {}

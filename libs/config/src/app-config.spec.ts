@@ -1,0 +1,83 @@
+import { ConfigError, loadConfig } from './index';
+
+const cluster = { DATABASE_URL: 'postgres://u@db/x', NATS_URL: 'nats://n:4222', SIGNING_SECRET: 's'.repeat(32) };
+
+describe('loadConfig', () => {
+  it('runs standalone with zero configuration', () => {
+    const config = loadConfig({}, 'standalone');
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      natsUrls: undefined,
+      dataDir: './data',
+      registrar: 'sandbox',
+      payments: 'sandbox',
+      logLevel: 'info',
+      dnsResolvers: [],
+      outboundAllowCidrs: [],
+      migrateOnStart: true,
+    });
+  });
+
+  it('parses every list and switch', () => {
+    const config = loadConfig(
+      {
+        ...cluster,
+        PORT: '8080',
+        NATS_URL: 'nats://a:4222, nats://b:4222',
+        DNS_RESOLVERS: '127.0.0.1:5353,[::1]:53,8.8.8.8',
+        EDGE_IPV4: '203.0.113.1,203.0.113.2',
+        EDGE_CNAME_TARGET: 'Edge.Example.NET.',
+        OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
+        NODE_ID: 'node-0',
+        MIGRATE_ON_START: 'false',
+        REGISTRAR: 'namecheap',
+        NAMECHEAP_API_USER: 'user',
+        NAMECHEAP_API_KEY: 'key',
+        NAMECHEAP_CLIENT_IP: '198.51.100.1',
+      },
+      'api',
+    );
+    expect(config.natsUrls).toEqual(['nats://a:4222', 'nats://b:4222']);
+    expect(config.dnsResolvers).toEqual(['127.0.0.1:5353', '[::1]:53', '8.8.8.8']);
+    expect(config.edgeIpv4).toEqual(['203.0.113.1', '203.0.113.2']);
+    expect(config.edgeCnameTarget).toBe('edge.example.net');
+    expect(config.nodeId).toBe('node-0');
+    expect(config.migrateOnStart).toBe(false);
+    expect(config.namecheap).toMatchObject({ apiUser: 'user', username: 'user', clientIp: '198.51.100.1' });
+  });
+
+  it.each([
+    [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535 (got "70000")'],
+    [{ PORT: '3.5' }, 'PORT must be an integer'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a URL'],
+    [{ NATS_URL: 'http://x' }, 'NATS_URL must use nats:'],
+    [{ DNS_RESOLVERS: 'dns.google' }, 'DNS_RESOLVERS must list resolvers'],
+    [{ DNS_RESOLVERS: '127.0.0.1:99999' }, 'DNS_RESOLVERS must list resolvers'],
+    [{ EDGE_IPV4: '::1' }, 'EDGE_IPV4 must list IPv4 addresses'],
+    [{ EDGE_CNAME_TARGET: 'localhost' }, 'EDGE_CNAME_TARGET must be a fully qualified hostname'],
+    [{ OUTBOUND_ALLOW_CIDRS: '10.0.0.0' }, 'OUTBOUND_ALLOW_CIDRS must list CIDR ranges'],
+    [{ REGISTRAR: 'godaddy' }, 'REGISTRAR must be one of sandbox, namecheap'],
+    [{ REGISTRAR: 'namecheap' }, 'NAMECHEAP_API_USER is required when REGISTRAR=namecheap'],
+    [{ PAYMENTS: 'stripe' }, 'STRIPE_SECRET_KEY is required when PAYMENTS=stripe'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters long'],
+    [{ SIGNING_SECRET: 'short' }, 'SIGNING_SECRET must be at least 32 characters long'],
+    [{ MIGRATE_ON_START: 'maybe' }, 'MIGRATE_ON_START must be true or false'],
+    [{ NODE_ID: 'a b' }, 'NODE_ID may hold only'],
+    [{ NATS_REPLICAS: '7' }, 'NATS_REPLICAS must be an integer from 1 to 5'],
+  ])('rejects %j with one line naming the variable', (env, message) => {
+    expect(() => loadConfig(env, 'standalone')).toThrow(ConfigError);
+    expect(() => loadConfig(env, 'standalone')).toThrow(`Invalid configuration: ${message}`);
+  });
+
+  it('requires the cluster variables for the split processes', () => {
+    expect(() => loadConfig({}, 'node')).toThrow('DATABASE_URL is required by the node process');
+    expect(() => loadConfig({ DATABASE_URL: cluster.DATABASE_URL }, 'edge')).toThrow(
+      'NATS_URL is required by the edge process',
+    );
+    expect(() => loadConfig({ ...cluster, SIGNING_SECRET: '' }, 'api')).toThrow(
+      'SIGNING_SECRET is required by the api process',
+    );
+    expect(loadConfig(cluster, 'api').natsUrls).toEqual(['nats://n:4222']);
+  });
+});

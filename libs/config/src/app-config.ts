@@ -1,0 +1,139 @@
+import { hostname as osHostname } from 'node:os';
+import {
+  ConfigError,
+  Env,
+  boolean,
+  cidrList,
+  hostname,
+  integer,
+  ipv4List,
+  oneOf,
+  raw,
+  resolverList,
+  secret,
+  url,
+  urlList,
+} from './env-parsers';
+
+/** Which process reads the configuration; some variables are required by some roles only. */
+export type ProcessRole = 'standalone' | 'api' | 'node' | 'edge' | 'tool';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface NamecheapConfig {
+  apiUrl: string;
+  apiUser: string;
+  apiKey: string;
+  username: string;
+  clientIp: string;
+}
+
+export interface StripeConfig {
+  apiUrl: string;
+  secretKey: string;
+}
+
+/** Every setting of the service, typed and validated once at start. */
+export interface AppConfig {
+  role: ProcessRole;
+  port: number;
+  /** Unset: the embedded PostgreSQL (PGlite) in `dataDir`. */
+  databaseUrl?: string;
+  /** Unset: the in-process bus. */
+  natsUrls?: string[];
+  /** Replicas of JetStream KV buckets and streams (3 on a NATS cluster). */
+  natsReplicas: number;
+  nodeId: string;
+  dnsResolvers: string[];
+  edgeCnameTarget: string;
+  edgeIpv4: string[];
+  acmeDirectoryUrl: string;
+  registrar: 'sandbox' | 'namecheap';
+  namecheap?: NamecheapConfig;
+  payments: 'sandbox' | 'stripe';
+  stripe?: StripeConfig;
+  signingSecret?: string;
+  adminToken?: string;
+  dataDir: string;
+  outboundAllowCidrs: string[];
+  edgeHttpPort: number;
+  edgeHttpsPort: number;
+  logLevel: LogLevel;
+  migrateOnStart: boolean;
+}
+
+export function loadConfig(env: Env, role: ProcessRole): AppConfig {
+  const natsUrls = urlList(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']);
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (role !== 'standalone' && role !== 'tool') {
+    if (!databaseUrl) throw new ConfigError('DATABASE_URL', `is required by the ${role} process`);
+    if (!natsUrls) throw new ConfigError('NATS_URL', `is required by the ${role} process`);
+  }
+  const registrar = oneOf(env, 'REGISTRAR', ['sandbox', 'namecheap'] as const, 'sandbox');
+  const payments = oneOf(env, 'PAYMENTS', ['sandbox', 'stripe'] as const, 'sandbox');
+  const signingSecret = secret(env, 'SIGNING_SECRET', 32);
+  if (role === 'api' && !signingSecret) {
+    throw new ConfigError(
+      'SIGNING_SECRET',
+      'is required by the api process (at least 32 characters, the same on every replica)',
+    );
+  }
+  return {
+    role,
+    port: integer(env, 'PORT', 3000, 0, 65535), // 0: any free port
+    databaseUrl,
+    natsUrls,
+    natsReplicas: integer(env, 'NATS_REPLICAS', 1, 1, 5),
+    nodeId: nodeId(env),
+    dnsResolvers: resolverList(env, 'DNS_RESOLVERS'),
+    edgeCnameTarget: hostname(env, 'EDGE_CNAME_TARGET', 'edge.custom-domains.example'),
+    edgeIpv4: ipv4List(env, 'EDGE_IPV4', ['192.0.2.10']),
+    acmeDirectoryUrl:
+      url(env, 'ACME_DIRECTORY_URL', ['https:', 'http:']) ?? 'https://acme-v02.api.letsencrypt.org/directory',
+    registrar,
+    namecheap: registrar === 'namecheap' ? namecheapConfig(env) : undefined,
+    payments,
+    stripe: payments === 'stripe' ? stripeConfig(env) : undefined,
+    signingSecret,
+    adminToken: secret(env, 'ADMIN_TOKEN', 16),
+    dataDir: raw(env, 'DATA_DIR') ?? './data',
+    outboundAllowCidrs: cidrList(env, 'OUTBOUND_ALLOW_CIDRS'),
+    edgeHttpPort: integer(env, 'EDGE_HTTP_PORT', 8080, 1, 65535),
+    edgeHttpsPort: integer(env, 'EDGE_HTTPS_PORT', 8443, 1, 65535),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
+  };
+}
+
+function nodeId(env: Env): string {
+  const value = raw(env, 'NODE_ID') ?? `${osHostname()}-${process.pid}`;
+  if (!/^[A-Za-z0-9._-]{1,128}$/.test(value)) {
+    throw new ConfigError('NODE_ID', 'may hold only letters, digits, dot, dash and underscore (1-128 characters)');
+  }
+  return value;
+}
+
+function required(env: Env, name: string, because: string): string {
+  const value = raw(env, name);
+  if (value === undefined) throw new ConfigError(name, `is required when ${because}`);
+  return value;
+}
+
+function namecheapConfig(env: Env): NamecheapConfig {
+  const because = 'REGISTRAR=namecheap';
+  return {
+    apiUrl: url(env, 'NAMECHEAP_API_URL', ['https:', 'http:']) ?? 'https://api.namecheap.com/xml.response',
+    apiUser: required(env, 'NAMECHEAP_API_USER', because),
+    apiKey: required(env, 'NAMECHEAP_API_KEY', because),
+    username: raw(env, 'NAMECHEAP_USERNAME') ?? required(env, 'NAMECHEAP_API_USER', because),
+    clientIp: required(env, 'NAMECHEAP_CLIENT_IP', because),
+  };
+}
+
+function stripeConfig(env: Env): StripeConfig {
+  return {
+    apiUrl: url(env, 'STRIPE_API_URL', ['https:', 'http:']) ?? 'https://api.stripe.com',
+    secretKey: required(env, 'STRIPE_SECRET_KEY', 'PAYMENTS=stripe'),
+  };
+}

@@ -1,0 +1,36 @@
+/** Every machine-readable error code the API answers with (SPEC section 7 and DESIGN decisions). */
+export type ErrorCode =
+  | 'bad_request'
+  | 'preflight_failed'
+  | 'unauthorized'
+  | 'billing_required'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'unavailable'
+  | 'price_changed'
+  | 'idempotency_in_progress'
+  | 'payload_too_large'
+  | 'idempotency_key_reused'
+  | 'provider_refused'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'registration_failed'
+  | 'registrar_error'
+  | 'service_unavailable';
+
+/** A failure the caller can act on. Carries no HTTP knowledge: the filter maps codes to statuses. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: string) => new DomainError('not_found', `${what} was not found`);
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('bad_request', message, details);

@@ -1,0 +1,80 @@
+import { HttpException } from '@nestjs/common';
+import { DomainError, ErrorCode } from './domain-error';
+import { statusOf } from './error-status';
+
+export interface ErrorEnvelope {
+  error: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface MappedError {
+  status: number;
+  body: ErrorEnvelope;
+  /** True when the caller did nothing wrong: log it with the request id. */
+  unexpected: boolean;
+}
+
+/** Fastify's own request errors (parsing, limits) carry a FST_* code and a status. */
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+}
+
+const FASTIFY_ERRORS: Record<string, ErrorEnvelope> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    error: 'bad_request',
+    message: 'Unsupported content type: send the body as JSON with content-type application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { error: 'bad_request', message: 'Content-Length does not match the body' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { error: 'bad_request', message: 'The JSON body is empty' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { error: 'payload_too_large', message: 'The request body is larger than 1 MiB' },
+};
+
+/** Turns anything thrown while serving a request into the spec's envelope and status. */
+export function mapError(error: unknown): MappedError {
+  if (error instanceof DomainError) {
+    const status = statusOf(error.code);
+    return { status, body: envelope(error.code, error.message, error.details), unexpected: status >= 500 };
+  }
+  if (error instanceof HttpException) return fromHttpException(error);
+  const fastify = error as FastifyLikeError;
+  if (fastify && typeof fastify.code === 'string' && FASTIFY_ERRORS[fastify.code]) {
+    const body = FASTIFY_ERRORS[fastify.code];
+    return { status: statusOf(body.error), body, unexpected: false };
+  }
+  if (error instanceof SyntaxError && typeof fastify.statusCode === 'number' && fastify.statusCode === 400) {
+    return { status: 400, body: envelope('bad_request', `Malformed JSON body: ${error.message}`), unexpected: false };
+  }
+  return { status: 500, body: envelope('internal_error', 'Something went wrong on our side'), unexpected: true };
+}
+
+function fromHttpException(error: HttpException): MappedError {
+  const status = error.getStatus();
+  if (status === 415) {
+    return { status: 400, body: FASTIFY_ERRORS.FST_ERR_CTP_INVALID_MEDIA_TYPE, unexpected: false };
+  }
+  const code = codeForStatus(status);
+  const message = status === 404 ? 'No such route' : error.message;
+  return {
+    status: statusOf(code) === status ? status : statusOf(code),
+    body: envelope(code, message),
+    unexpected: status >= 500,
+  };
+}
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404 || status === 405) return 'not_found';
+  if (status === 413) return 'payload_too_large';
+  if (status === 429) return 'rate_limited';
+  if (status === 503) return 'service_unavailable';
+  if (status >= 400 && status < 500) return 'bad_request';
+  return 'internal_error';
+}
+
+function envelope(error: ErrorCode, message: string, details?: Record<string, unknown>): ErrorEnvelope {
+  return details === undefined ? { error, message } : { error, message, details };
+}

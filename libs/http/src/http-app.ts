@@ -1,0 +1,44 @@
+import { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body-parser';
+import { REQUEST_ID_HEADER, newRequestId } from './request-id';
+
+/** The Fastify adapter every app uses: body limit, request ids, no Fastify logger (pino is ours). */
+export function createFastifyAdapter(): FastifyAdapter {
+  return new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => newRequestId(),
+    trustProxy: false,
+    return503OnClosing: true,
+  });
+}
+
+/**
+ * Wires what lives below Nest's pipeline: JSON parsing and the request-id header on every response.
+ * Errors Fastify raises before a route runs (bad JSON, body limits) reach AllExceptionsFilter through
+ * the error handler Nest installs.
+ */
+export function configureHttpApp(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  registerJsonBodyParser(fastify);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  app.useLogger(app.get(Logger));
+}
+
+/** Creates a configured Fastify-based Nest app for a root module (used by every main.ts and by e2e tests). */
+export async function createHttpApp(rootModule: Type<unknown> | DynamicModule): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, createFastifyAdapter(), {
+    bufferLogs: true,
+    // Our own JSON parser (json-body-parser.ts) replaces Nest's.
+    bodyParser: false,
+  });
+  configureHttpApp(app);
+  return app;
+}
+
+export type { INestApplication };

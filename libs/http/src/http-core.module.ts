@@ -1,0 +1,47 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import type { IncomingMessage } from 'node:http';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+import { createValidationPipe } from './validation.pipe';
+
+export interface HttpCoreOptions {
+  logLevel: string;
+  /** Names the process in every log line (api, node, edge, standalone). */
+  service: string;
+}
+
+/** The request pipeline shared by every app: JSON logs with request ids, the error filter, validation. */
+@Module({})
+export class HttpCoreModule {
+  static forRoot(options: HttpCoreOptions): DynamicModule {
+    return {
+      module: HttpCoreModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: options.logLevel,
+            base: { service: options.service },
+            // Fastify's id (also sent as x-service-request-id) is copied onto the raw request by middie.
+            genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? 'unknown',
+            customAttributeKeys: { reqId: 'requestId' },
+            autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+              }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+          },
+        }),
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

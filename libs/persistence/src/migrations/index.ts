@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261121000000Foundation } from './Migration20261121000000Foundation';
+
+/** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261121000000Foundation', class: Migration20261121000000Foundation },
+];

@@ -1,0 +1,31 @@
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DatabaseHealth } from './database-health.service';
+import { DATABASE_TARGET, MIGRATE_ON_START, MigrationRunner } from './migration-runner.service';
+import { DatabaseTarget, ormOptions } from './orm-options';
+
+export interface PersistenceOptions extends DatabaseTarget {
+  migrateOnStart: boolean;
+}
+
+/** MikroORM on PostgreSQL (real or embedded), with migrations applied at start. */
+@Global()
+@Module({})
+export class PersistenceModule {
+  static forRoot(options: PersistenceOptions): DynamicModule {
+    const target: DatabaseTarget = { url: options.url, embedded: options.embedded };
+    return {
+      module: PersistenceModule,
+      imports: [
+        MikroOrmModule.forRoot({ ...ormOptions(target), autoLoadEntities: true, registerRequestContext: true }),
+      ],
+      providers: [
+        { provide: DATABASE_TARGET, useValue: target },
+        { provide: MIGRATE_ON_START, useValue: options.migrateOnStart },
+        MigrationRunner,
+        DatabaseHealth,
+      ],
+      exports: [DatabaseHealth, DATABASE_TARGET],
+    };
+  }
+}

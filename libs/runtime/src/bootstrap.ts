@@ -1,0 +1,79 @@
+import { AppConfig, ProcessRole, loadConfigOrExit } from '@app/config';
+import { createHttpApp } from '@app/http';
+import { EmbeddedPostgres, startEmbeddedPostgres } from '@app/persistence';
+import { DynamicModule, Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ResolvedDatabase } from './runtime.module';
+
+export interface RunningApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface BootOptions {
+  role: ProcessRole;
+  /** Builds the root module from the validated config and the database to use. */
+  rootModule: (config: AppConfig, database: ResolvedDatabase) => DynamicModule;
+  /** Lets standalone fill in defaults (a generated admin token) after validation. */
+  prepare?: (config: AppConfig) => AppConfig;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts one process: validated config (exit on a bad value), the embedded PostgreSQL when
+ * DATABASE_URL is unset (standalone only), the Nest app on PORT, and a clean shutdown on SIGTERM.
+ */
+export async function boot(options: BootOptions): Promise<RunningApp> {
+  let config = loadConfigOrExit(options.role, options.env ?? process.env);
+  if (options.prepare) config = options.prepare(config);
+  let embedded: EmbeddedPostgres | undefined;
+  if (!config.databaseUrl) embedded = await startEmbeddedPostgres(config.dataDir);
+  const database: ResolvedDatabase = embedded
+    ? { url: embedded.url, embedded: true }
+    : { url: config.databaseUrl as string, embedded: false };
+  try {
+    const app = await createHttpApp(options.rootModule(config, database));
+    await app.listen({ port: config.port, host: '0.0.0.0' });
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        await app.close();
+        await embedded?.stop();
+      })());
+    return { app, config, url: `http://127.0.0.1:${port}`, close };
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}
+
+/** Runs `boot` as a program: logs a start failure as one line and exits non-zero. */
+export function runMain(options: BootOptions, onReady?: (running: RunningApp) => void): void {
+  const logger = new Logger('Main');
+  boot(options)
+    .then((running) => {
+      onReady?.(running);
+      const stop = (signal: string) => {
+        logger.log(`${signal} received, shutting down`);
+        running
+          .close()
+          .then(() => process.exit(0))
+          .catch((err: unknown) => {
+            logger.error({ err }, 'Shutdown failed');
+            process.exit(1);
+          });
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    })
+    .catch((error: unknown) => {
+      process.stderr.write(
+        `Failed to start ${options.role}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exit(1);
+    });
+}

@@ -1,0 +1,21 @@
+import { AdminModule } from '@app/admin';
+import { AuthModule } from '@app/auth';
+import { WorkspacesModule } from '@app/workspaces';
+import { DynamicModule, Type } from '@nestjs/common';
+
+type ModuleRef = Type<unknown> | DynamicModule;
+
+/** The HTTP API: authentication, the admin API and the /v1 resources. */
+export function apiFeatures(): ModuleRef[] {
+  return [AuthModule, AdminModule, WorkspacesModule];
+}
+
+/** The actor node: hosts actors and runs the monitor (filled in by the actor and domain issues). */
+export function nodeFeatures(): ModuleRef[] {
+  return [];
+}
+
+/** The edge: TLS termination and proxying (filled in by the edge issue). */
+export function edgeFeatures(): ModuleRef[] {
+  return [];
+}

@@ -1,0 +1,3 @@
+export * from './runtime.module';
+export * from './features';
+export * from './bootstrap';

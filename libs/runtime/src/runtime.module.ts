@@ -1,0 +1,29 @@
+import { AppConfig, ConfigModule } from '@app/config';
+import { BusModule } from '@app/bus';
+import { HealthModule } from '@app/health';
+import { HttpCoreModule } from '@app/http';
+import { PersistenceModule } from '@app/persistence';
+import { DynamicModule, Module } from '@nestjs/common';
+
+/** The database actually used: DATABASE_URL, or the embedded PostgreSQL the caller started. */
+export interface ResolvedDatabase {
+  url: string;
+  embedded: boolean;
+}
+
+/** What every process has: config, logs and errors, the database, the bus, health and metrics. */
+@Module({})
+export class RuntimeModule {
+  static forRoot(config: AppConfig, database: ResolvedDatabase): DynamicModule {
+    return {
+      module: RuntimeModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        HttpCoreModule.forRoot({ logLevel: config.logLevel, service: config.role }),
+        PersistenceModule.forRoot({ ...database, migrateOnStart: config.migrateOnStart }),
+        BusModule.forRoot({ natsUrls: config.natsUrls, name: `${config.role}:${config.nodeId}` }),
+        HealthModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export * from './workspace.entity';
+export * from './workspace.repository';
+export * from './workspaces.module';

@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  TEST_ADMIN_TOKEN,
+  TEST_SIGNING_SECRET,
+  TestDatabase,
+  createTestDatabase,
+  startProcess,
+  stopAllProcesses,
+  waitForUrl,
+} from '@test/support';
+
+const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+async function api(base: string, method: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+afterAll(() => stopAllProcesses());
+
+describe('standalone on the embedded PostgreSQL', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'standalone-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('starts with no configuration, prints the admin token, and keeps data across restarts', async () => {
+    const env = { PORT: '0', DATA_DIR: dataDir };
+    const first = startProcess('dist/apps/standalone/src/main.js', env);
+    const url = await waitForUrl(first, 60_000);
+    const token = await first.waitFor(/Admin token: (\S+)/);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const created = await api(url, 'POST', '/admin/workspaces', token, {
+      name: 'Embedded',
+      paymentMethod: 'pm_card_visa',
+    });
+    expect(created.status).toBe(201);
+    expect(await first.stop()).toBe(0);
+
+    const second = startProcess('dist/apps/standalone/src/main.js', env);
+    const url2 = await waitForUrl(second, 60_000);
+    expect(await second.waitFor(/Admin token: (\S+)/)).toBe(token);
+    const me = await api(url2, 'GET', '/v1/workspace', created.body.apiKey);
+    expect(me.status).toBe(200);
+    expect(me.body.workspace).toMatchObject({
+      id: created.body.workspace.id,
+      name: 'Embedded',
+      hasPaymentMethod: true,
+    });
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('refuses a second process on the same DATA_DIR', async () => {
+    const first = startProcess('dist/apps/standalone/src/main.js', { PORT: '0', DATA_DIR: dataDir });
+    await waitForUrl(first, 60_000);
+    const second = startProcess('dist/apps/standalone/src/main.js', { PORT: '0', DATA_DIR: dataDir });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(/in use by process/);
+    await first.stop();
+  });
+});
+
+describe('bad configuration', () => {
+  it.each([
+    ['PORT', 'abc', /^Invalid configuration: PORT must be an integer from 0 to 65535 \(got "abc"\)$/],
+    ['LOG_LEVEL', 'loud', /^Invalid configuration: LOG_LEVEL must be one of/],
+    ['DATABASE_URL', 'mysql://x', /^Invalid configuration: DATABASE_URL must use postgres: or postgresql:/],
+    ['OUTBOUND_ALLOW_CIDRS', '10.0.0.0/33', /^Invalid configuration: OUTBOUND_ALLOW_CIDRS must list CIDR ranges/],
+  ])('exits non-zero with one line naming %s', async (name, value, message) => {
+    const proc = startProcess('dist/apps/standalone/src/main.js', { [name]: value, DATA_DIR: '/nonexistent' });
+    expect(await proc.exited).toBe(78);
+    const lines = proc.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+  });
+
+  it('requires DATABASE_URL and NATS_URL for the split processes', async () => {
+    const proc = startProcess('dist/apps/node/src/main.js', {});
+    expect(await proc.exited).toBe(78);
+    expect(proc.output().trim()).toBe('Invalid configuration: DATABASE_URL is required by the node process');
+  });
+});
+
+describe('the split processes on PostgreSQL and NATS', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await stopAllProcesses();
+    await db?.drop();
+  });
+
+  const env = () => ({
+    DATABASE_URL: db.url,
+    NATS_URL,
+    PORT: '0',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    SIGNING_SECRET: TEST_SIGNING_SECRET,
+  });
+
+  it('starts node and edge, which answer health and readiness', async () => {
+    const node = startProcess('dist/apps/node/src/main.js', { ...env(), NODE_ID: 'node-a' });
+    const edge = startProcess('dist/apps/edge/src/main.js', env());
+    for (const proc of [node, edge]) {
+      const url = await waitForUrl(proc);
+      expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true });
+      expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ ok: true, checks: { database: 'ok', bus: 'ok' } });
+      expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/process_cpu_user_seconds_total/);
+    }
+    expect(node.output()).toMatch(/node node-a up/);
+    expect(await node.stop()).toBe(0);
+    expect(await edge.stop()).toBe(0);
+  });
+
+  it('revokes a key on every API replica at once', async () => {
+    const a = startProcess('dist/apps/api/src/main.js', env());
+    const b = startProcess('dist/apps/api/src/main.js', env());
+    const [urlA, urlB] = await Promise.all([waitForUrl(a), waitForUrl(b)]);
+    const created = await api(urlA, 'POST', '/admin/workspaces', TEST_ADMIN_TOKEN, { name: 'Replicated' });
+    expect(created.status).toBe(201);
+    // Warm replica B's cache, then revoke through A.
+    expect((await api(urlB, 'GET', '/v1/workspace', created.body.apiKey)).status).toBe(200);
+    expect((await api(urlA, 'DELETE', `/admin/api-keys/${created.body.apiKeyId}`, TEST_ADMIN_TOKEN)).status).toBe(200);
+    let status = 200;
+    const deadline = Date.now() + 1_000;
+    while (status === 200 && Date.now() < deadline) {
+      status = (await api(urlB, 'GET', '/v1/workspace', created.body.apiKey)).status;
+    }
+    expect(status).toBe(401);
+    await Promise.all([a.stop(), b.stop()]);
+  });
+});

@@ -1,0 +1,87 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(__dirname, '../..');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Resolves with the first capture group of the first line matching `pattern`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** SIGTERM, then SIGKILL after the grace period; resolves with the exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+const running = new Set<ServiceProcess>();
+
+/** Starts a built app (`dist/...`) as its own OS process with the given environment. */
+export function startProcess(script: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ['--enable-source-maps', resolve(REPO_ROOT, script)], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    listeners.forEach((listener) => listener());
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const proc: ServiceProcess = {
+    child,
+    exited,
+    output: () => output,
+    waitFor: (pattern, timeoutMs = 30_000) =>
+      new Promise((done, fail) => {
+        const check = () => {
+          const match = pattern.exec(output);
+          if (!match) return;
+          cleanup();
+          done(match[1] ?? match[0]);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          fail(new Error(`Timed out waiting for ${pattern} from ${script}; output:\n${output}`));
+        }, timeoutMs);
+        const onExit = () => {
+          cleanup();
+          fail(new Error(`${script} exited before printing ${pattern}; output:\n${output}`));
+        };
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          child.off('exit', onExit);
+        };
+        listeners.add(check);
+        child.once('exit', onExit);
+        check();
+      }),
+    stop: async (graceMs = 10_000) => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      running.delete(proc);
+      return child.exitCode;
+    },
+  };
+  running.add(proc);
+  return proc;
+}
+
+/** Kills every process a test started (for afterAll, so failures leave nothing behind). */
+export async function stopAllProcesses(): Promise<void> {
+  await Promise.all([...running].map((p) => p.stop(5_000)));
+}
+
+/** The URL a service printed at start (`... http://127.0.0.1:PORT`). */
+export function waitForUrl(proc: ServiceProcess, timeoutMs = 30_000): Promise<string> {
+  return proc.waitFor(/(http:\/\/127\.0\.0\.1:\d+)/, timeoutMs);
+}

@@ -1,0 +1,61 @@
+import { AppConfig, Env, ProcessRole, loadConfig } from '@app/config';
+import { createHttpApp } from '@app/http';
+import { ResolvedDatabase } from '@app/runtime';
+import { DynamicModule } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
+import { TestDatabase, createTestDatabase } from './test-database';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+export const TEST_SIGNING_SECRET = 'test-signing-secret-0123456789abcdef0123';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  db: TestDatabase;
+  /** The HTTP server, for supertest. */
+  server: ReturnType<NestFastifyApplication['getHttpServer']>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Env;
+  role?: ProcessRole;
+  /** The root module; default: standalone (api + node + edge features) on the given database. */
+  rootModule?: (config: AppConfig, database: ResolvedDatabase) => DynamicModule;
+}
+
+/** The real Nest app with the real pipeline on a fresh PostgreSQL database; nothing mocked. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = loadConfig(
+    {
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      SIGNING_SECRET: TEST_SIGNING_SECRET,
+      LOG_LEVEL: 'silent',
+      ...options.env,
+      DATABASE_URL: db.url,
+    },
+    options.role ?? 'standalone',
+  );
+  const database = { url: db.url, embedded: false };
+  const rootModule = options.rootModule ?? ((c, d) => StandaloneModule.forRoot(c, d));
+  try {
+    const app = await createHttpApp(rootModule(config, database));
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    return {
+      app,
+      config,
+      db,
+      server: app.getHttpServer(),
+      close: async () => {
+        await app.close();
+        await db.drop();
+      },
+    };
+  } catch (error) {
+    await db.drop();
+    throw error;
+  }
+}
