@@ -8,6 +8,7 @@ import {
   createTestDatabase,
   startProcess,
   stopAllProcesses,
+  uniqueSubjectPrefix,
   waitForUrl,
 } from '@test/support';
 
@@ -86,6 +87,7 @@ describe('bad configuration', () => {
 });
 
 describe('the split processes on PostgreSQL and NATS', () => {
+  const prefix = uniqueSubjectPrefix();
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -101,6 +103,7 @@ describe('the split processes on PostgreSQL and NATS', () => {
     PORT: '0',
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     SIGNING_SECRET: TEST_SIGNING_SECRET,
+    NATS_SUBJECT_PREFIX: prefix,
   });
 
   it('starts node and edge, which answer health and readiness', async () => {

@@ -1,3 +1,4 @@
 export * from './test-database';
 export * from './test-app';
 export * from './processes';
+export * from './cluster';

@@ -8,6 +8,8 @@ export interface BusOptions {
   natsUrls?: string[];
   /** The connection's name as NATS monitoring shows it. */
   name: string;
+  /** Namespace of every subject, for deployments sharing one NATS. */
+  subjectPrefix?: string;
 }
 
 @Global()
@@ -22,7 +24,9 @@ export class BusModule implements OnApplicationShutdown {
         {
           provide: Bus,
           useFactory: async (): Promise<Bus> =>
-            options.natsUrls ? NatsBus.connect(options.natsUrls, options.name) : new InProcessBus(),
+            options.natsUrls
+              ? NatsBus.connect(options.natsUrls, options.name, options.subjectPrefix)
+              : new InProcessBus(),
         },
       ],
       exports: [Bus],

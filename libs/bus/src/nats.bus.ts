@@ -1,21 +1,27 @@
 import { Logger } from '@nestjs/common';
-import { Events, NatsConnection, connect } from 'nats';
-import { Bus, BusHandler } from './bus';
+import { ErrorCode, Events, Msg, NatsConnection, NatsError, RequestStrategy, connect } from 'nats';
+import { Bus, BusHandler, BusResponder, NO_REPLY, NoRespondersError, RequestTimeoutError } from './bus';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const encode = (payload: unknown) => encoder.encode(JSON.stringify(payload ?? null));
 
 /** The bus over a NATS connection; JSON payloads. */
 export class NatsBus extends Bus {
   private readonly logger = new Logger(NatsBus.name);
   private connected = true;
+  private readonly listeners = new Set<(connected: boolean) => void>();
 
-  private constructor(readonly connection: NatsConnection) {
+  private constructor(
+    readonly connection: NatsConnection,
+    /** Namespaces every subject (`<prefix>.actors...`) so several deployments can share a NATS. */
+    readonly prefix: string,
+  ) {
     super();
     void this.watchStatus();
   }
 
-  static async connect(servers: string[], name: string): Promise<NatsBus> {
+  static async connect(servers: string[], name: string, prefix = ''): Promise<NatsBus> {
     const connection = await connect({
       servers,
       name,
@@ -24,28 +30,20 @@ export class NatsBus extends Bus {
       pingInterval: 5_000,
       maxPingOut: 2,
     });
-    return new NatsBus(connection);
+    return new NatsBus(connection, prefix);
   }
 
   publish(subject: string, payload: unknown): void {
-    this.connection.publish(subject, encoder.encode(JSON.stringify(payload ?? null)));
+    this.connection.publish(this.full(subject), encode(payload));
   }
 
   subscribe(subject: string, handler: BusHandler): () => void {
-    const sub = this.connection.subscribe(subject, {
+    const sub = this.connection.subscribe(this.full(subject), {
       callback: (err, msg) => {
-        if (err) {
-          this.logger.error({ err, subject }, 'Subscription failed');
-          return;
-        }
-        let payload: unknown;
-        try {
-          payload = JSON.parse(decoder.decode(msg.data));
-        } catch {
-          this.logger.warn({ subject: msg.subject }, 'Dropped a message that is not JSON');
-          return;
-        }
-        Promise.resolve(handler(payload, msg.subject)).catch((error: unknown) =>
+        if (err) return this.logger.error({ err, subject }, 'Subscription failed');
+        const payload = this.decode(msg);
+        if (payload === NO_REPLY) return;
+        Promise.resolve(handler(payload, this.local(msg.subject))).catch((error: unknown) =>
           this.logger.error({ err: error, subject: msg.subject }, 'Bus handler failed'),
         );
       },
@@ -53,12 +51,79 @@ export class NatsBus extends Bus {
     return () => sub.unsubscribe();
   }
 
+  async request(subject: string, payload: unknown, timeoutMs: number): Promise<unknown> {
+    try {
+      const msg = await this.connection.request(this.full(subject), encode(payload), { timeout: timeoutMs });
+      return JSON.parse(decoder.decode(msg.data)) as unknown;
+    } catch (error) {
+      const code: string = (error as NatsError).code;
+      if (code === (ErrorCode.NoResponders as string)) throw new NoRespondersError(subject);
+      if (code === (ErrorCode.Timeout as string)) throw new RequestTimeoutError(subject);
+      throw error;
+    }
+  }
+
+  serve(subject: string, responder: BusResponder): () => void {
+    const sub = this.connection.subscribe(this.full(subject), {
+      callback: (err, msg) => {
+        if (err) return this.logger.error({ err, subject }, 'Responder subscription failed');
+        const payload = this.decode(msg);
+        if (payload === NO_REPLY) return;
+        responder(payload, this.local(msg.subject))
+          .then((answer) => {
+            if (answer !== NO_REPLY && msg.reply) msg.respond(encode(answer));
+          })
+          .catch((error: unknown) => this.logger.error({ err: error, subject: msg.subject }, 'Responder failed'));
+      },
+    });
+    return () => sub.unsubscribe();
+  }
+
+  async gather(subject: string, payload: unknown, waitMs: number): Promise<unknown[]> {
+    const answers: unknown[] = [];
+    try {
+      const replies = await this.connection.requestMany(this.full(subject), encode(payload), {
+        strategy: RequestStrategy.Timer,
+        maxWait: waitMs,
+      });
+      for await (const msg of replies) {
+        const answer = this.decode(msg);
+        if (answer !== NO_REPLY) answers.push(answer);
+      }
+    } catch (error) {
+      if ((error as NatsError).code !== (ErrorCode.NoResponders as string)) throw error;
+    }
+    return answers;
+  }
+
   healthy(): boolean {
     return this.connected && !this.connection.isClosed();
   }
 
+  onConnectionChange(listener: (connected: boolean) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     if (!this.connection.isClosed()) await this.connection.drain();
+  }
+
+  private full(subject: string): string {
+    return this.prefix ? `${this.prefix}.${subject}` : subject;
+  }
+
+  private local(subject: string): string {
+    return this.prefix ? subject.slice(this.prefix.length + 1) : subject;
+  }
+
+  private decode(msg: Msg): unknown {
+    try {
+      return JSON.parse(decoder.decode(msg.data)) as unknown;
+    } catch {
+      this.logger.warn({ subject: msg.subject }, 'Dropped a message that is not JSON');
+      return NO_REPLY;
+    }
   }
 
   private async watchStatus(): Promise<void> {
@@ -66,9 +131,11 @@ export class NatsBus extends Bus {
       if (status.type === Events.Disconnect) {
         this.connected = false;
         this.logger.warn('Disconnected from NATS');
+        this.listeners.forEach((listener) => listener(false));
       } else if (status.type === Events.Reconnect) {
         this.connected = true;
         this.logger.log('Reconnected to NATS');
+        this.listeners.forEach((listener) => listener(true));
       }
     }
   }

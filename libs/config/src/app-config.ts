@@ -42,6 +42,8 @@ export interface AppConfig {
   databaseUrl?: string;
   /** Unset: the in-process bus. */
   natsUrls?: string[];
+  /** Namespace of subjects, buckets and streams when several deployments share one NATS. */
+  natsSubjectPrefix?: string;
   /** Replicas of JetStream KV buckets and streams (3 on a NATS cluster). */
   natsReplicas: number;
   nodeId: string;
@@ -61,6 +63,10 @@ export interface AppConfig {
   edgeHttpsPort: number;
   logLevel: LogLevel;
   migrateOnStart: boolean;
+  /** Idle actors are evicted from memory after this long. */
+  actorIdleSeconds: number;
+  /** Most actors a node keeps in memory. */
+  actorMaxResident: number;
 }
 
 export function loadConfig(env: Env, role: ProcessRole): AppConfig {
@@ -84,6 +90,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     port: integer(env, 'PORT', 3000, 0, 65535), // 0: any free port
     databaseUrl,
     natsUrls,
+    natsSubjectPrefix: subjectToken(env, 'NATS_SUBJECT_PREFIX'),
     natsReplicas: integer(env, 'NATS_REPLICAS', 1, 1, 5),
     nodeId: nodeId(env),
     dnsResolvers: resolverList(env, 'DNS_RESOLVERS'),
@@ -103,7 +110,17 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     edgeHttpsPort: integer(env, 'EDGE_HTTPS_PORT', 8443, 1, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
+    actorIdleSeconds: integer(env, 'ACTOR_IDLE_SECONDS', 300, 1, 86_400),
+    actorMaxResident: integer(env, 'ACTOR_MAX_RESIDENT', 200_000, 100, 10_000_000),
   };
+}
+
+function subjectToken(env: Env, name: string): string | undefined {
+  const value = raw(env, name);
+  if (value !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(value)) {
+    throw new ConfigError(name, 'may hold only letters, digits, dash and underscore (1-64 characters)');
+  }
+  return value;
 }
 
 function nodeId(env: Env): string {

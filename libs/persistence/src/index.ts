@@ -5,3 +5,4 @@ export * from './persistence.module';
 export * from './database-health.service';
 export * from './ids';
 export { DATABASE_TARGET } from './migration-runner.service';
+export * from './sql-executor';

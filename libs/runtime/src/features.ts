@@ -1,3 +1,4 @@
+import { ActorClientModule, ActorNodeModule, ClusterAdminModule } from '@app/actors';
 import { AdminModule } from '@app/admin';
 import { AuthModule } from '@app/auth';
 import { WorkspacesModule } from '@app/workspaces';
@@ -7,12 +8,12 @@ type ModuleRef = Type<unknown> | DynamicModule;
 
 /** The HTTP API: authentication, the admin API and the /v1 resources. */
 export function apiFeatures(): ModuleRef[] {
-  return [AuthModule, AdminModule, WorkspacesModule];
+  return [AuthModule, AdminModule, WorkspacesModule, ActorClientModule, ClusterAdminModule];
 }
 
-/** The actor node: hosts actors and runs the monitor (filled in by the actor and domain issues). */
+/** The actor node: hosts the actors of the shards it owns. */
 export function nodeFeatures(): ModuleRef[] {
-  return [];
+  return [ActorNodeModule.forRoot()];
 }
 
 /** The edge: TLS termination and proxying (filled in by the edge issue). */

@@ -21,7 +21,11 @@ export class RuntimeModule {
         ConfigModule.forRoot(config),
         HttpCoreModule.forRoot({ logLevel: config.logLevel, service: config.role }),
         PersistenceModule.forRoot({ ...database, migrateOnStart: config.migrateOnStart }),
-        BusModule.forRoot({ natsUrls: config.natsUrls, name: `${config.role}:${config.nodeId}` }),
+        BusModule.forRoot({
+          natsUrls: config.natsUrls,
+          name: `${config.role}:${config.nodeId}`,
+          subjectPrefix: config.natsSubjectPrefix,
+        }),
         HealthModule,
       ],
     };

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { Bus, NoRespondersError, RequestTimeoutError } from '@app/bus';
+import { DomainError, ErrorCode } from '@app/http';
+import { ActorRequest, ActorResponse } from './actor.types';
+import { ActorMetrics } from './actors.metrics';
+import { actorSubject, shardOf } from './shard';
+
+export interface AskOptions {
+  /** Same id on a retry by the caller: applied once. Default: a new UUID. */
+  commandId?: string;
+  /** One attempt's wait for a reply. */
+  attemptTimeoutMs?: number;
+  /** Total wait across retries before answering 503. */
+  deadlineMs?: number;
+}
+
+const DEFAULTS = { attemptTimeoutMs: 5_000, deadlineMs: 30_000 };
+
+/**
+ * Sends commands to actors wherever they live. Retries with jittered exponential backoff while a
+ * shard has no owner (handoff, crash) and gives up with 503 after a bounded wait; every attempt
+ * carries the same command id so the actor applies it once.
+ */
+export class ActorClient {
+  constructor(
+    private readonly bus: Bus,
+    private readonly metrics: ActorMetrics = ActorMetrics.get(),
+  ) {}
+
+  async ask<R>(kind: string, id: string, command: unknown, options: AskOptions = {}): Promise<R> {
+    const { attemptTimeoutMs, deadlineMs } = { ...DEFAULTS, ...options };
+    const commandId = options.commandId ?? randomUUID();
+    const subject = actorSubject(kind, shardOf(id));
+    const giveUpAt = Date.now() + deadlineMs;
+    for (let attempt = 1; ; attempt++) {
+      const request: ActorRequest = { kind, id, command, commandId, attempt };
+      let reason: string;
+      try {
+        const remaining = Math.max(1, giveUpAt - Date.now());
+        const response = (await this.bus.request(
+          subject,
+          request,
+          Math.min(attemptTimeoutMs, remaining),
+        )) as ActorResponse;
+        if ('ok' in response) {
+          if (response.ok) return response.reply as R;
+          throw new DomainError(response.error.code as ErrorCode, response.error.message, response.error.details);
+        }
+        reason = response.retry;
+      } catch (error) {
+        if (error instanceof NoRespondersError) reason = 'no_responders';
+        else if (error instanceof RequestTimeoutError) reason = 'timeout';
+        else throw error;
+      }
+      const backoff = Math.random() * Math.min(1_000, 25 * 2 ** attempt);
+      if (Date.now() + backoff >= giveUpAt) {
+        throw new DomainError(
+          'service_unavailable',
+          `The ${kind} is moving between nodes or unreachable; try again shortly`,
+          {
+            reason,
+          },
+        );
+      }
+      this.metrics.clientRetries.inc({ reason });
+      await new Promise((resolve) => setTimeout(resolve, backoff));
+    }
+  }
+}

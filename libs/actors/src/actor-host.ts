@@ -1,0 +1,285 @@
+import { Logger } from '@nestjs/common';
+import { Bus } from '@app/bus';
+import { DomainError } from '@app/http';
+import type { SqlExecutor } from '@app/persistence';
+import {
+  ActorContext,
+  ActorKind,
+  ActorRequest,
+  ActorResponse,
+  FencedError,
+  OutboxEvent,
+  VersionConflictError,
+} from './actor.types';
+import { ActorMetrics } from './actors.metrics';
+import { Lease } from './lease.repository';
+import { Mailbox } from './mailbox';
+import { shardSubject } from './shard';
+import { SnapshotWriter } from './snapshot-writer';
+
+/** Replies remembered per actor, so a retried command is answered without a database read. */
+const RECENT_COMMANDS = 8;
+
+interface Resident {
+  kind: ActorKind;
+  id: string;
+  shard: number;
+  loaded: boolean;
+  state: unknown;
+  version: number;
+  mailbox: Mailbox;
+  lastActive: number;
+  evicted: boolean;
+  recent?: [string, unknown][];
+}
+
+export interface HostLimits {
+  /** Idle actors are passivated after this long. */
+  idleMs: number;
+  /** Most actors resident at once; the least recently used idle ones go first. */
+  maxResident: number;
+}
+
+export interface LeaseSource {
+  lease(shard: number): Lease | undefined;
+}
+
+/**
+ * Hosts the actors of the shards this node serves: activation from snapshots, one message at a
+ * time per actor, write-through persistence before the reply, and passivation.
+ */
+export class ActorHost {
+  private readonly logger = new Logger(ActorHost.name);
+  private readonly kinds = new Map<string, ActorKind>();
+  /** Keyed `kind:id`; Map order doubles as the LRU order (touched actors move to the end). */
+  private readonly residents = new Map<string, Resident>();
+  private readonly subscriptions = new Map<number, () => void>();
+  private leases?: LeaseSource;
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    readonly nodeId: string,
+    private readonly bus: Bus,
+    private readonly db: SqlExecutor,
+    private readonly writer: SnapshotWriter,
+    private readonly metrics: ActorMetrics,
+    private readonly limits: HostLimits,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  register(kind: ActorKind): void {
+    this.kinds.set(kind.kind, kind);
+  }
+
+  start(leases: LeaseSource): void {
+    this.leases = leases;
+    this.sweeper = setInterval(() => this.passivate(), Math.min(10_000, this.limits.idleMs));
+  }
+
+  stop(): void {
+    clearInterval(this.sweeper);
+  }
+
+  get residentCount(): number {
+    return this.residents.size;
+  }
+
+  mailboxDepth(): number {
+    let depth = 0;
+    for (const r of this.residents.values()) depth += r.mailbox.depth;
+    return depth;
+  }
+
+  acquire(shard: number): void {
+    this.subscriptions.get(shard)?.();
+    this.subscriptions.set(
+      shard,
+      this.bus.serve(shardSubject(shard), (payload) => this.dispatch(shard, payload as ActorRequest)),
+    );
+    this.metrics.shardsOwned.inc();
+  }
+
+  /** Graceful: stop taking messages, let queued ones finish, then forget the shard's actors. */
+  async release(shard: number): Promise<void> {
+    this.unsubscribe(shard);
+    const actors = [...this.residents.values()].filter((r) => r.shard === shard);
+    await Promise.all(actors.map((r) => r.mailbox.idle()));
+    actors.forEach((r) => this.evict(r));
+  }
+
+  /** Immediate: the lease is gone; in-flight writes will be fenced. */
+  drop(shard: number): void {
+    this.unsubscribe(shard);
+    for (const r of [...this.residents.values()]) if (r.shard === shard) this.evict(r);
+  }
+
+  /** Handles one request; also used directly by tests and benchmarks. */
+  async dispatch(shard: number, request: ActorRequest): Promise<ActorResponse> {
+    const kind = this.kinds.get(request.kind);
+    if (!kind) return { ok: false, error: { code: 'bad_request', message: `Unknown actor kind ${request.kind}` } };
+    if (!this.leases?.lease(shard)) return { retry: 'not_owner' };
+    const key = `${request.kind}:${request.id}`;
+    let resident = this.residents.get(key);
+    if (resident) this.residents.delete(key);
+    else resident = this.newResident(kind, request.id, shard);
+    this.residents.set(key, resident);
+    resident.lastActive = this.clock();
+    const target = resident;
+    return target.mailbox.run(() => this.process(target, request));
+  }
+
+  private newResident(kind: ActorKind, id: string, shard: number): Resident {
+    const resident: Resident = {
+      kind,
+      id,
+      shard,
+      loaded: false,
+      state: undefined,
+      version: 0,
+      mailbox: new Mailbox(),
+      lastActive: 0,
+      evicted: false,
+    };
+    if (this.residents.size >= this.limits.maxResident) this.evictOldestIdle();
+    return resident;
+  }
+
+  private async process(actor: Resident, request: ActorRequest): Promise<ActorResponse> {
+    const lease = this.leases?.lease(actor.shard);
+    if (!lease || actor.evicted) return { retry: 'not_owner' };
+    const started = this.clock();
+    try {
+      if (!actor.loaded) await this.activate(actor);
+      const remembered = await this.rememberedReply(actor, request);
+      if (remembered) return { ok: true, reply: remembered.reply };
+      const decision = await actor.kind.handle(this.context(actor, lease), request.command);
+      if (decision.state !== undefined || decision.events?.length) {
+        const state = decision.state !== undefined ? decision.state : actor.state;
+        await this.persist(actor, lease, state, decision.events ?? [], {
+          id: request.commandId,
+          reply: decision.reply,
+        });
+      }
+      this.remember(actor, request.commandId, decision.reply);
+      this.metrics.commands.inc({ kind: request.kind, outcome: 'ok' });
+      return { ok: true, reply: decision.reply };
+    } catch (error) {
+      return this.failure(actor, request, error);
+    } finally {
+      this.metrics.commandSeconds.observe({ kind: request.kind }, (this.clock() - started) / 1000);
+    }
+  }
+
+  private failure(actor: Resident, request: ActorRequest, error: unknown): ActorResponse {
+    if (error instanceof DomainError) {
+      this.metrics.commands.inc({ kind: request.kind, outcome: 'rejected' });
+      return { ok: false, error: { code: error.code, message: error.message, details: error.details } };
+    }
+    if (error instanceof FencedError) {
+      this.metrics.fencedWrites.inc();
+      this.evict(actor);
+      return { retry: 'fenced' };
+    }
+    if (error instanceof VersionConflictError) {
+      this.evict(actor);
+      return { retry: 'conflict' };
+    }
+    this.logger.error({ err: error, kind: request.kind, id: request.id }, 'Actor command failed');
+    this.evict(actor);
+    this.metrics.commands.inc({ kind: request.kind, outcome: 'error' });
+    return { ok: false, error: { code: 'internal_error', message: 'The command failed on our side' } };
+  }
+
+  private async activate(actor: Resident): Promise<void> {
+    const snapshot = await actor.kind.store.load(this.db, actor.id);
+    actor.state = snapshot?.state;
+    actor.version = snapshot?.version ?? 0;
+    actor.loaded = true;
+    this.metrics.activations.inc({ kind: actor.kind.kind });
+  }
+
+  /** A retry (attempt > 1) may have been applied by a previous owner: look it up before applying. */
+  private async rememberedReply(actor: Resident, request: ActorRequest): Promise<{ reply: unknown } | undefined> {
+    const hit = actor.recent?.find(([id]) => id === request.commandId);
+    if (hit) return { reply: hit[1] };
+    if (request.attempt <= 1) return undefined;
+    const rows = await this.db.query<{ reply: unknown }>('select reply from actor_commands where command_id = ?', [
+      request.commandId,
+    ]);
+    return rows[0];
+  }
+
+  private remember(actor: Resident, commandId: string, reply: unknown): void {
+    actor.recent ??= [];
+    actor.recent.push([commandId, reply]);
+    if (actor.recent.length > RECENT_COMMANDS) actor.recent.shift();
+  }
+
+  private context(actor: Resident, lease: Lease): ActorContext<unknown> {
+    return {
+      kind: actor.kind.kind,
+      id: actor.id,
+      shard: actor.shard,
+      owner: this.nodeId,
+      epoch: lease.epoch,
+      get state() {
+        return actor.state;
+      },
+      now: () => new Date(this.clock()),
+      save: (state: unknown, events: OutboxEvent[] = []) => this.persist(actor, lease, state, events),
+    };
+  }
+
+  private async persist(
+    actor: Resident,
+    lease: Lease,
+    state: unknown,
+    events: OutboxEvent[],
+    command?: { id: string; reply: unknown },
+  ): Promise<void> {
+    await this.writer.submit({
+      kind: actor.kind.kind,
+      store: actor.kind.store,
+      id: actor.id,
+      shard: actor.shard,
+      epoch: lease.epoch,
+      state,
+      expectedVersion: actor.version,
+      events,
+      command,
+    });
+    actor.state = state;
+    actor.version += 1;
+  }
+
+  private unsubscribe(shard: number): void {
+    const unsubscribe = this.subscriptions.get(shard);
+    if (!unsubscribe) return;
+    unsubscribe();
+    this.subscriptions.delete(shard);
+    this.metrics.shardsOwned.dec();
+  }
+
+  private evict(actor: Resident): void {
+    const key = `${actor.kind.kind}:${actor.id}`;
+    if (this.residents.get(key) === actor) this.residents.delete(key);
+    if (!actor.evicted) {
+      actor.evicted = true;
+      this.metrics.passivations.inc({ kind: actor.kind.kind });
+    }
+  }
+
+  private evictOldestIdle(): void {
+    for (const actor of this.residents.values()) {
+      if (actor.mailbox.depth === 0) return this.evict(actor);
+    }
+  }
+
+  /** Passivates actors idle for longer than `idleMs`; oldest first, so the scan stops early. */
+  passivate(now = this.clock()): void {
+    for (const actor of [...this.residents.values()]) {
+      if (now - actor.lastActive < this.limits.idleMs) break;
+      if (actor.mailbox.depth === 0) this.evict(actor);
+    }
+  }
+}

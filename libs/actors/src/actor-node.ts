@@ -1,0 +1,104 @@
+import { Logger } from '@nestjs/common';
+import { Bus } from '@app/bus';
+import type { SqlExecutor } from '@app/persistence';
+import { ActorHost, HostLimits } from './actor-host';
+import { ActorKind } from './actor.types';
+import { ActorMetrics } from './actors.metrics';
+import { LeaseRepository } from './lease.repository';
+import { Membership } from './membership';
+import { DEFAULT_LEASE_TIMINGS, LeaseTimings, ShardManager } from './shard-manager';
+import { SnapshotWriter } from './snapshot-writer';
+
+export const CLUSTER_STATUS_SUBJECT = 'cluster.control.status';
+export const SHARDS_RELEASED_SUBJECT = 'cluster.control.released';
+
+export interface NodeStatus {
+  nodeId: string;
+  draining: boolean;
+  members: string[];
+  shards: number[];
+  residentActors: number;
+  mailboxDepth: number;
+}
+
+export interface ActorNodeOptions {
+  nodeId: string;
+  bus: Bus;
+  db: SqlExecutor;
+  membership: Membership;
+  limits: HostLimits;
+  timings?: LeaseTimings;
+}
+
+/** One actor node: membership, leases, the host and its group-committing writer, wired together. */
+export class ActorNode {
+  private readonly logger = new Logger(ActorNode.name);
+  readonly host: ActorHost;
+  readonly shards: ShardManager;
+  private readonly unsubscribers: (() => void)[] = [];
+  private started = false;
+
+  constructor(private readonly options: ActorNodeOptions) {
+    const { nodeId, bus, db, membership } = options;
+    const timings = options.timings ?? DEFAULT_LEASE_TIMINGS;
+    const metrics = ActorMetrics.get();
+    const writer = new SnapshotWriter(db, nodeId, (shard) => this.shards.dropShards([shard], 'write fenced'));
+    this.host = new ActorHost(nodeId, bus, db, writer, metrics, options.limits);
+    metrics.bindHost(this.host);
+    this.shards = new ShardManager(
+      nodeId,
+      new LeaseRepository(db, timings.ttlMs),
+      membership,
+      this.host,
+      timings,
+      (shards, leaving) => bus.publish(SHARDS_RELEASED_SUBJECT, { nodeId, shards: shards.length, leaving }),
+    );
+  }
+
+  register(kind: ActorKind): void {
+    this.host.register(kind);
+  }
+
+  async start(): Promise<void> {
+    const { bus, membership, nodeId } = this.options;
+    await membership.start();
+    this.host.start(this.shards);
+    this.unsubscribers.push(
+      bus.subscribe(SHARDS_RELEASED_SUBJECT, (payload) => {
+        const released = payload as { nodeId: string; leaving: boolean };
+        if (released.nodeId === nodeId) return;
+        if (released.leaving) membership.forget(released.nodeId);
+        this.shards.reconcileSoon();
+      }),
+      bus.serve(CLUSTER_STATUS_SUBJECT, async () => this.status()),
+      bus.onConnectionChange((connected) => {
+        if (connected) this.shards.resume();
+        else void this.shards.suspend();
+      }),
+    );
+    await this.shards.start();
+    this.started = true;
+    this.logger.log(`Actor node ${nodeId} serving ${this.shards.ownedShards().length} shards`);
+  }
+
+  /** Hands every shard off and leaves the cluster (SIGTERM). */
+  async drain(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.shards.drain();
+    this.host.stop();
+    this.unsubscribers.forEach((unsubscribe) => unsubscribe());
+    this.logger.log(`Actor node ${this.options.nodeId} drained`);
+  }
+
+  status(): NodeStatus {
+    return {
+      nodeId: this.options.nodeId,
+      draining: this.shards.isDraining(),
+      members: this.options.membership.members().map((m) => m.id),
+      shards: this.shards.ownedShards(),
+      residentActors: this.host.residentCount,
+      mailboxDepth: this.host.mailboxDepth(),
+    };
+  }
+}

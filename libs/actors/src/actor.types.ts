@@ -1,0 +1,88 @@
+import type { SqlExecutor } from '@app/persistence';
+
+/** An event an actor emits; written to the outbox in the same transaction as its state. */
+export interface OutboxEvent {
+  type: string;
+  workspaceId: string;
+  data: Record<string, unknown>;
+}
+
+export interface Snapshot<S> {
+  state: S;
+  /** 0 for an actor never written. */
+  version: number;
+}
+
+export interface SnapshotWrite<S> {
+  id: string;
+  shard: number;
+  state: S;
+  /** The stored version this write replaces (0: the row must not exist yet). */
+  expectedVersion: number;
+}
+
+/** Where a kind keeps its snapshots. Writes are conditional on the version: a stale writer loses. */
+export interface SnapshotStore<S> {
+  load(db: SqlExecutor, id: string): Promise<Snapshot<S> | undefined>;
+  /** Writes the items whose stored version matches and returns their ids; others are conflicts. */
+  write(tx: SqlExecutor, items: SnapshotWrite<S>[]): Promise<Set<string>>;
+}
+
+export interface ActorContext<S> {
+  readonly kind: string;
+  readonly id: string;
+  readonly shard: number;
+  /** The node and lease epoch processing this message. */
+  readonly owner: string;
+  readonly epoch: number;
+  /** The last persisted state; undefined for an actor that does not exist yet. */
+  readonly state: S | undefined;
+  now(): Date;
+  /** Persists a checkpoint (state and events) before the handler goes on: a saga step. */
+  save(state: S, events?: OutboxEvent[]): Promise<void>;
+}
+
+/** What a handler decided: the new state and events (both persisted before the reply), and the reply. */
+export interface Decision<S, R> {
+  state?: S;
+  events?: OutboxEvent[];
+  reply: R;
+}
+
+/** A kind of actor: its store and how it handles a command, one at a time per actor. */
+export interface ActorKind<S = unknown, C = unknown, R = unknown> {
+  readonly kind: string;
+  readonly store: SnapshotStore<S>;
+  handle(ctx: ActorContext<S>, command: C): Promise<Decision<S, R>>;
+}
+
+/** What travels on `actors.<kind>.<shard>`. */
+export interface ActorRequest {
+  kind: string;
+  id: string;
+  command: unknown;
+  commandId: string;
+  attempt: number;
+}
+
+export type ActorResponse =
+  | { ok: true; reply: unknown }
+  | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } }
+  /** Not served here (moving, fenced): the client retries. */
+  | { retry: 'not_owner' | 'fenced' | 'conflict' };
+
+/** The write lost its lease: another node owns the shard now. */
+export class FencedError extends Error {
+  constructor(shard: number) {
+    super(`Lease of shard ${shard} is no longer held`);
+    this.name = 'FencedError';
+  }
+}
+
+/** The stored version moved on: another writer got there first. */
+export class VersionConflictError extends Error {
+  constructor(kind: string, id: string) {
+    super(`Snapshot of ${kind} ${id} changed underneath`);
+    this.name = 'VersionConflictError';
+  }
+}

@@ -1,0 +1,78 @@
+import { metricsRegistry } from '@app/health';
+import { Counter, Gauge, Histogram } from 'prom-client';
+
+export interface HostGauges {
+  residentCount: number;
+  mailboxDepth(): number;
+}
+
+/** The node's actor metrics; one set per process (prom-client names are global to a registry). */
+export class ActorMetrics {
+  private static instance?: ActorMetrics;
+  private host?: HostGauges;
+
+  readonly shardsOwned = new Gauge({
+    name: 'actors_shards_owned',
+    help: 'Shards this node serves',
+    registers: [metricsRegistry],
+  });
+  readonly commands = new Counter({
+    name: 'actors_commands_total',
+    help: 'Commands handled, by kind and outcome (ok, rejected, error)',
+    labelNames: ['kind', 'outcome'],
+    registers: [metricsRegistry],
+  });
+  readonly commandSeconds = new Histogram({
+    name: 'actors_command_seconds',
+    help: 'Time to handle a command, persistence included',
+    labelNames: ['kind'],
+    buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [metricsRegistry],
+  });
+  readonly clientRetries = new Counter({
+    name: 'actors_client_retries_total',
+    help: 'Command retries by the client (no responders, timeouts, handoffs)',
+    labelNames: ['reason'],
+    registers: [metricsRegistry],
+  });
+  readonly fencedWrites = new Counter({
+    name: 'actors_fenced_writes_total',
+    help: 'Snapshot writes refused because the lease was lost',
+    registers: [metricsRegistry],
+  });
+  readonly activations = new Counter({
+    name: 'actors_activations_total',
+    help: 'Actors loaded from their snapshots',
+    labelNames: ['kind'],
+    registers: [metricsRegistry],
+  });
+  readonly passivations = new Counter({
+    name: 'actors_passivations_total',
+    help: 'Actors evicted from memory',
+    labelNames: ['kind'],
+    registers: [metricsRegistry],
+  });
+
+  private constructor() {
+    const resident: Gauge = new Gauge({
+      name: 'actors_resident',
+      help: 'Actors in memory on this node',
+      registers: [metricsRegistry],
+      collect: () => resident.set(this.host?.residentCount ?? 0),
+    });
+    const depth: Gauge = new Gauge({
+      name: 'actors_mailbox_depth',
+      help: 'Messages queued or running across resident actors',
+      registers: [metricsRegistry],
+      collect: () => depth.set(this.host?.mailboxDepth() ?? 0),
+    });
+  }
+
+  static get(): ActorMetrics {
+    return (ActorMetrics.instance ??= new ActorMetrics());
+  }
+
+  bindHost(host: HostGauges): void {
+    this.host = host;
+  }
+}

@@ -1,0 +1,45 @@
+import { AdminOnly } from '@app/auth';
+import { Bus } from '@app/bus';
+import { Controller, Get } from '@nestjs/common';
+import { CLUSTER_STATUS_SUBJECT, NodeStatus } from './actor-node';
+import { SHARD_COUNT } from './shard';
+
+/** Summarizes a node's shards as ranges: `0-3,7,9-12`. */
+export function shardRanges(shards: number[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < shards.length; i++) {
+    let j = i;
+    while (j + 1 < shards.length && shards[j + 1] === shards[j] + 1) j++;
+    ranges.push(i === j ? `${shards[i]}` : `${shards[i]}-${shards[j]}`);
+    i = j;
+  }
+  return ranges.join(',');
+}
+
+/** Which node owns which shards, asked of every node over the control subject. */
+@AdminOnly()
+@Controller('admin/cluster')
+export class ClusterController {
+  constructor(private readonly bus: Bus) {}
+
+  @Get()
+  async status() {
+    const nodes = ((await this.bus.gather(CLUSTER_STATUS_SUBJECT, {}, 750)) as NodeStatus[]).sort((a, b) =>
+      a.nodeId.localeCompare(b.nodeId),
+    );
+    const owned = nodes.reduce((sum, n) => sum + n.shards.length, 0);
+    return {
+      shardCount: SHARD_COUNT,
+      unowned: SHARD_COUNT - owned,
+      nodes: nodes.map((n) => ({
+        nodeId: n.nodeId,
+        draining: n.draining,
+        shardsOwned: n.shards.length,
+        shards: shardRanges(n.shards),
+        residentActors: n.residentActors,
+        mailboxDepth: n.mailboxDepth,
+        members: n.members,
+      })),
+    };
+  }
+}

@@ -1,0 +1,15 @@
+export * from './actor.types';
+export * from './actor-client';
+export * from './actor-host';
+export * from './actor-node';
+export * from './actors.metrics';
+export * from './actors.module';
+export * from './json-snapshot.store';
+export * from './lease.repository';
+export * from './mailbox';
+export * from './membership';
+export * from './placement';
+export * from './shard';
+export * from './shard-manager';
+export * from './snapshot-writer';
+export { shardRanges } from './cluster.controller';

@@ -1,0 +1,129 @@
+import { Logger } from '@nestjs/common';
+import type { KV, NatsConnection } from 'nats';
+import { Member, member } from './placement';
+
+/** Which nodes are alive (liveness only: the leases decide ownership). */
+export interface Membership {
+  start(): Promise<void>;
+  /** The live members, sorted by id; includes this node unless it is leaving. */
+  members(): Member[];
+  /** Called whenever the live set changes. */
+  onChange(listener: () => void): void;
+  /** Forgets a node at once (it announced that it is leaving). */
+  forget(nodeId: string): void;
+  /** Announces this node's departure. */
+  leave(): Promise<void>;
+}
+
+/** One process: the only member is this node. */
+export class StaticMembership implements Membership {
+  private leaving = false;
+  constructor(private readonly nodeId: string) {}
+  async start(): Promise<void> {}
+  members(): Member[] {
+    return this.leaving ? [] : [member(this.nodeId)];
+  }
+  onChange(): void {}
+  forget(): void {}
+  async leave(): Promise<void> {
+    this.leaving = true;
+  }
+}
+
+export interface KvMembershipOptions {
+  bucket: string;
+  replicas: number;
+  heartbeatMs: number;
+  /** A member unheard of for this long is gone; also the bucket's TTL. */
+  ttlMs: number;
+}
+
+export const DEFAULT_MEMBERSHIP: KvMembershipOptions = {
+  bucket: 'cluster_members',
+  replicas: 1,
+  heartbeatMs: 2_000,
+  ttlMs: 9_000,
+};
+
+/**
+ * Membership in a JetStream KV bucket: every node puts its key every heartbeat and watches the
+ * bucket. Expired keys raise no watch event on NATS 2.9, so liveness is judged from each entry's
+ * server timestamp; a graceful leave deletes the key, which watchers see at once.
+ */
+export class KvMembership implements Membership {
+  private readonly logger = new Logger(KvMembership.name);
+  private readonly lastSeen = new Map<string, number>();
+  private readonly listeners: (() => void)[] = [];
+  private current: Member[] = [];
+  private kv?: KV;
+  private heartbeat?: NodeJS.Timeout;
+  private sweeper?: NodeJS.Timeout;
+  private leaving = false;
+
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly nodeId: string,
+    private readonly options: KvMembershipOptions = DEFAULT_MEMBERSHIP,
+  ) {}
+
+  async start(): Promise<void> {
+    this.kv = await this.connection
+      .jetstream()
+      .views.kv(this.options.bucket, { ttl: this.options.ttlMs, history: 1, replicas: this.options.replicas });
+    await this.beat();
+    const watch = await this.kv.watch({ key: '>' });
+    void (async () => {
+      for await (const entry of watch) {
+        if (entry.operation === 'PUT') this.lastSeen.set(entry.key, entry.created.getTime());
+        else this.lastSeen.delete(entry.key);
+        this.recompute();
+      }
+    })();
+    this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
+    this.sweeper = setInterval(() => this.recompute(), 500);
+    this.recompute();
+  }
+
+  members(): Member[] {
+    return this.current;
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  forget(nodeId: string): void {
+    this.lastSeen.delete(nodeId);
+    this.recompute();
+  }
+
+  async leave(): Promise<void> {
+    this.leaving = true;
+    clearInterval(this.heartbeat);
+    clearInterval(this.sweeper);
+    this.recompute();
+    await this.kv?.delete(this.nodeId).catch(() => undefined);
+  }
+
+  private async beat(): Promise<void> {
+    if (this.leaving || !this.kv) return;
+    try {
+      await this.kv.put(this.nodeId, JSON.stringify({ nodeId: this.nodeId, at: Date.now() }));
+      this.lastSeen.set(this.nodeId, Date.now());
+    } catch (err) {
+      this.logger.warn({ err }, 'Membership heartbeat failed');
+    }
+  }
+
+  private recompute(): void {
+    const now = Date.now();
+    const alive = [...this.lastSeen]
+      .filter(([id, seen]) => now - seen < this.options.ttlMs && !(this.leaving && id === this.nodeId))
+      .map(([id]) => id)
+      .sort();
+    if (alive.join(',') === this.current.map((m) => m.id).join(',')) return;
+    this.current = alive.map(member);
+    this.logger.log(`Cluster members: ${alive.join(', ') || '(none)'}`);
+    this.listeners.forEach((listener) => listener());
+  }
+}

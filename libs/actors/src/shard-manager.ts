@@ -1,0 +1,193 @@
+import { Logger } from '@nestjs/common';
+import { Lease, LeaseRepository } from './lease.repository';
+import { Membership } from './membership';
+import { ownerOf } from './placement';
+import { SHARD_COUNT } from './shard';
+
+/** What the manager tells the host: serve a shard, hand it off gracefully, or drop it at once. */
+export interface ShardListener {
+  acquire(shard: number, epoch: number): void;
+  release(shard: number): Promise<void>;
+  drop(shard: number): void;
+}
+
+export interface LeaseTimings {
+  ttlMs: number;
+  renewEveryMs: number;
+  /** Stop serving this long before the lease could expire, measured from before the renewal was sent. */
+  safetyMs: number;
+  reconcileEveryMs: number;
+}
+
+export const DEFAULT_LEASE_TIMINGS: LeaseTimings = {
+  ttlMs: 10_000,
+  renewEveryMs: 3_000,
+  safetyMs: 2_000,
+  reconcileEveryMs: 1_000,
+};
+
+interface HeldLease extends Lease {
+  /** Local time after which this node must not serve the shard. */
+  deadline: number;
+}
+
+/**
+ * Keeps this node's leases in line with rendezvous placement over the live members: claims the
+ * shards placed here, hands off the ones placed elsewhere, renews the rest, and stops serving any
+ * shard whose lease it cannot prove it still holds.
+ */
+export class ShardManager {
+  private readonly logger = new Logger(ShardManager.name);
+  private readonly held = new Map<number, HeldLease>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private reconciling?: Promise<void>;
+  private again = false;
+  private draining = false;
+  private paused = false;
+
+  constructor(
+    readonly nodeId: string,
+    private readonly leases: LeaseRepository,
+    private readonly membership: Membership,
+    private readonly listener: ShardListener,
+    private readonly timings: LeaseTimings = DEFAULT_LEASE_TIMINGS,
+    private readonly announceRelease: (shards: number[], leaving: boolean) => void = () => undefined,
+  ) {}
+
+  async start(): Promise<void> {
+    this.membership.onChange(() => this.reconcileSoon());
+    await this.reconcile();
+    this.timers.push(
+      setInterval(() => this.reconcileSoon(), this.timings.reconcileEveryMs),
+      setInterval(() => void this.renew(), this.timings.renewEveryMs),
+      setInterval(() => this.expireOverdue(), Math.min(500, this.timings.safetyMs / 2)),
+    );
+  }
+
+  /** The lease if this node may serve the shard right now. */
+  lease(shard: number, now = Date.now()): Lease | undefined {
+    const lease = this.held.get(shard);
+    if (!lease || this.paused) return undefined;
+    if (lease.deadline <= now) {
+      this.dropShards([shard], 'lease deadline passed');
+      return undefined;
+    }
+    return lease;
+  }
+
+  ownedShards(): number[] {
+    return [...this.held.keys()].sort((a, b) => a - b);
+  }
+
+  isDraining(): boolean {
+    return this.draining;
+  }
+
+  /** Another node handed shards off: try to take ours now rather than at the next tick. */
+  reconcileSoon(): void {
+    if (this.reconciling) {
+      this.again = true;
+      return;
+    }
+    this.reconciling = this.reconcile()
+      .catch((err: unknown) => this.logger.warn({ err }, 'Reconcile failed'))
+      .finally(() => {
+        this.reconciling = undefined;
+        if (this.again) {
+          this.again = false;
+          this.reconcileSoon();
+        }
+      });
+  }
+
+  /** The transport is gone: nobody can reach us, so give every shard back now. */
+  async suspend(): Promise<void> {
+    this.paused = true;
+    const shards = this.ownedShards();
+    this.dropShards(shards, 'bus disconnected');
+    await this.leases.release(this.nodeId, shards).catch(() => undefined);
+    this.announceRelease(shards, false);
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.reconcileSoon();
+  }
+
+  /** SIGTERM: leave the cluster, hand off every shard, stop. */
+  async drain(): Promise<void> {
+    this.draining = true;
+    this.timers.forEach(clearInterval);
+    await this.reconciling;
+    await this.membership.leave();
+    await this.handOff(this.ownedShards(), true);
+  }
+
+  private async reconcile(): Promise<void> {
+    if (this.draining || this.paused) return;
+    const members = this.membership.members();
+    const toClaim: number[] = [];
+    const toRelease: number[] = [];
+    for (let shard = 0; shard < SHARD_COUNT; shard++) {
+      const mine = ownerOf(shard, members) === this.nodeId;
+      if (mine && !this.held.has(shard)) toClaim.push(shard);
+      if (!mine && this.held.has(shard) && members.length > 0) toRelease.push(shard);
+    }
+    if (toRelease.length) await this.handOff(toRelease, false);
+    if (toClaim.length) await this.claim(toClaim);
+  }
+
+  private async claim(shards: number[]): Promise<void> {
+    const sentAt = Date.now();
+    const claimed = await this.leases.claim(this.nodeId, shards);
+    const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
+    for (const lease of claimed) {
+      this.held.set(lease.shard, { ...lease, deadline });
+      this.listener.acquire(lease.shard, lease.epoch);
+    }
+    if (claimed.length) this.logger.log(`Claimed ${claimed.length} shards (${this.held.size} owned)`);
+  }
+
+  private async handOff(shards: number[], leaving: boolean): Promise<void> {
+    await Promise.all(shards.map((shard) => this.listener.release(shard)));
+    shards.forEach((shard) => this.held.delete(shard));
+    await this.leases.release(this.nodeId, shards);
+    this.announceRelease(shards, leaving);
+    if (shards.length) this.logger.log(`Handed off ${shards.length} shards (${this.held.size} owned)`);
+  }
+
+  private async renew(): Promise<void> {
+    if (this.draining || this.paused || !this.held.size) return;
+    const sentAt = Date.now();
+    const leases = [...this.held.values()];
+    let renewed: Set<number>;
+    try {
+      renewed = await this.leases.renew(this.nodeId, leases);
+    } catch (err) {
+      this.logger.warn({ err }, 'Lease renewal failed; shards stop at their deadlines');
+      return;
+    }
+    const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
+    const lost: number[] = [];
+    for (const lease of leases) {
+      const current = this.held.get(lease.shard);
+      if (!current || current.epoch !== lease.epoch) continue;
+      if (renewed.has(lease.shard)) current.deadline = deadline;
+      else lost.push(lease.shard);
+    }
+    if (lost.length) this.dropShards(lost, 'lease lost');
+  }
+
+  private expireOverdue(): void {
+    const now = Date.now();
+    const overdue = [...this.held.values()].filter((l) => l.deadline <= now).map((l) => l.shard);
+    if (overdue.length) this.dropShards(overdue, 'lease deadline passed');
+  }
+
+  /** Stops serving at once, without touching the database (which may be why we are here). */
+  dropShards(shards: number[], why: string): void {
+    const dropped = shards.filter((shard) => this.held.delete(shard));
+    dropped.forEach((shard) => this.listener.drop(shard));
+    if (dropped.length) this.logger.warn(`Dropped ${dropped.length} shards: ${why}`);
+  }
+}

@@ -1,0 +1,39 @@
+import { MikroORM } from '@mikro-orm/core';
+import { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Knex } from '@mikro-orm/knex';
+// pg's own serializer turns a JS array into one PostgreSQL array literal, with correct escaping.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => unknown };
+
+/** Knex would splice an array binding into a list; bind it as one array literal instead. */
+const bindable = (params: unknown[]) => params.map((p) => (Array.isArray(p) ? prepareValue(p) : p));
+
+/**
+ * Plain SQL for the hot paths (leases, group-committed snapshots) that an ORM unit of work would
+ * slow down. Placeholders are `?`; cast arrays explicitly (`any(?::int[])`).
+ */
+export interface SqlExecutor {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+}
+
+/** A SqlExecutor on MikroORM's pool: the embedded database's single connection is shared, not doubled. */
+export class MikroSqlExecutor implements SqlExecutor {
+  constructor(
+    private readonly connection: PostgreSqlConnection,
+    private readonly trx?: Knex.Transaction,
+  ) {}
+
+  static of(orm: MikroORM): MikroSqlExecutor {
+    return new MikroSqlExecutor(orm.em.getConnection() as PostgreSqlConnection);
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.connection.execute<T[]>(sql, bindable(params), 'all', this.trx);
+  }
+
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    if (this.trx) return work(this);
+    return this.connection.transactional((trx) => work(new MikroSqlExecutor(this.connection, trx)));
+  }
+}

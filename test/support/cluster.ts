@@ -1,0 +1,85 @@
+import { ActorClient } from '@app/actors';
+import { NatsBus } from '@app/bus';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { ServiceProcess, startProcess, waitForUrl } from './processes';
+
+export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** A namespace of its own on the shared NATS, so concurrent test files never see each other. */
+export function uniqueSubjectPrefix(): string {
+  return `t${randomBytes(5).toString('hex')}`;
+}
+
+export interface CounterCluster {
+  prefix: string;
+  nodes: Map<string, ServiceProcess>;
+  start(nodeId: string, extraEnv?: Record<string, string>): Promise<ServiceProcess>;
+  client(): Promise<{ bus: NatsBus; actors: ActorClient }>;
+  /** Live lease owners and how many shards each holds. */
+  owners(): Promise<Map<string, number>>;
+  /** Waits until every shard is leased to one of `nodeIds` (and those only). */
+  waitForCoverage(nodeIds: string[], timeoutMs?: number): Promise<Map<string, number>>;
+  close(): Promise<void>;
+}
+
+/** Counter-actor nodes as separate OS processes on one database and a private NATS namespace. */
+export function counterCluster(databaseUrl: string): CounterCluster {
+  const prefix = uniqueSubjectPrefix();
+  const nodes = new Map<string, ServiceProcess>();
+  const buses: NatsBus[] = [];
+  const query = async <T>(sql: string): Promise<T[]> => {
+    const pg = new Client({ connectionString: databaseUrl });
+    await pg.connect();
+    try {
+      return (await pg.query(sql)).rows as T[];
+    } finally {
+      await pg.end();
+    }
+  };
+  const owners = async () => {
+    const rows = await query<{ owner: string; n: string }>(
+      'select owner, count(*) as n from shard_leases where owner is not null and expires_at > now() group by owner',
+    );
+    return new Map(rows.map((r) => [r.owner, Number(r.n)]));
+  };
+  return {
+    prefix,
+    nodes,
+    owners,
+    async start(nodeId, extraEnv = {}) {
+      const proc = startProcess('dist/test/fixtures/counter-node.main.js', {
+        DATABASE_URL: databaseUrl,
+        NATS_URL: TEST_NATS_URL,
+        NATS_SUBJECT_PREFIX: prefix,
+        NODE_ID: nodeId,
+        PORT: '0',
+        ...extraEnv,
+      });
+      nodes.set(nodeId, proc);
+      await waitForUrl(proc, 60_000);
+      return proc;
+    },
+    async client() {
+      const bus = await NatsBus.connect([TEST_NATS_URL], 'test-client', prefix);
+      buses.push(bus);
+      return { bus, actors: new ActorClient(bus) };
+    },
+    async waitForCoverage(nodeIds, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      let current = new Map<string, number>();
+      while (Date.now() < deadline) {
+        current = await owners();
+        const total = [...current.values()].reduce((a, b) => a + b, 0);
+        const onlyExpected = [...current.keys()].every((o) => nodeIds.includes(o));
+        if (total === 4096 && onlyExpected && nodeIds.every((id) => current.has(id))) return current;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(`Shards not covered by ${nodeIds.join(',')} in time: ${JSON.stringify([...current])}`);
+    },
+    async close() {
+      await Promise.all([...nodes.values()].map((n) => n.stop(15_000)));
+      await Promise.all(buses.map((b) => b.close()));
+    },
+  };
+}
