@@ -2,3 +2,4 @@ export * from './test-database';
 export * from './test-app';
 export * from './processes';
 export * from './cluster';
+export * from './dns-server';

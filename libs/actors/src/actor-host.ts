@@ -15,7 +15,12 @@ import { ActorMetrics } from './actors.metrics';
 import { Lease } from './lease.repository';
 import { Mailbox } from './mailbox';
 import { shardSubject } from './shard';
-import { SnapshotWriter } from './snapshot-writer';
+import { PendingWrite } from './snapshot-writer';
+
+/** Where the host sends writes: the group-committing SnapshotWriter in production. */
+export interface WriteSink {
+  submit(write: PendingWrite): Promise<void>;
+}
 
 /** Replies remembered per actor, so a retried command is answered without a database read. */
 const RECENT_COMMANDS = 8;
@@ -61,7 +66,7 @@ export class ActorHost {
     readonly nodeId: string,
     private readonly bus: Bus,
     private readonly db: SqlExecutor,
-    private readonly writer: SnapshotWriter,
+    private readonly writer: WriteSink,
     private readonly metrics: ActorMetrics,
     private readonly limits: HostLimits,
     private readonly clock: () => number = Date.now,
@@ -73,6 +78,7 @@ export class ActorHost {
 
   start(leases: LeaseSource): void {
     this.leases = leases;
+    clearInterval(this.sweeper);
     this.sweeper = setInterval(() => this.passivate(), Math.min(10_000, this.limits.idleMs));
   }
 

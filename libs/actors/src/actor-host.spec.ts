@@ -1,0 +1,111 @@
+import { InProcessBus } from '@app/bus';
+import { DomainError } from '@app/http';
+import type { SqlExecutor } from '@app/persistence';
+import { ActorHost } from './actor-host';
+import { ActorContext, ActorKind, ActorResponse, Decision, Snapshot, SnapshotStore } from './actor.types';
+import { ActorMetrics } from './actors.metrics';
+import { PendingWrite } from './snapshot-writer';
+
+/** Snapshots in a Map; what the host writes lands here through the sink below. */
+class MemoryStore implements SnapshotStore<number> {
+  readonly rows = new Map<string, Snapshot<number>>();
+  async load(_db: SqlExecutor, id: string) {
+    return this.rows.get(id);
+  }
+  async write(): Promise<Set<string>> {
+    throw new Error('written through the sink');
+  }
+}
+
+class Tally implements ActorKind<number, { add: number } | 'fail', number> {
+  readonly kind = 'tally';
+  readonly store = new MemoryStore();
+  async handle(ctx: ActorContext<number>, command: { add: number } | 'fail'): Promise<Decision<number, number>> {
+    if (command === 'fail') throw new DomainError('conflict', 'no');
+    const next = (ctx.state ?? 0) + command.add;
+    return { state: next, events: [{ type: 'tally.added', workspaceId: 'ws', data: { next } }], reply: next };
+  }
+}
+
+const noDatabase: SqlExecutor = {
+  query: () => Promise.reject(new Error('no database in this test')),
+  transaction: () => Promise.reject(new Error('no database in this test')),
+};
+
+function setup(limits = { idleMs: 60_000, maxResident: 1000 }) {
+  let now = 1_000_000;
+  const kind = new Tally();
+  const writes: PendingWrite[] = [];
+  const sink = {
+    submit: async (write: PendingWrite) => {
+      writes.push(write);
+      kind.store.rows.set(write.id, { state: write.state as number, version: write.expectedVersion + 1 });
+    },
+  };
+  const host = new ActorHost('node-a', new InProcessBus(), noDatabase, sink, ActorMetrics.get(), limits, () => now);
+  host.register(kind);
+  host.start({ lease: () => ({ shard: 0, epoch: 7 }) });
+  const ask = (id: string, command: unknown, commandId = `${id}-${Math.random()}`, attempt = 1) =>
+    host.dispatch(0, { kind: 'tally', id, command, commandId, attempt });
+  return { host, kind, writes, ask, advance: (ms: number) => (now += ms) };
+}
+
+describe('ActorHost', () => {
+  it('persists state and events before replying, at the lease epoch and the next version', async () => {
+    const { host, writes, ask } = setup();
+    expect(await ask('a', { add: 2 })).toEqual({ ok: true, reply: 2 });
+    expect(await ask('a', { add: 3 })).toEqual({ ok: true, reply: 5 });
+    expect(writes.map((w) => [w.expectedVersion, w.epoch, w.state, w.events.length])).toEqual([
+      [0, 7, 2, 1],
+      [1, 7, 5, 1],
+    ]);
+    host.stop();
+  });
+
+  it('applies a retried command once', async () => {
+    const { host, writes, ask } = setup();
+    await ask('a', { add: 1 }, 'cmd-1');
+    expect(await ask('a', { add: 1 }, 'cmd-1', 2)).toEqual({ ok: true, reply: 1 });
+    expect(writes).toHaveLength(1);
+    host.stop();
+  });
+
+  it('answers domain errors in the reply and writes nothing', async () => {
+    const { host, writes, ask } = setup();
+    const response: ActorResponse = await ask('a', 'fail');
+    expect(response).toEqual({ ok: false, error: { code: 'conflict', message: 'no', details: undefined } });
+    expect(writes).toHaveLength(0);
+    host.stop();
+  });
+
+  it('passivates idle actors and reactivates them from their snapshot', async () => {
+    const { host, ask, advance } = setup({ idleMs: 1_000, maxResident: 1000 });
+    await ask('a', { add: 4 });
+    await ask('b', { add: 1 });
+    advance(600);
+    await ask('b', { add: 1 });
+    advance(600);
+    host.passivate();
+    expect(host.residentCount).toBe(1);
+    expect(await ask('a', { add: 1 })).toEqual({ ok: true, reply: 5 });
+    expect(host.residentCount).toBe(2);
+    host.stop();
+  });
+
+  it('caps resident actors, evicting the least recently used', async () => {
+    const { host, ask } = setup({ idleMs: 60_000, maxResident: 3 });
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await ask(id, { add: 1 });
+    expect(host.residentCount).toBe(3);
+    expect(await ask('a', { add: 1 })).toEqual({ ok: true, reply: 2 });
+    host.stop();
+  });
+
+  it('refuses messages for shards it does not hold', async () => {
+    const { host } = setup();
+    host.start({ lease: () => undefined });
+    expect(await host.dispatch(0, { kind: 'tally', id: 'a', command: { add: 1 }, commandId: 'x', attempt: 1 })).toEqual({
+      retry: 'not_owner',
+    });
+    host.stop();
+  });
+});

@@ -1,0 +1,119 @@
+import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
+import { parse } from 'tldts';
+
+/** A hostname the service refuses; the API layer answers 400 bad_request with this message. */
+export class HostnameError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HostnameError';
+  }
+}
+
+export interface NormalizedHostname {
+  /** Lowercase ASCII (punycode), no trailing dot. */
+  hostname: string;
+  /** True when the hostname is its own registrable domain (`example.com`), false for `shop.example.com`. */
+  apex: boolean;
+  /** The public-suffix-list registrable domain (ICANN section only), e.g. `example.co.uk`. */
+  registrableDomain: string;
+}
+
+/** Special-use top-level names (RFC 6761, 6762, 7686, 8375, 9476) and the `.internal` TLD: never public. */
+const SPECIAL_USE_TLDS = new Set([
+  'localhost',
+  'local',
+  'internal',
+  'test',
+  'invalid',
+  'example',
+  'onion',
+  'arpa',
+  'alt',
+]);
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** ASCII characters a hostname may contain before IDNA; anything else ASCII (`/`, `%`, `_`, `@`, space) is refused. */
+const ASCII_ALLOWED = /^[a-z0-9.-]$/;
+const TLDTS = { allowPrivateDomains: false } as const;
+
+const show = (value: string) => JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+
+/** Trim, lowercase, strip one trailing dot; refuse characters IDNA would silently rewrite (`a/b.com` -> `a`). */
+function prepare(input: string): string {
+  let value = input.trim().toLowerCase();
+  if (value.endsWith('.')) value = value.slice(0, -1);
+  if (!value) throw new HostnameError('Hostname is required');
+  if (value.length > 1024) throw new HostnameError('Hostname must be at most 253 characters long');
+  const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
+  if (isIP(bare)) throw new HostnameError(`Hostname ${show(input)} is an IP address; use a domain name`);
+  for (const char of value) {
+    if (char.charCodeAt(0) < 128 && !ASCII_ALLOWED.test(char)) {
+      throw new HostnameError(
+        `Hostname ${show(input)} contains the character ${show(char)}; use letters, digits, hyphens and dots`,
+      );
+    }
+  }
+  return value;
+}
+
+/** The ASCII form of a syntactically valid, non-IP name. */
+function canonical(input: string, minLength: number): string {
+  const ascii = domainToASCII(prepare(input));
+  if (!ascii) throw new HostnameError(`Hostname ${show(input)} is not a valid domain name`);
+  if (isIP(ascii)) throw new HostnameError(`Hostname ${show(input)} is an IP address; use a domain name`);
+  if (ascii.length < minLength || ascii.length > 253) {
+    throw new HostnameError(`Hostname ${show(input)} must be ${minLength} to 253 characters long`);
+  }
+  for (const label of ascii.split('.')) {
+    if (!LABEL.test(label)) {
+      throw new HostnameError(
+        `Hostname ${show(input)} has an invalid label ${show(label)}: labels are 1-63 letters, digits or hyphens, not starting or ending with a hyphen`,
+      );
+    }
+  }
+  return ascii;
+}
+
+/** The registrable domain of a public name: refuses special-use names, single labels and public suffixes. */
+function registrableOf(hostname: string, input: string): string {
+  const labels = hostname.split('.');
+  if (SPECIAL_USE_TLDS.has(labels[labels.length - 1])) {
+    throw new HostnameError(`Hostname ${show(input)} is under a reserved special-use name and cannot be public`);
+  }
+  if (labels.length < 2)
+    throw new HostnameError(`Hostname ${show(input)} must be a full domain name like shop.example.com`);
+  const domain = parse(hostname, TLDTS).domain;
+  if (!domain) throw new HostnameError(`Hostname ${show(input)} is a public suffix; use a domain registered under it`);
+  return domain;
+}
+
+/** Lowercase, no trailing dot: the edge hostname as configured. */
+const bareEdge = (edge: string) => edge.trim().toLowerCase().replace(/\.$/, '');
+
+/** Whether `hostname` is the service's own edge name, its registrable domain, or anything under it. */
+function isEdgeHostname(hostname: string, edgeCnameTarget: string): boolean {
+  const edge = bareEdge(edgeCnameTarget);
+  if (!edge) return false;
+  const zone = parse(edge, TLDTS).domain ?? edge;
+  return [edge, zone].some((name) => hostname === name || hostname.endsWith(`.${name}`));
+}
+
+/** Validates and normalizes a hostname a customer wants to connect (SPEC 2.1). Throws HostnameError. */
+export function normalizeHostname(input: string, opts: { edgeCnameTarget: string }): NormalizedHostname {
+  const hostname = canonical(input, 1);
+  if (isEdgeHostname(hostname, opts.edgeCnameTarget)) {
+    throw new HostnameError(`Hostname ${show(input)} belongs to this service and cannot be connected`);
+  }
+  const registrableDomain = registrableOf(hostname, input);
+  return { hostname, apex: hostname === registrableDomain, registrableDomain };
+}
+
+/** Validates a domain to buy: 3-253 characters and exactly a registrable domain (`example.com`, not `www.example.com`). */
+export function normalizePurchaseHostname(input: string): NormalizedHostname {
+  const hostname = canonical(input, 3);
+  const registrableDomain = registrableOf(hostname, input);
+  if (registrableDomain !== hostname) {
+    throw new HostnameError(`Domain ${show(input)} is a subdomain; only ${registrableDomain} itself can be registered`);
+  }
+  return { hostname, apex: true, registrableDomain };
+}

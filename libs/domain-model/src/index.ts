@@ -1,0 +1,10 @@
+/** Pure rules of connected domains: hostnames, SSRF, CAA and the domain state machine. No I/O, no Nest. */
+export { HostnameError, normalizeHostname, normalizePurchaseHostname } from './hostname';
+export type { NormalizedHostname } from './hostname';
+export { checkResolvedAddresses, classifyAddress, OriginUrlError, parseOriginUrl } from './ssrf';
+export type { AddressVerdict, ParsedOrigin, ResolvedCheck } from './ssrf';
+export { CA_DOMAINS, caaIssuer, caaWarning, evaluateCaa, formatCaaRecord } from './caa';
+export type { CaaClimbStep, CaaEvaluation, CaaRecord, PreflightWarning } from './caa';
+export { initialDomainState, statusEventType, transition } from './domain.machine';
+export { NEVER_CORRECT_DNS_GRACE_MS, WRONG_DNS_PROBES_TO_FAIL } from './domain.rules';
+export * from './domain.types';

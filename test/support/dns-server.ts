@@ -1,0 +1,161 @@
+import { createSocket, RemoteInfo, Socket as UdpSocket } from 'node:dgram';
+import { createServer, Server, Socket } from 'node:net';
+import * as dnsPacket from 'dns-packet';
+
+/**
+ * A real authoritative DNS server on 127.0.0.1 for tests: UDP and TCP on one free port, answers
+ * from an in-memory zone map with the AA flag, follows CNAME chains inside its names, NXDOMAIN for
+ * unknown names, NOERROR and no answers for known names (or empty non-terminals) without the type.
+ * UDP answers larger than the client's EDNS size (512 without EDNS) come back truncated (TC), so
+ * resolvers retry over TCP as they would against a real server.
+ */
+export type DnsRecord = { ttl?: number } & (
+  | { type: 'A' | 'AAAA' | 'CNAME' | 'NS'; data: string }
+  | { type: 'TXT'; data: string | string[] }
+  | { type: 'MX'; data: { preference: number; exchange: string } }
+  | { type: 'CAA'; data: { flags: number; tag: string; value: string } }
+);
+/** Fully-qualified names (case and trailing dot do not matter) to their records. */
+export type DnsZones = Record<string, DnsRecord[]>;
+
+export interface DnsServer {
+  port: number;
+  /** `127.0.0.1:PORT`, ready for `Resolver.setServers` or DNS_RESOLVERS. */
+  address: string;
+  /** Replaces a name's records; an empty list removes the name, which then answers NXDOMAIN. */
+  setRecords(name: string, records: DnsRecord[]): void;
+  close(): Promise<void>;
+}
+
+const NOERROR = 0;
+const FORMERR = 1;
+const NXDOMAIN = 3;
+const MAX_CNAME_HOPS = 16;
+const OUR_UDP_SIZE = 1232;
+const canonical = (name: string) => name.toLowerCase().replace(/\.$/, '');
+
+/** A fresh dns-packet answer (dns-packet mutates TXT and CAA data while encoding). */
+function toAnswer(name: string, record: DnsRecord): dnsPacket.Answer {
+  const ttl = record.ttl ?? 60;
+  if (record.type === 'TXT') {
+    const strings = Array.isArray(record.data) ? record.data : [record.data];
+    const chunks = strings.flatMap((text) => text.match(/[\s\S]{1,255}/g) ?? ['']);
+    return { name, type: 'TXT', ttl, data: chunks };
+  }
+  if (record.type === 'CAA' || record.type === 'MX')
+    return { name, type: record.type, ttl, data: { ...record.data } } as dnsPacket.Answer;
+  return { name, type: record.type, ttl, data: record.data };
+}
+
+function lookup(zones: Map<string, DnsRecord[]>, question: dnsPacket.Question) {
+  const qname = canonical(question.name);
+  const exists = zones.has(qname) || [...zones.keys()].some((name) => name.endsWith(`.${qname}`));
+  if (!exists) return { rcode: NXDOMAIN, answers: [] };
+  const answers: dnsPacket.Answer[] = [];
+  let name = qname;
+  for (let hop = 0; hop <= MAX_CNAME_HOPS; hop++) {
+    const records = zones.get(name) ?? [];
+    const matching = records.filter((record) => (question.type as string) === 'ANY' || record.type === question.type);
+    answers.push(...matching.map((record) => toAnswer(name, record)));
+    const cname = records.find((record) => record.type === 'CNAME');
+    if (matching.length > 0 || !cname || question.type === 'CNAME') break;
+    answers.push(toAnswer(name, cname));
+    name = canonical(cname.data as string);
+  }
+  // A target outside these names is outside this server's authority: NOERROR with the chain so far.
+  return { rcode: NOERROR, answers };
+}
+
+const EDNS = { type: 'OPT', name: '.', udpPayloadSize: OUR_UDP_SIZE } as dnsPacket.Answer;
+
+/** The encoded response to a query; over UDP, truncated (TC) when larger than the client accepts. */
+function respond(zones: Map<string, DnsRecord[]>, query: dnsPacket.DecodedPacket, udp: boolean): Buffer {
+  const question = query.questions?.[0];
+  const { rcode, answers } = question ? lookup(zones, question) : { rcode: FORMERR, answers: [] };
+  const opt = query.additionals?.find((record) => record.type === 'OPT');
+  const response: dnsPacket.Packet = {
+    type: 'response',
+    id: query.id,
+    flags: dnsPacket.AUTHORITATIVE_ANSWER | (query.flag_rd ? dnsPacket.RECURSION_DESIRED : 0) | rcode,
+    questions: query.questions,
+    answers,
+    additionals: opt ? [EDNS] : [],
+  };
+  const encoded = dnsPacket.encode(response);
+  const limit = opt && 'udpPayloadSize' in opt ? Math.max(512, Math.min(opt.udpPayloadSize, OUR_UDP_SIZE)) : 512;
+  if (!udp || encoded.length <= limit) return encoded;
+  return dnsPacket.encode({ ...response, answers: [], flags: (response.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE });
+}
+
+/** DNS over TCP: each message behind a 2-byte length, several per connection. */
+function serveTcp(socket: Socket, zones: Map<string, DnsRecord[]>): void {
+  let buffered = Buffer.alloc(0);
+  socket.on('error', () => socket.destroy());
+  socket.on('data', (chunk) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
+      const message = buffered.subarray(2, 2 + buffered.readUInt16BE(0));
+      buffered = buffered.subarray(2 + message.length);
+      try {
+        const answer = respond(zones, dnsPacket.decode(message), false);
+        socket.write(Buffer.concat([Buffer.from([answer.length >> 8, answer.length & 255]), answer]));
+      } catch {
+        return void socket.destroy();
+      }
+    }
+  });
+}
+
+function listen(zones: Map<string, DnsRecord[]>): Promise<{ udp: UdpSocket; tcp: Server; sockets: Set<Socket> }> {
+  const sockets = new Set<Socket>();
+  const udp = createSocket('udp4');
+  udp.on('message', (message: Buffer, peer: RemoteInfo) => {
+    try {
+      udp.send(respond(zones, dnsPacket.decode(message), true), peer.port, peer.address);
+    } catch {
+      // Not a DNS message: a real server drops it too.
+    }
+  });
+  const tcp = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    serveTcp(socket, zones);
+  });
+  return new Promise((resolve, reject) => {
+    udp.once('error', reject);
+    udp.bind(0, '127.0.0.1', () => {
+      tcp.once('error', (error) => udp.close(() => reject(error)));
+      tcp.listen(udp.address().port, '127.0.0.1', () => resolve({ udp, tcp, sockets }));
+    });
+  });
+}
+
+/** Starts the server; retries when the free UDP port happens to be taken on TCP. */
+export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer> {
+  const zones = new Map(Object.entries(initial).map(([name, records]) => [canonical(name), [...records]]));
+  let bound: Awaited<ReturnType<typeof listen>> | undefined;
+  for (let attempt = 0; !bound; attempt++) {
+    try {
+      bound = await listen(zones);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 10) throw error;
+    }
+  }
+  const { udp, tcp, sockets } = bound;
+  const port = udp.address().port;
+  return {
+    port,
+    address: `127.0.0.1:${port}`,
+    setRecords(name, records) {
+      if (records.length === 0) zones.delete(canonical(name));
+      else zones.set(canonical(name), [...records]);
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all([
+        new Promise<void>((resolve) => udp.close(() => resolve())),
+        new Promise<void>((resolve) => tcp.close(() => resolve())),
+      ]);
+    },
+  };
+}
