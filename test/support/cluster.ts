@@ -18,13 +18,15 @@ export interface CounterCluster {
   client(): Promise<{ bus: NatsBus; actors: ActorClient }>;
   /** Live lease owners and how many shards each holds. */
   owners(): Promise<Map<string, number>>;
+  /** Every shard's live owner. */
+  leaseTable(): Promise<{ shard: number; owner: string }[]>;
   /** Waits until every shard is leased to one of `nodeIds` (and those only). */
   waitForCoverage(nodeIds: string[], timeoutMs?: number): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
 
 /** Counter-actor nodes as separate OS processes on one database and a private NATS namespace. */
-export function counterCluster(databaseUrl: string): CounterCluster {
+export function counterCluster(databaseUrl: string, natsUrl = TEST_NATS_URL): CounterCluster {
   const prefix = uniqueSubjectPrefix();
   const nodes = new Map<string, ServiceProcess>();
   const buses: NatsBus[] = [];
@@ -50,7 +52,7 @@ export function counterCluster(databaseUrl: string): CounterCluster {
     async start(nodeId, extraEnv = {}) {
       const proc = startProcess('dist/test/fixtures/counter-node.main.js', {
         DATABASE_URL: databaseUrl,
-        NATS_URL: TEST_NATS_URL,
+        NATS_URL: natsUrl,
         NATS_SUBJECT_PREFIX: prefix,
         NODE_ID: nodeId,
         PORT: '0',
@@ -60,8 +62,12 @@ export function counterCluster(databaseUrl: string): CounterCluster {
       await waitForUrl(proc, 60_000);
       return proc;
     },
+    leaseTable: () =>
+      query<{ shard: number; owner: string }>(
+        'select shard, owner from shard_leases where owner is not null and expires_at > now() order by shard',
+      ),
     async client() {
-      const bus = await NatsBus.connect([TEST_NATS_URL], 'test-client', prefix);
+      const bus = await NatsBus.connect([natsUrl], 'test-client', prefix);
       buses.push(bus);
       return { bus, actors: new ActorClient(bus) };
     },

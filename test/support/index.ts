@@ -3,3 +3,5 @@ export * from './test-app';
 export * from './processes';
 export * from './cluster';
 export * from './dns-server';
+export * from './counter-load';
+export * from './nats-server';

@@ -103,9 +103,11 @@ describe('ActorHost', () => {
   it('refuses messages for shards it does not hold', async () => {
     const { host } = setup();
     host.start({ lease: () => undefined });
-    expect(await host.dispatch(0, { kind: 'tally', id: 'a', command: { add: 1 }, commandId: 'x', attempt: 1 })).toEqual({
-      retry: 'not_owner',
-    });
+    expect(await host.dispatch(0, { kind: 'tally', id: 'a', command: { add: 1 }, commandId: 'x', attempt: 1 })).toEqual(
+      {
+        retry: 'not_owner',
+      },
+    );
     host.stop();
   });
 });

@@ -16,7 +16,11 @@ describe('Mailbox', () => {
       running--;
       return name;
     };
-    const results = await Promise.all([mailbox.run(task('a', 20)), mailbox.run(task('b', 1)), mailbox.run(task('c', 5))]);
+    const results = await Promise.all([
+      mailbox.run(task('a', 20)),
+      mailbox.run(task('b', 1)),
+      mailbox.run(task('c', 5)),
+    ]);
     expect(results).toEqual(['a', 'b', 'c']);
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });

@@ -1,0 +1,95 @@
+import {
+  CounterCluster,
+  TestDatabase,
+  counterCluster,
+  createTestDatabase,
+  runCounterLoad,
+  stopAllProcesses,
+  verifyCounters,
+} from '@test/support';
+
+const ACTORS = Array.from({ length: 1000 }, (_, i) => `counter-${i}`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('actor cluster under failure (three node processes)', () => {
+  let db: TestDatabase;
+  let cluster: CounterCluster;
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+    cluster = counterCluster(db.url);
+    await Promise.all(['n1', 'n2', 'n3'].map((id) => cluster.start(id)));
+    await cluster.waitForCoverage(['n1', 'n2', 'n3']);
+  });
+  afterEach(async () => {
+    await cluster?.close();
+    await stopAllProcesses();
+    await db?.drop();
+  });
+
+  it('survives SIGKILL of a node: nothing acknowledged is lost, every actor answers within 20 s, never two owners', async () => {
+    const { actors } = await cluster.client();
+    const load = runCounterLoad(actors, ACTORS, 40);
+    await sleep(2_000);
+    const killedAt = Date.now();
+    cluster.nodes.get('n2')!.child.kill('SIGKILL');
+    await cluster.waitForCoverage(['n1', 'n3'], 25_000);
+    const recoveredAfter = Date.now() - killedAt;
+    await sleep(1_000);
+    const result = await load.stop();
+
+    // Every actor answers again.
+    const start = Date.now();
+    const values = await Promise.all(
+      ACTORS.map((id) => actors.ask<{ value: number }>('counter', id, { op: 'get' }, { deadlineMs: 20_000 })),
+    );
+    expect(values).toHaveLength(1000);
+    expect(recoveredAfter + (Date.now() - start)).toBeLessThan(20_000);
+
+    const { applied, handoffs } = await verifyCounters(db.url, result);
+    expect(applied).toBeGreaterThanOrEqual(result.total - result.failures.length);
+    expect(handoffs).toBeGreaterThan(0);
+    // Commands in flight when the node died are retried by the client until it answers again.
+    expect(result.failures).toEqual([]);
+  });
+
+  it('rolls through SIGTERM restarts of all three nodes with zero failed commands', async () => {
+    const { actors } = await cluster.client();
+    const load = runCounterLoad(actors, ACTORS, 30);
+    for (const id of ['n1', 'n2', 'n3']) {
+      await sleep(500);
+      expect(await cluster.nodes.get(id)!.stop(20_000)).toBe(0);
+      await cluster.waitForCoverage(
+        ['n1', 'n2', 'n3'].filter((n) => n !== id),
+        10_000,
+      );
+      await cluster.start(id);
+      await cluster.waitForCoverage(['n1', 'n2', 'n3'], 15_000);
+    }
+    await sleep(500);
+    const result = await load.stop();
+    expect(result.failures).toEqual([]);
+    expect(result.total).toBeGreaterThan(500);
+    const { handoffs } = await verifyCounters(db.url, result);
+    expect(handoffs).toBeGreaterThan(0);
+  });
+
+  it('gives a joining fourth node about a quarter of the shards, moving only those', async () => {
+    const before = await cluster.owners();
+    const placement = async () => {
+      const rows = await cluster.leaseTable();
+      return new Map(rows.map((r) => [r.shard, r.owner]));
+    };
+    const ownersBefore = await placement();
+    await cluster.start('n4');
+    const after = await cluster.waitForCoverage(['n1', 'n2', 'n3', 'n4'], 20_000);
+    const n4 = after.get('n4')!;
+    expect(n4).toBeGreaterThan(1024 * 0.75);
+    expect(n4).toBeLessThan(1024 * 1.25);
+    const ownersAfter = await placement();
+    for (const [shard, owner] of ownersAfter) {
+      if (owner !== ownersBefore.get(shard)) expect(owner).toBe('n4');
+    }
+    expect([...before.values()].reduce((a, b) => a + b, 0)).toBe(4096);
+  });
+});

@@ -1,0 +1,110 @@
+import { shardOf } from '@app/actors';
+import {
+  CounterCluster,
+  PrivateNats,
+  TestDatabase,
+  counterCluster,
+  createTestDatabase,
+  startPrivateNats,
+  stopAllProcesses,
+  waitForUrl,
+} from '@test/support';
+import { Client } from 'pg';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function scalar(url: string, sql: string, params: unknown[] = []): Promise<string> {
+  const pg = new Client({ connectionString: url });
+  await pg.connect();
+  try {
+    return String(Object.values((await pg.query(sql, params)).rows[0] ?? {})[0]);
+  } finally {
+    await pg.end();
+  }
+}
+
+async function metric(baseUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : 0;
+}
+
+describe('fencing and lease safety', () => {
+  let db: TestDatabase;
+  let cluster: CounterCluster;
+  let nats: PrivateNats | undefined;
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+  });
+  afterEach(async () => {
+    for (const proc of cluster?.nodes.values() ?? []) proc.child.kill('SIGCONT');
+    await cluster?.close();
+    await stopAllProcesses();
+    await nats?.stop();
+    nats = undefined;
+    await db?.drop();
+  });
+
+  it('refuses the writes of a stale owner paused past its lease, which then drops the shard', async () => {
+    cluster = counterCluster(db.url);
+    const n1 = await cluster.start('n1');
+    await cluster.start('n2');
+    await cluster.waitForCoverage(['n1', 'n2']);
+    const n1Url = await waitForUrl(n1);
+    const table = await cluster.leaseTable();
+    const n1Shards = new Set(table.filter((r) => r.owner === 'n1').map((r) => r.shard));
+    let id = '';
+    for (let i = 0; !id; i++) if (n1Shards.has(shardOf(`stale-${i}`))) id = `stale-${i}`;
+    const { actors } = await cluster.client();
+    expect((await actors.ask<{ value: number; owner: string }>('counter', id, { op: 'add', n: 1 })).owner).toBe('n1');
+
+    // A slow command is mid-handler on n1 when n1 freezes.
+    const slow = actors.ask<{ value: number; owner: string }>(
+      'counter',
+      id,
+      { op: 'add', n: 10, delayMs: 1_500 },
+      { deadlineMs: 40_000 },
+    );
+    await sleep(300);
+    n1.child.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    await cluster.waitForCoverage(['n2'], 25_000);
+
+    // n2 now answers for the actor; the slow command's retry lands there and is applied once.
+    const meanwhile = await actors.ask<{ value: number; owner: string }>('counter', id, { op: 'add', n: 100 });
+    expect(meanwhile.owner).toBe('n2');
+    const slowReply = await slow;
+    expect(slowReply.owner).toBe('n2');
+
+    n1.child.kill('SIGCONT');
+    await n1.waitFor(/Dropped \d+ shards/, 10_000);
+    for (let i = 0; i < 50 && (await metric(n1Url, 'actors_fenced_writes_total')) < 1; i++) await sleep(100);
+    expect(await metric(n1Url, 'actors_fenced_writes_total')).toBeGreaterThanOrEqual(1);
+    expect(Date.now() - frozenAt).toBeGreaterThan(10_000);
+
+    const value = await scalar(
+      db.url,
+      "select state->>'value' from actor_snapshots where kind = 'counter' and id = $1",
+      [id],
+    );
+    expect(Number(value)).toBe(111);
+    const final = await actors.ask<{ value: number }>('counter', id, { op: 'get' });
+    expect(final.value).toBe(111);
+  });
+
+  it('stops serving and gives its leases back when it loses NATS', async () => {
+    nats = await startPrivateNats();
+    cluster = counterCluster(db.url, nats.url);
+    const n1 = await cluster.start('n1');
+    await cluster.waitForCoverage(['n1']);
+    const n1Url = await waitForUrl(n1);
+    expect(await metric(n1Url, 'actors_shards_owned')).toBe(4096);
+    await nats.stop();
+    await n1.waitFor(/Dropped 4096 shards: bus disconnected/, 10_000);
+    expect(await metric(n1Url, 'actors_shards_owned')).toBe(0);
+    const live = await scalar(db.url, "select count(*) from shard_leases where owner = 'n1' and expires_at > now()");
+    expect(Number(live)).toBe(0);
+    expect((await fetch(`${n1Url}/readyz`)).status).toBe(503);
+  });
+});
