@@ -144,3 +144,22 @@ describe('Admin API without ADMIN_TOKEN', () => {
     expect(res.body).toEqual({ error: 'forbidden', message: expect.stringMatching(/ADMIN_TOKEN/) });
   });
 });
+
+describe('cluster status (standalone)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('shows the one node owning every shard, to the admin only', async () => {
+    const res = await request(t.server)
+      .get('/admin/cluster')
+      .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+      .expect(200);
+    expect(res.body).toMatchObject({ shardCount: 4096, unowned: 0 });
+    expect(res.body.nodes).toHaveLength(1);
+    expect(res.body.nodes[0]).toMatchObject({ shardsOwned: 4096, shards: '0-4095', draining: false });
+    await request(t.server).get('/admin/cluster').expect(401);
+  });
+});

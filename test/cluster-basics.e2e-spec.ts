@@ -1,4 +1,15 @@
-import { CounterCluster, TestDatabase, counterCluster, createTestDatabase, stopAllProcesses } from '@test/support';
+import {
+  CounterCluster,
+  TEST_ADMIN_TOKEN,
+  TEST_NATS_URL,
+  TEST_SIGNING_SECRET,
+  TestDatabase,
+  counterCluster,
+  createTestDatabase,
+  startProcess,
+  stopAllProcesses,
+  waitForUrl,
+} from '@test/support';
 
 describe('actor cluster basics', () => {
   let db: TestDatabase;
@@ -28,5 +39,26 @@ describe('actor cluster basics', () => {
     expect(new Set(replies.map((r) => r.owner))).toEqual(new Set(['n1', 'n2']));
     const again = await actors.ask<{ value: number }>('counter', 'c7', { op: 'add', n: 1 });
     expect(again.value).toBe(8);
+  });
+
+  it('reports which node owns which shards through the API and `npm run admin -- cluster-status`', async () => {
+    const api = startProcess('dist/apps/api/src/main.js', {
+      DATABASE_URL: db.url,
+      NATS_URL: TEST_NATS_URL,
+      NATS_SUBJECT_PREFIX: cluster.prefix,
+      PORT: '0',
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      SIGNING_SECRET: TEST_SIGNING_SECRET,
+    });
+    const url = await waitForUrl(api);
+    const run = startProcess('dist/apps/cli/src/main.js', { API_URL: url, ADMIN_TOKEN: TEST_ADMIN_TOKEN }, [
+      'cluster-status',
+    ]);
+    expect(await run.exited).toBe(0);
+    const status = JSON.parse(run.output()) as { unowned: number; nodes: { nodeId: string; shardsOwned: number }[] };
+    expect(status.unowned).toBe(0);
+    expect(status.nodes.map((n) => n.nodeId)).toEqual(['n1', 'n2']);
+    expect(status.nodes.reduce((sum, n) => sum + n.shardsOwned, 0)).toBe(4096);
+    await api.stop();
   });
 });

@@ -17,8 +17,8 @@ export interface ServiceProcess {
 const running = new Set<ServiceProcess>();
 
 /** Starts a built app (`dist/...`) as its own OS process with the given environment. */
-export function startProcess(script: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', resolve(REPO_ROOT, script)], {
+export function startProcess(script: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
+  const child = spawn(process.execPath, ['--enable-source-maps', resolve(REPO_ROOT, script), ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ Commands:
   revoke-key       --key KEY_ID                         revoke an API key at once
   set-card         --workspace ID --card PM_ID          save a payment method
   remove-card      --workspace ID                       remove the saved payment method
+  cluster-status                                        which node owns which shards
 
 Environment: API_URL (default http://127.0.0.1:$PORT or :3000), ADMIN_TOKEN
 (default: the token standalone generated in $DATA_DIR/admin-token).`;
@@ -67,6 +68,9 @@ async function main(): Promise<void> {
       break;
     case 'remove-card':
       result = await client.call('DELETE', `/admin/workspaces/${ws()}/payment-method`);
+      break;
+    case 'cluster-status':
+      result = await client.call('GET', '/admin/cluster');
       break;
     default:
       process.stderr.write(`${command ? `Unknown command: ${command}\n\n` : ''}${USAGE}\n`);

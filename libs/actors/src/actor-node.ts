@@ -11,6 +11,10 @@ import { SnapshotWriter } from './snapshot-writer';
 
 export const CLUSTER_STATUS_SUBJECT = 'cluster.control.status';
 export const SHARDS_RELEASED_SUBJECT = 'cluster.control.released';
+/** Command records answer retries; a day covers every client's retry window many times over. */
+const COMMAND_RETENTION_SQL = `delete from actor_commands where command_id in (
+  select command_id from actor_commands where created_at < now() - interval '1 day' limit 10000)`;
+const CLEANUP_EVERY_MS = 10 * 60_000;
 
 export interface NodeStatus {
   nodeId: string;
@@ -36,6 +40,7 @@ export class ActorNode {
   readonly host: ActorHost;
   readonly shards: ShardManager;
   private readonly unsubscribers: (() => void)[] = [];
+  private cleanup?: NodeJS.Timeout;
   private started = false;
 
   constructor(private readonly options: ActorNodeOptions) {
@@ -77,6 +82,7 @@ export class ActorNode {
       }),
     );
     await this.shards.start();
+    this.cleanup = setInterval(() => void this.pruneCommands(), CLEANUP_EVERY_MS);
     this.started = true;
     this.logger.log(`Actor node ${nodeId} serving ${this.shards.ownedShards().length} shards`);
   }
@@ -85,10 +91,17 @@ export class ActorNode {
   async drain(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    clearInterval(this.cleanup);
     await this.shards.drain();
     this.host.stop();
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.logger.log(`Actor node ${this.options.nodeId} drained`);
+  }
+
+  /** One node prunes old command records: whichever serves shard 0. */
+  private async pruneCommands(): Promise<void> {
+    if (!this.shards.lease(0)) return;
+    await this.options.db.query(COMMAND_RETENTION_SQL).catch((err: unknown) => this.logger.warn({ err }, 'Pruning commands failed'));
   }
 
   status(): NodeStatus {
