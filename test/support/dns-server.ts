@@ -24,6 +24,8 @@ export interface DnsServer {
   address: string;
   /** Replaces a name's records; an empty list removes the name, which then answers NXDOMAIN. */
   setRecords(name: string, records: DnsRecord[]): void;
+  /** Every question received so far, in order (a real query log, to count probes). */
+  queries: { name: string; type: string; at: number }[];
   close(): Promise<void>;
 }
 
@@ -66,11 +68,14 @@ function lookup(zones: Map<string, DnsRecord[]>, question: dnsPacket.Question) {
   return { rcode: NOERROR, answers };
 }
 
+type Zones = Map<string, DnsRecord[]> & { log: DnsServer['queries'] };
+
 const EDNS = { type: 'OPT', name: '.', udpPayloadSize: OUR_UDP_SIZE } as dnsPacket.Answer;
 
 /** The encoded response to a query; over UDP, truncated (TC) when larger than the client accepts. */
-function respond(zones: Map<string, DnsRecord[]>, query: dnsPacket.DecodedPacket, udp: boolean): Buffer {
+function respond(zones: Zones, query: dnsPacket.DecodedPacket, udp: boolean): Buffer {
   const question = query.questions?.[0];
+  if (question) zones.log.push({ name: canonical(question.name), type: question.type, at: Date.now() });
   const { rcode, answers } = question ? lookup(zones, question) : { rcode: FORMERR, answers: [] };
   const opt = query.additionals?.find((record) => record.type === 'OPT');
   const response: dnsPacket.Packet = {
@@ -88,7 +93,7 @@ function respond(zones: Map<string, DnsRecord[]>, query: dnsPacket.DecodedPacket
 }
 
 /** DNS over TCP: each message behind a 2-byte length, several per connection. */
-function serveTcp(socket: Socket, zones: Map<string, DnsRecord[]>): void {
+function serveTcp(socket: Socket, zones: Zones): void {
   let buffered = Buffer.alloc(0);
   socket.on('error', () => socket.destroy());
   socket.on('data', (chunk) => {
@@ -106,7 +111,7 @@ function serveTcp(socket: Socket, zones: Map<string, DnsRecord[]>): void {
   });
 }
 
-function listen(zones: Map<string, DnsRecord[]>): Promise<{ udp: UdpSocket; tcp: Server; sockets: Set<Socket> }> {
+function listen(zones: Zones): Promise<{ udp: UdpSocket; tcp: Server; sockets: Set<Socket> }> {
   const sockets = new Set<Socket>();
   const udp = createSocket('udp4');
   udp.on('message', (message: Buffer, peer: RemoteInfo) => {
@@ -132,7 +137,12 @@ function listen(zones: Map<string, DnsRecord[]>): Promise<{ udp: UdpSocket; tcp:
 
 /** Starts the server; retries when the free UDP port happens to be taken on TCP. */
 export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer> {
-  const zones = new Map(Object.entries(initial).map(([name, records]) => [canonical(name), [...records]]));
+  const zones = Object.assign(
+    new Map(Object.entries(initial).map(([name, records]) => [canonical(name), [...records]])),
+    {
+      log: [] as DnsServer['queries'],
+    },
+  );
   let bound: Awaited<ReturnType<typeof listen>> | undefined;
   for (let attempt = 0; !bound; attempt++) {
     try {
@@ -146,6 +156,7 @@ export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer>
   return {
     port,
     address: `127.0.0.1:${port}`,
+    queries: zones.log,
     setRecords(name, records) {
       if (records.length === 0) zones.delete(canonical(name));
       else zones.set(canonical(name), [...records]);

@@ -5,3 +5,4 @@ export * from './cluster';
 export * from './dns-server';
 export * from './counter-load';
 export * from './nats-server';
+export * from './domain-fixtures';

@@ -5,6 +5,7 @@ import { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
 import { TestDatabase, createTestDatabase } from './test-database';
+import { Client } from 'pg';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const TEST_SIGNING_SECRET = 'test-signing-secret-0123456789abcdef0123';
@@ -12,7 +13,7 @@ export const TEST_SIGNING_SECRET = 'test-signing-secret-0123456789abcdef0123';
 export interface TestApp {
   app: NestFastifyApplication;
   config: AppConfig;
-  db: TestDatabase;
+  db: TestDatabase & { query<T = any>(sql: string, params?: unknown[]): Promise<T[]> };
   /** The HTTP server, for supertest. */
   server: ReturnType<NestFastifyApplication['getHttpServer']>;
   close(): Promise<void>;
@@ -32,7 +33,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     {
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       SIGNING_SECRET: TEST_SIGNING_SECRET,
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       ...options.env,
       DATABASE_URL: db.url,
     },
@@ -47,7 +48,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     return {
       app,
       config,
-      db,
+      db: { ...db, query: (sql, params) => queryOnce(db.url, sql, params) },
       server: app.getHttpServer(),
       close: async () => {
         await app.close();
@@ -57,5 +58,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   } catch (error) {
     await db.drop();
     throw error;
+  }
+}
+
+async function queryOnce<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const pg = new Client({ connectionString: url });
+  await pg.connect();
+  try {
+    return (await pg.query(sql, params)).rows as T[];
+  } finally {
+    await pg.end();
   }
 }

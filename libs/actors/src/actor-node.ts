@@ -101,7 +101,9 @@ export class ActorNode {
   /** One node prunes old command records: whichever serves shard 0. */
   private async pruneCommands(): Promise<void> {
     if (!this.shards.lease(0)) return;
-    await this.options.db.query(COMMAND_RETENTION_SQL).catch((err: unknown) => this.logger.warn({ err }, 'Pruning commands failed'));
+    await this.options.db
+      .query(COMMAND_RETENTION_SQL)
+      .catch((err: unknown) => this.logger.warn({ err }, 'Pruning commands failed'));
   }
 
   status(): NodeStatus {

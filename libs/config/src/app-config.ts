@@ -67,6 +67,10 @@ export interface AppConfig {
   actorIdleSeconds: number;
   /** Most actors a node keeps in memory. */
   actorMaxResident: number;
+  /** Every domain is probed once per interval (SPEC: 5 minutes). */
+  monitorIntervalSeconds: number;
+  /** Probes in flight at once per node. */
+  monitorConcurrency: number;
 }
 
 export function loadConfig(env: Env, role: ProcessRole): AppConfig {
@@ -112,6 +116,8 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     actorIdleSeconds: integer(env, 'ACTOR_IDLE_SECONDS', 300, 1, 86_400),
     actorMaxResident: integer(env, 'ACTOR_MAX_RESIDENT', 200_000, 100, 10_000_000),
+    monitorIntervalSeconds: integer(env, 'MONITOR_INTERVAL_SECONDS', 300, 2, 86_400),
+    monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 256, 1, 10_000),
   };
 }
 

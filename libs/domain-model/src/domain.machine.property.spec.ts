@@ -16,6 +16,7 @@ const inputArb: fc.Arbitrary<DomainInput> = fc.oneof(
     weight: 8,
   },
   { arbitrary: fc.constant({ type: 'origin_blocked' as const }), weight: 1 },
+  { arbitrary: fc.constant({ type: 'origin_allowed' as const }), weight: 1 },
   {
     arbitrary: fc.integer({ min: 1, max: 400 }).map((days) => ({
       type: 'certificate_issued' as const,

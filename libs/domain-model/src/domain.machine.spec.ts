@@ -54,6 +54,8 @@ const cases: Case[] = [
   // origin blocked (SSRF)
   ['pending: blocked origin fails at once', domain({ monitorStatus: 'pending_ssl', ...seen }), { type: 'origin_blocked' }, MIN, { status: 'failed', statusReason: 'origin_blocked', monitorStatus: 'target_not_loading' }, ['domain.failed']],
   ['verified: blocked origin fails at once', live, { type: 'origin_blocked' }, MIN, { status: 'failed', statusReason: 'origin_blocked', monitorStatus: 'target_not_loading' }, ['domain.failed']],
+  ['failed (origin blocked): an allowed origin returns it to pending', domain({ ...seen, status: 'failed', statusReason: 'origin_blocked', monitorStatus: 'target_not_loading' }), { type: 'origin_allowed' }, MIN, { status: 'pending', statusReason: undefined, monitorStatus: 'unknown' }, ['domain.monitor_updated']],
+  ['failed (DNS drift): an allowed origin changes nothing', domain({ ...seen, status: 'failed', statusReason: 'dns_drift', monitorStatus: 'dns_incorrect' }), { type: 'origin_allowed' }, MIN, { status: 'failed', statusReason: 'dns_drift' }, []],
   ['failed (drift): blocked origin takes over the reason', domain({ status: 'failed', statusReason: 'dns_drift', monitorStatus: 'dns_incorrect' }), { type: 'origin_blocked' }, MIN, { status: 'failed', statusReason: 'origin_blocked', monitorStatus: 'target_not_loading' }, ['domain.monitor_updated']],
   ['expired: blocked origin changes nothing', domain({ status: 'expired', statusReason: 'billing_ended' }), { type: 'origin_blocked' }, MIN, { status: 'expired', statusReason: 'billing_ended', monitorStatus: 'unknown' }, []],
   // certificates

@@ -12,7 +12,7 @@
  *   probes in a row; a correct probe resets the count. Probes 1 and 2 only move monitorStatus.
  * - failed for DNS reasons returns to pending on a correct probe, or straight to verified when the
  *   certificate is valid too. A failure for a blocked origin is not lifted by DNS: only a new
- *   origin can lift it (an input for that arrives with the origin update use-case).
+ *   origin lifts it (`origin_allowed`, sent when a PATCH sets an origin that passes the SSRF rules).
  * - origin_blocked (SSRF) fails pending and verified at once (monitorStatus target_not_loading).
  * - certificate_expired (or a probe seeing an expired certificate) moves verified to expired with
  *   ssl_expired; a pending domain only shows ssl_expired. An expired-by-certificate domain returns

@@ -88,6 +88,9 @@ export function nextState(state: DomainState, input: DomainInput, now: Date): Do
     case 'origin_blocked':
       if (state.status === 'expired') return state;
       return { ...fail(state, 'origin_blocked'), monitorStatus: 'target_not_loading' };
+    case 'origin_allowed':
+      // A new, allowed origin lifts an origin failure; the next probe decides from there.
+      return state.status === 'failed' && state.statusReason === 'origin_blocked' ? toPending(state, 'unknown') : state;
     case 'certificate_issued':
       return onCertificateIssued(state, input.expiresAt);
     case 'certificate_failed':

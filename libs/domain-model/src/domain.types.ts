@@ -56,6 +56,8 @@ export type CertificateObservation = 'none' | 'valid' | 'expired' | 'failed';
 export type DomainInput =
   | { type: 'probe_observed'; dns: DnsObservation; certificate: CertificateObservation; certificateMessage?: string }
   | { type: 'origin_blocked' }
+  /** The origin was changed to one that passes the SSRF rules. */
+  | { type: 'origin_allowed' }
   | { type: 'certificate_issued'; expiresAt: Instant }
   | { type: 'certificate_failed'; reason: string }
   | { type: 'certificate_expired' }

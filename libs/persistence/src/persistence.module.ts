@@ -3,6 +3,8 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DatabaseHealth } from './database-health.service';
 import { DATABASE_TARGET, MIGRATE_ON_START, MigrationRunner } from './migration-runner.service';
 import { DatabaseTarget, ormOptions } from './orm-options';
+import { MikroORM } from '@mikro-orm/core';
+import { MikroSqlExecutor } from './sql-executor';
 
 export interface PersistenceOptions extends DatabaseTarget {
   migrateOnStart: boolean;
@@ -24,8 +26,9 @@ export class PersistenceModule {
         { provide: MIGRATE_ON_START, useValue: options.migrateOnStart },
         MigrationRunner,
         DatabaseHealth,
+        { provide: MikroSqlExecutor, inject: [MikroORM], useFactory: (orm: MikroORM) => MikroSqlExecutor.of(orm) },
       ],
-      exports: [DatabaseHealth, DATABASE_TARGET],
+      exports: [DatabaseHealth, DATABASE_TARGET, MikroSqlExecutor],
     };
   }
 }

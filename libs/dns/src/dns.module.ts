@@ -1,0 +1,30 @@
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { Global, Module } from '@nestjs/common';
+import { DnsProber } from './dns-prober';
+import { DnsResolver } from './dns-resolver';
+import { OriginPreflight } from './origin-preflight';
+
+/** DNS through DNS_RESOLVERS: the resolver, the edge prober and the origin SSRF preflight. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: DnsResolver,
+      inject: [APP_CONFIG],
+      useFactory: (c: AppConfig) => new DnsResolver({ servers: c.dnsResolvers }),
+    },
+    {
+      provide: DnsProber,
+      inject: [DnsResolver, APP_CONFIG],
+      useFactory: (r: DnsResolver, c: AppConfig) =>
+        new DnsProber(r, { cnameTarget: c.edgeCnameTarget, ipv4: c.edgeIpv4 }),
+    },
+    {
+      provide: OriginPreflight,
+      inject: [DnsResolver, APP_CONFIG],
+      useFactory: (r: DnsResolver, c: AppConfig) => new OriginPreflight(r, c.outboundAllowCidrs),
+    },
+  ],
+  exports: [DnsResolver, DnsProber, OriginPreflight],
+})
+export class DnsModule {}

@@ -1,0 +1,5 @@
+export * from './dns-resolver';
+export * from './dns-prober';
+export * from './caa-lookup';
+export * from './origin-preflight';
+export * from './dns.module';

@@ -1,0 +1,78 @@
+import { ActorClient } from '@app/actors';
+import { PreflightWarning } from '@app/domain-model';
+import { DomainError } from '@app/http';
+import { newId } from '@app/persistence';
+import { WorkspaceRepository } from '@app/workspaces';
+import { Injectable } from '@nestjs/common';
+import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';
+import { DEFAULT_SETTINGS } from './domain.record';
+import { DomainView } from './domain.view';
+import { DomainPreflight } from './domain-preflight.service';
+import { CreateDomainDto } from './dto/create-domain.dto';
+import { UpdateDomainDto } from './dto/update-domain.dto';
+
+/** Everything that changes a domain: checks in the API, then one command to the domain's actor. */
+@Injectable()
+export class DomainCommands {
+  constructor(
+    private readonly actors: ActorClient,
+    private readonly preflight: DomainPreflight,
+    private readonly workspaces: WorkspaceRepository,
+  ) {}
+
+  async create(
+    workspaceId: string,
+    dto: CreateDomainDto,
+  ): Promise<{ domain: DomainView; warnings?: PreflightWarning[] }> {
+    const workspace = await this.workspaces.get(workspaceId);
+    if (!workspace.paymentMethodId) {
+      throw new DomainError(
+        'billing_required',
+        'Connecting a domain needs an active subscription: add a card to the workspace first',
+      );
+    }
+    const { hostname, apex } = this.preflight.hostname(dto.hostname);
+    await this.preflight.origin(dto.originUrl);
+    const warnings = await this.preflight.caa(hostname);
+    const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
+    const reply = await this.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings });
+    return warnings.length ? { domain: domainOf(reply), warnings } : { domain: domainOf(reply) };
+  }
+
+  async update(workspaceId: string, id: string, dto: UpdateDomainDto): Promise<{ domain: DomainView }> {
+    const changes = definedOnly(dto);
+    if (!Object.keys(changes).length) {
+      throw new DomainError(
+        'bad_request',
+        'Send at least one of originUrl, metadata, mode, keepHost, redirectWww, redirectStatus',
+      );
+    }
+    if (changes.originUrl !== undefined) {
+      changes.originUrl = changes.originUrl.trim();
+      await this.preflight.origin(changes.originUrl);
+    }
+    return { domain: domainOf(await this.send(id, { type: 'patch', workspaceId, changes })) };
+  }
+
+  async remove(workspaceId: string, id: string): Promise<DomainReply> {
+    return this.send(id, { type: 'delete', workspaceId });
+  }
+
+  async check(workspaceId: string, id: string): Promise<{ domain: DomainView }> {
+    return { domain: domainOf(await this.send(id, { type: 'check', workspaceId })) };
+  }
+
+  private send(id: string, command: DomainCommand): Promise<DomainReply> {
+    if (!/^dom_[0-9A-Za-z]{1,64}$/.test(id)) throw new DomainError('not_found', 'Domain was not found');
+    return this.actors.ask<DomainReply>(DOMAIN_KIND, id, command, { attemptTimeoutMs: 15_000 });
+  }
+}
+
+function definedOnly<T extends object>(dto: T): Partial<T> {
+  return Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function domainOf(reply: DomainReply): DomainView {
+  if ('domain' in reply) return reply.domain;
+  throw new Error('The domain actor answered without a domain');
+}

@@ -1,0 +1,125 @@
+import { ActorNode } from '@app/actors';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { DnsLookupError, DnsProber, OriginPreflight } from '@app/dns';
+import { DomainError } from '@app/http';
+import { MikroSqlExecutor } from '@app/persistence';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DOMAIN_KIND, DomainCommand } from './domain.commands';
+import { MonitorMetrics } from './monitor.metrics';
+import { DueDomain, claimDueDomains } from './monitor.queries';
+
+/** Origins shared by many domains are checked once a minute, not once per domain. */
+const ORIGIN_CACHE_MS = 60_000;
+const TICK_MS = 1_000;
+
+/**
+ * Probes the domains of the shards this node owns, each once per interval at its own phase, at
+ * most `monitorConcurrency` at a time; observations go to the domain's actor on this node.
+ */
+@Injectable()
+export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(DomainMonitor.name);
+  private readonly metrics = MonitorMetrics.get();
+  private readonly origins = new Map<string, { blocked: boolean; at: number }>();
+  private timer?: NodeJS.Timeout;
+  private inFlight = 0;
+  private claiming = false;
+  private stopped = false;
+
+  constructor(
+    private readonly node: ActorNode,
+    private readonly db: MikroSqlExecutor,
+    private readonly prober: DnsProber,
+    private readonly preflight: OriginPreflight,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.tick(), TICK_MS);
+  }
+
+  beforeApplicationShutdown(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+  }
+
+  /** Claims what is due and starts probing it; loops while a full batch came back. */
+  async tick(): Promise<void> {
+    if (this.claiming || this.stopped) return;
+    this.claiming = true;
+    try {
+      for (;;) {
+        const room = this.config.monitorConcurrency - this.inFlight;
+        const shards = this.node.shards.ownedShards();
+        if (room <= 0 || !shards.length) return;
+        const due = await claimDueDomains(this.db, shards, this.config.monitorIntervalSeconds, room);
+        for (const domain of due) {
+          if (domain.stale) this.metrics.probes.inc({ outcome: 'skipped_stale' });
+          else this.start(domain);
+        }
+        if (due.length < room) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 'Monitor pass failed');
+    } finally {
+      this.claiming = false;
+    }
+  }
+
+  private start(domain: DueDomain): void {
+    this.inFlight++;
+    const end = this.metrics.probeSeconds.startTimer();
+    this.probe(domain)
+      .then((outcome) => this.metrics.probes.inc({ outcome }))
+      .catch((err: unknown) => {
+        this.metrics.probes.inc({ outcome: 'error' });
+        this.logger.warn({ err, domainId: domain.id }, 'Probe failed');
+      })
+      .finally(() => {
+        end();
+        this.inFlight--;
+      });
+  }
+
+  private async probe(domain: DueDomain): Promise<string> {
+    const originBlocked = await this.originBlocked(domain.originUrl);
+    let command: DomainCommand;
+    let outcome: string;
+    if (originBlocked) {
+      command = { type: 'observe', dns: 'not_resolving', originBlocked: true };
+      outcome = 'origin_blocked';
+    } else {
+      try {
+        const probe = await this.prober.probe(domain.hostname);
+        command = { type: 'observe', dns: probe.dns, originBlocked: false };
+        outcome = probe.dns;
+      } catch (error) {
+        // A resolver outage says nothing about the customer's DNS: record it, change nothing.
+        if (error instanceof DnsLookupError) return 'lookup_failed';
+        throw error;
+      }
+    }
+    await this.node.host.dispatch(domain.shard, {
+      kind: DOMAIN_KIND,
+      id: domain.id,
+      command,
+      commandId: randomUUID(),
+      attempt: 1,
+    });
+    return outcome;
+  }
+
+  private async originBlocked(originUrl: string): Promise<boolean> {
+    const cached = this.origins.get(originUrl);
+    if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS) return cached.blocked;
+    const blocked = await this.preflight.check(originUrl).then(
+      () => false,
+      (error: unknown) => error instanceof DomainError && error.details?.reason === 'ssrf_blocked',
+    );
+    if (this.origins.size > 10_000) this.origins.clear();
+    this.origins.set(originUrl, { blocked, at: Date.now() });
+    return blocked;
+  }
+}

@@ -1,0 +1,16 @@
+import { DnsObservation } from '@app/domain-model';
+import { DomainSettings } from './domain.record';
+import { DomainView } from './domain.view';
+
+export const DOMAIN_KIND = 'domain';
+
+/** What the API and the monitor send a domain actor. */
+export type DomainCommand =
+  | { type: 'create'; workspaceId: string; hostname: string; apex: boolean; settings: DomainSettings }
+  | { type: 'patch'; workspaceId: string; changes: Partial<DomainSettings> }
+  | { type: 'delete'; workspaceId: string }
+  | { type: 'check'; workspaceId: string }
+  | { type: 'observe'; dns: DnsObservation; originBlocked: boolean };
+
+export type DomainReply =
+  { domain: DomainView } | { deleted: true; id: string; hostname: string } | { unchanged: true };

@@ -1,0 +1,36 @@
+import { DomainState } from '@app/domain-model';
+
+export const DOMAIN_MODES = ['proxy', 'redirect'] as const;
+export type DomainMode = (typeof DOMAIN_MODES)[number];
+
+/** What the customer configures; PATCH changes only the fields it sends. */
+export interface DomainSettings {
+  originUrl: string;
+  metadata: Record<string, unknown>;
+  mode: DomainMode;
+  keepHost: boolean;
+  redirectWww: boolean;
+  redirectStatus: 301 | 302;
+}
+
+/** The domain actor's state: its settings and the state machine, persisted as one snapshot. */
+export interface DomainRecord extends DomainSettings {
+  id: string;
+  workspaceId: string;
+  hostname: string;
+  apex: boolean;
+  /** Where in each monitor interval this domain is probed, in [0, 1): spreads probes evenly. */
+  probePhase: number;
+  machine: DomainState;
+  createdAt: string;
+  updatedAt: string;
+  verifiedAt?: string;
+}
+
+export const DEFAULT_SETTINGS: Omit<DomainSettings, 'originUrl'> = {
+  metadata: {},
+  mode: 'proxy',
+  keepHost: false,
+  redirectWww: false,
+  redirectStatus: 301,
+};

@@ -1,0 +1,70 @@
+import { MikroSqlExecutor } from '@app/persistence';
+import { notFound } from '@app/http';
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, encodeCursor } from './cursor';
+import { DomainRecord } from './domain.record';
+
+export interface DomainListQuery {
+  hostname?: string;
+  status?: string;
+  cursor?: string;
+  limit: number;
+}
+
+interface Row {
+  state: DomainRecord;
+  id: string;
+}
+
+/** Reads of live domains; every query is scoped by the workspace it is given. */
+@Injectable()
+export class DomainRepository {
+  constructor(private readonly db: MikroSqlExecutor) {}
+
+  async get(workspaceId: string, id: string): Promise<DomainRecord> {
+    const rows = await this.db.query<Row>(
+      'select state from domains where id = ? and workspace_id = ? and deleted_at is null',
+      [id, workspaceId],
+    );
+    if (!rows[0]) throw notFound('Domain');
+    return rows[0].state;
+  }
+
+  async hostnameTaken(hostname: string): Promise<boolean> {
+    return (
+      (await this.db.query('select 1 from domains where hostname = ? and deleted_at is null', [hostname])).length > 0
+    );
+  }
+
+  async list(
+    workspaceId: string,
+    query: DomainListQuery,
+  ): Promise<{ records: DomainRecord[]; nextCursor: string | null }> {
+    const where = ['workspace_id = ?', 'deleted_at is null'];
+    const params: unknown[] = [workspaceId];
+    if (query.hostname !== undefined) {
+      where.push('hostname = ?');
+      params.push(query.hostname);
+    }
+    if (query.status) {
+      where.push('status = ?');
+      params.push(query.status);
+    }
+    if (query.cursor && query.hostname === undefined) {
+      const after = decodeCursor(query.cursor);
+      where.push('(created_at, id) < (?::timestamptz, ?)');
+      params.push(after.createdAt, after.id);
+    }
+    const rows = await this.db.query<Row>(
+      `select id, state from domains where ${where.join(' and ')} order by created_at desc, id desc limit ?`,
+      [...params, query.limit + 1],
+    );
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    const more = rows.length > query.limit && query.hostname === undefined;
+    return {
+      records: page.map((r) => r.state),
+      nextCursor: more && last ? encodeCursor({ createdAt: last.state.createdAt, id: last.id }) : null,
+    };
+  }
+}

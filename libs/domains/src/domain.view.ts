@@ -1,0 +1,69 @@
+import { DomainRecord } from './domain.record';
+
+export interface EdgeSettings {
+  cnameTarget: string;
+  ipv4: string[];
+}
+
+export interface DnsRecordView {
+  type: 'A' | 'CNAME';
+  name: string;
+  value: string;
+  ttl: number;
+}
+
+/** The canonical Domain object of the API and of webhook payloads. */
+export interface DomainView {
+  id: string;
+  hostname: string;
+  apex: boolean;
+  originUrl: string;
+  metadata: Record<string, unknown>;
+  mode: string;
+  keepHost: boolean;
+  redirectWww: boolean;
+  redirectStatus: number;
+  status: string;
+  statusReason: string | null;
+  monitorStatus: string;
+  monitorMessage: string;
+  dnsRecords: DnsRecordView[];
+  certificate: { expiresAt: string | null; error: string | null };
+  verifiedAt: string | null;
+  lastCheckedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const DNS_TTL = 3600;
+
+/** Subdomains CNAME to the edge; apex names (which cannot hold a CNAME everywhere) get A records. */
+export function requiredDnsRecords(hostname: string, apex: boolean, edge: EdgeSettings): DnsRecordView[] {
+  if (apex) return edge.ipv4.map((value) => ({ type: 'A', name: hostname, value, ttl: DNS_TTL }));
+  return [{ type: 'CNAME', name: hostname, value: edge.cnameTarget, ttl: DNS_TTL }];
+}
+
+export function toDomainView(record: DomainRecord, edge: EdgeSettings): DomainView {
+  const machine = record.machine;
+  return {
+    id: record.id,
+    hostname: record.hostname,
+    apex: record.apex,
+    originUrl: record.originUrl,
+    metadata: record.metadata,
+    mode: record.mode,
+    keepHost: record.keepHost,
+    redirectWww: record.redirectWww,
+    redirectStatus: record.redirectStatus,
+    status: machine.status,
+    statusReason: machine.statusReason ?? null,
+    monitorStatus: machine.monitorStatus,
+    monitorMessage: machine.monitorMessage,
+    dnsRecords: requiredDnsRecords(record.hostname, record.apex, edge),
+    certificate: { expiresAt: machine.certificateExpiresAt ?? null, error: machine.certificateError ?? null },
+    verifiedAt: record.verifiedAt ?? null,
+    lastCheckedAt: machine.lastProbeAt ?? null,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}

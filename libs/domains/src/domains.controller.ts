@@ -1,0 +1,55 @@
+import { CurrentPrincipal, Principal } from '@app/auth';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { DomainCommands } from './domain-commands.usecase';
+import { DomainRepository } from './domain.repository';
+import { toDomainView } from './domain.view';
+import { CreateDomainDto } from './dto/create-domain.dto';
+import { ListDomainsDto } from './dto/list-domains.dto';
+import { UpdateDomainDto } from './dto/update-domain.dto';
+
+@Controller('v1/domains')
+export class DomainsController {
+  constructor(
+    private readonly commands: DomainCommands,
+    private readonly domains: DomainRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  private get edge() {
+    return { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 };
+  }
+
+  @Get()
+  async list(@CurrentPrincipal() p: Principal, @Query() query: ListDomainsDto) {
+    const hostname = query.hostname?.trim().toLowerCase().replace(/\.$/, '');
+    const page = await this.domains.list(p.workspaceId, { ...query, hostname, limit: query.limit ?? 25 });
+    return { domains: page.records.map((r) => toDomainView(r, this.edge)), nextCursor: page.nextCursor };
+  }
+
+  @Post()
+  create(@CurrentPrincipal() p: Principal, @Body() body: CreateDomainDto) {
+    return this.commands.create(p.workspaceId, body);
+  }
+
+  @Get(':id')
+  async get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return { domain: toDomainView(await this.domains.get(p.workspaceId, id), this.edge) };
+  }
+
+  @Patch(':id')
+  update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateDomainDto) {
+    return this.commands.update(p.workspaceId, id, body);
+  }
+
+  @Delete(':id')
+  remove(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.commands.remove(p.workspaceId, id);
+  }
+
+  @Post(':id/check')
+  @HttpCode(200)
+  check(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.commands.check(p.workspaceId, id);
+  }
+}

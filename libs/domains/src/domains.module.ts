@@ -1,0 +1,49 @@
+import { ActorRegistry } from '@app/actors';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { DnsModule, DnsProber, OriginPreflight } from '@app/dns';
+import { MikroSqlExecutor } from '@app/persistence';
+import { WorkspacesModule } from '@app/workspaces';
+import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { DomainActor } from './domain.actor';
+import { DomainCommands } from './domain-commands.usecase';
+import { DomainMonitor } from './domain-monitor.service';
+import { DomainPreflight } from './domain-preflight.service';
+import { DomainRepository } from './domain.repository';
+import { DomainsController } from './domains.controller';
+
+/** The /v1/domains API (api, standalone). */
+@Module({
+  imports: [DnsModule, WorkspacesModule],
+  controllers: [DomainsController],
+  providers: [DomainCommands, DomainPreflight, DomainRepository],
+  exports: [DomainRepository, DomainCommands],
+})
+export class DomainsApiModule {}
+
+@Injectable()
+class DomainActorRegistration implements OnModuleInit {
+  constructor(
+    private readonly registry: ActorRegistry,
+    private readonly db: MikroSqlExecutor,
+    private readonly prober: DnsProber,
+    private readonly preflight: OriginPreflight,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const edge = { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 };
+    this.registry.register(
+      new DomainActor({
+        db: this.db,
+        prober: this.prober,
+        preflight: this.preflight,
+        edge,
+        monitorIntervalSeconds: this.config.monitorIntervalSeconds,
+      }),
+    );
+  }
+}
+
+/** The domain actors and their monitor (node, standalone). */
+@Module({ imports: [DnsModule], providers: [DomainActorRegistration, DomainMonitor] })
+export class DomainsNodeModule {}

@@ -1,0 +1,50 @@
+import type { SqlExecutor } from '@app/persistence';
+
+export interface DueDomain {
+  id: string;
+  hostname: string;
+  shard: number;
+  originUrl: string;
+  /** Due long ago (the node that owned it was down): rescheduled to its phase slot, not probed now. */
+  stale: boolean;
+}
+
+/**
+ * Claims the due domains of the given shards and moves each to its next phase slot in one
+ * statement (`for update skip locked`), so no domain is probed twice in one interval even while
+ * shards move. The next slot is the first `phase * interval` offset at least half an interval away.
+ */
+export async function claimDueDomains(
+  db: SqlExecutor,
+  shards: number[],
+  intervalSeconds: number,
+  limit: number,
+): Promise<DueDomain[]> {
+  if (!shards.length) return [];
+  return db.query<DueDomain>(
+    `with due as (
+       select id, next_probe_at < now() - ? * interval '1 second' as stale
+       from domains
+       where shard = any(?::int[]) and deleted_at is null and next_probe_at <= now()
+       order by next_probe_at
+       limit ?
+       for update skip locked
+     )
+     update domains d
+     set next_probe_at = to_timestamp(
+       ceil((extract(epoch from now()) + ?::float8 / 2 - d.probe_phase * ?) / ?) * ? + d.probe_phase * ?)
+     from due
+     where d.id = due.id
+     returning d.id, d.hostname, d.shard, d.state->>'originUrl' as "originUrl", due.stale`,
+    [
+      intervalSeconds,
+      shards,
+      limit,
+      intervalSeconds,
+      intervalSeconds,
+      intervalSeconds,
+      intervalSeconds,
+      intervalSeconds,
+    ],
+  );
+}
