@@ -5,7 +5,10 @@ export interface DueDomain {
   hostname: string;
   shard: number;
   originUrl: string;
-  /** Due long ago (the node that owned it was down): rescheduled to its phase slot, not probed now. */
+  /**
+   * Due for more than an interval and a half minute (its node was down): rescheduled to its phase
+   * slot instead of probed now, so a long outage ends without a stampede of probes.
+   */
   stale: boolean;
 }
 
@@ -23,7 +26,7 @@ export async function claimDueDomains(
   if (!shards.length) return [];
   return db.query<DueDomain>(
     `with due as (
-       select id, next_probe_at < now() - ? * interval '1 second' as stale
+       select id, next_probe_at < now() - (? + 30) * interval '1 second' as stale
        from domains
        where shard = any(?::int[]) and deleted_at is null and next_probe_at <= now()
        order by next_probe_at

@@ -1,0 +1,121 @@
+import {
+  DnsServer,
+  EDGE_TARGET,
+  ORIGIN_URL,
+  ServiceProcess,
+  TEST_ADMIN_TOKEN,
+  TEST_NATS_URL,
+  TEST_SIGNING_SECRET,
+  TestDatabase,
+  createTestDatabase,
+  domainEnv,
+  domainZones,
+  startDnsServer,
+  startProcess,
+  stopAllProcesses,
+  uniqueSubjectPrefix,
+  waitForUrl,
+} from '@test/support';
+import { Client } from 'pg';
+
+const INTERVAL_S = 5;
+const DOMAINS = Array.from({ length: 30 }, (_, i) => `m${i}.customer-cluster.com`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function json(url: string, method: string, token: string, body?: unknown) {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+describe('the monitor across three node processes', () => {
+  let db: TestDatabase;
+  let dns: DnsServer;
+  const nodes = new Map<string, ServiceProcess>();
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dns = await startDnsServer(domainZones());
+    for (const hostname of DOMAINS) dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE_TARGET }]);
+  });
+  afterAll(async () => {
+    await stopAllProcesses();
+    await dns?.close();
+    await db?.drop();
+  });
+
+  it('probes each domain once per interval, and again after a node dies', async () => {
+    const env = {
+      DATABASE_URL: db.url,
+      NATS_URL: TEST_NATS_URL,
+      NATS_SUBJECT_PREFIX: uniqueSubjectPrefix(),
+      PORT: '0',
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      SIGNING_SECRET: TEST_SIGNING_SECRET,
+      MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
+      ...domainEnv(dns.address),
+    };
+    for (const id of ['n1', 'n2', 'n3'])
+      nodes.set(id, startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: id }));
+    const api = startProcess('dist/apps/api/src/main.js', env);
+    const url = await waitForUrl(api);
+    await Promise.all([...nodes.values()].map((n) => waitForUrl(n)));
+
+    const ws = await json(`${url}/admin/workspaces`, 'POST', TEST_ADMIN_TOKEN, {
+      name: 'cluster',
+      paymentMethod: 'pm_card_visa',
+    });
+    for (const hostname of DOMAINS) {
+      const created = await json(`${url}/v1/domains`, 'POST', ws.body.apiKey, { hostname, originUrl: ORIGIN_URL });
+      expect(created.status).toBe(201);
+    }
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    const shardOwners = async () =>
+      new Map(
+        (
+          await pg.query<{ hostname: string; owner: string }>(
+            'select d.hostname, l.owner from domains d join shard_leases l on l.shard = d.shard',
+          )
+        ).rows.map((r) => [r.hostname, r.owner]),
+      );
+    const probes = (hostname: string, from = 0) =>
+      dns.queries.filter((q) => q.name === hostname && q.type === 'CNAME' && q.at >= from).map((q) => q.at);
+
+    // Steady state: three intervals after every domain has been probed once.
+    await sleep((INTERVAL_S + 6) * 1000);
+    const windowStart = Date.now();
+    await sleep(3 * INTERVAL_S * 1000);
+    const windowEnd = Date.now();
+    for (const hostname of DOMAINS) {
+      const times = probes(hostname, windowStart).filter((at) => at < windowEnd);
+      expect(times.length).toBeGreaterThanOrEqual(2);
+      expect(times.length).toBeLessThanOrEqual(4);
+      for (let i = 1; i < times.length; i++) {
+        expect(times[i] - times[i - 1]).toBeGreaterThan(INTERVAL_S * 1000 * 0.7);
+        expect(times[i] - times[i - 1]).toBeLessThan(INTERVAL_S * 1000 * 1.3);
+      }
+    }
+    const owners = await shardOwners();
+    expect(new Set(owners.values())).toEqual(new Set(['n1', 'n2', 'n3']));
+
+    // n2 dies: its domains are probed again by the survivors once its leases expire.
+    const onN2 = DOMAINS.filter((h) => owners.get(h) === 'n2');
+    expect(onN2.length).toBeGreaterThan(0);
+    nodes.get('n2')!.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await sleep(16_000);
+    for (const hostname of DOMAINS) {
+      const after = probes(hostname, killedAt);
+      expect(after.length).toBeGreaterThanOrEqual(1);
+      const all = probes(hostname);
+      for (let i = 1; i < all.length; i++) expect(all[i] - all[i - 1]).toBeGreaterThan(INTERVAL_S * 1000 * 0.4);
+    }
+    const ownersAfter = await shardOwners();
+    for (const hostname of onN2) expect(['n1', 'n3']).toContain(ownersAfter.get(hostname));
+    await pg.end();
+  });
+});

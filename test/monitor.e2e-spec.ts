@@ -1,0 +1,94 @@
+import {
+  DnsServer,
+  EDGE_TARGET,
+  ORIGIN_URL,
+  TEST_ADMIN_TOKEN,
+  TestApp,
+  domainEnv,
+  domainZones,
+  startDnsServer,
+  startTestApp,
+} from '@test/support';
+import request from 'supertest';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the monitor (standalone, 2 s interval)', () => {
+  let dns: DnsServer;
+  let t: TestApp;
+  let auth: { authorization: string };
+
+  beforeAll(async () => {
+    dns = await startDnsServer(domainZones());
+    t = await startTestApp({ env: { ...domainEnv(dns.address), MONITOR_INTERVAL_SECONDS: '2' } });
+    const res = await request(t.server)
+      .post('/admin/workspaces')
+      .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+      .send({ name: 'm', paymentMethod: 'pm_card_visa' })
+      .expect(201);
+    auth = { authorization: `Bearer ${res.body.apiKey}` };
+  });
+  afterAll(async () => {
+    await t?.close();
+    await dns?.close();
+  });
+
+  async function waitForMonitorStatus(id: string, monitorStatus: string, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      last = (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain.monitorStatus;
+      if (last === monitorStatus) return;
+      await sleep(250);
+    }
+    throw new Error(`monitorStatus stayed ${last}, wanted ${monitorStatus}`);
+  }
+
+  it('probes new domains by itself and follows DNS as the customer changes it', async () => {
+    dns.setRecords('live.customer-m.com', []);
+    const { body } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'live.customer-m.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    const id = body.domain.id as string;
+    await waitForMonitorStatus(id, 'dns_not_resolving');
+    dns.setRecords('live.customer-m.com', [{ type: 'CNAME', data: 'other-host.saas-test.net' }]);
+    await waitForMonitorStatus(id, 'dns_incorrect');
+    dns.setRecords('live.customer-m.com', [{ type: 'CNAME', data: EDGE_TARGET }]);
+    await waitForMonitorStatus(id, 'pending_ssl');
+    const domain = (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain;
+    expect(domain.status).toBe('pending');
+    const events = await t.db.query<{ type: string; monitor: string }>(
+      `select type, data->'domain'->>'monitorStatus' as monitor from outbox_events where aggregate_id = $1 order by created_at`,
+      [id],
+    );
+    expect(events).toEqual([
+      { type: 'domain.created', monitor: 'unknown' },
+      { type: 'domain.monitor_updated', monitor: 'dns_not_resolving' },
+      { type: 'domain.monitor_updated', monitor: 'dns_incorrect' },
+      { type: 'domain.monitor_updated', monitor: 'pending_ssl' },
+    ]);
+  });
+
+  it('writes nothing while nothing changes', async () => {
+    dns.setRecords('steady.customer-m.com', [{ type: 'CNAME', data: EDGE_TARGET }]);
+    const { body } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'steady.customer-m.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    await waitForMonitorStatus(body.domain.id, 'pending_ssl');
+    const [before] = await t.db.query<{ version: string }>('select version from domains where id = $1', [
+      body.domain.id,
+    ]);
+    const probesBefore = dns.queries.filter((q) => q.name === 'steady.customer-m.com' && q.type === 'CNAME').length;
+    await sleep(6_500);
+    const probesAfter = dns.queries.filter((q) => q.name === 'steady.customer-m.com' && q.type === 'CNAME').length;
+    const [after] = await t.db.query<{ version: string }>('select version from domains where id = $1', [
+      body.domain.id,
+    ]);
+    expect(probesAfter - probesBefore).toBeGreaterThanOrEqual(2);
+    expect(after.version).toBe(before.version);
+  });
+});
