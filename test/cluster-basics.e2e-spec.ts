@@ -2,6 +2,7 @@ import {
   CounterCluster,
   TEST_ADMIN_TOKEN,
   TEST_NATS_URL,
+  TEST_ENCRYPTION_KEY,
   TEST_SIGNING_SECRET,
   TestDatabase,
   counterCluster,
@@ -49,6 +50,7 @@ describe('actor cluster basics', () => {
       PORT: '0',
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       SIGNING_SECRET: TEST_SIGNING_SECRET,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     });
     const url = await waitForUrl(api);
     const run = startProcess('dist/apps/cli/src/main.js', { API_URL: url, ADMIN_TOKEN: TEST_ADMIN_TOKEN }, [

@@ -5,6 +5,7 @@ import {
   ServiceProcess,
   TEST_ADMIN_TOKEN,
   TEST_NATS_URL,
+  TEST_ENCRYPTION_KEY,
   TEST_SIGNING_SECRET,
   TestDatabase,
   createTestDatabase,
@@ -55,6 +56,7 @@ describe('the monitor across three node processes', () => {
       PORT: '0',
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       SIGNING_SECRET: TEST_SIGNING_SECRET,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
       ...domainEnv(dns.address),
     };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   TEST_ADMIN_TOKEN,
+  TEST_ENCRYPTION_KEY,
   TEST_SIGNING_SECRET,
   TestDatabase,
   createTestDatabase,
@@ -103,6 +104,7 @@ describe('the split processes on PostgreSQL and NATS', () => {
     PORT: '0',
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     SIGNING_SECRET: TEST_SIGNING_SECRET,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     NATS_SUBJECT_PREFIX: prefix,
   });
 

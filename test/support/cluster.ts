@@ -3,6 +3,7 @@ import { NatsBus } from '@app/bus';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ServiceProcess, startProcess, waitForUrl } from './processes';
+import { TEST_ENCRYPTION_KEY } from './test-app';
 
 export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
@@ -55,6 +56,7 @@ export function counterCluster(databaseUrl: string, natsUrl = TEST_NATS_URL): Co
         NATS_URL: natsUrl,
         NATS_SUBJECT_PREFIX: prefix,
         NODE_ID: nodeId,
+        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         PORT: '0',
         ...extraEnv,
       });

@@ -9,6 +9,7 @@ import { Client } from 'pg';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const TEST_SIGNING_SECRET = 'test-signing-secret-0123456789abcdef0123';
+export const TEST_ENCRYPTION_KEY = 'test-encryption-key-0123456789abcdef0123';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -33,6 +34,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     {
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       SIGNING_SECRET: TEST_SIGNING_SECRET,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       ...options.env,
       DATABASE_URL: db.url,

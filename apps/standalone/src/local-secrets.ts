@@ -22,6 +22,7 @@ export function withLocalSecrets(config: AppConfig): AppConfig & { adminTokenGen
     ...config,
     adminToken: config.adminToken ?? localSecret(config.dataDir, 'admin-token'),
     signingSecret: config.signingSecret ?? localSecret(config.dataDir, 'signing-secret'),
+    encryptionKey: config.encryptionKey ?? localSecret(config.dataDir, 'encryption-key'),
     adminTokenGenerated: !config.adminToken,
   };
 }

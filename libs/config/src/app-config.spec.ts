@@ -1,6 +1,11 @@
 import { ConfigError, loadConfig } from './index';
 
-const cluster = { DATABASE_URL: 'postgres://u@db/x', NATS_URL: 'nats://n:4222', SIGNING_SECRET: 's'.repeat(32) };
+const cluster = {
+  DATABASE_URL: 'postgres://u@db/x',
+  NATS_URL: 'nats://n:4222',
+  SIGNING_SECRET: 's'.repeat(32),
+  ENCRYPTION_KEY: 'e'.repeat(32),
+};
 
 describe('loadConfig', () => {
   it('runs standalone with zero configuration', () => {
@@ -77,6 +82,9 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ ...cluster, SIGNING_SECRET: '' }, 'api')).toThrow(
       'SIGNING_SECRET is required by the api process',
+    );
+    expect(() => loadConfig({ ...cluster, ENCRYPTION_KEY: '' }, 'node')).toThrow(
+      'ENCRYPTION_KEY is required by the node process',
     );
     expect(loadConfig(cluster, 'api').natsUrls).toEqual(['nats://n:4222']);
   });

@@ -56,6 +56,8 @@ export interface AppConfig {
   payments: 'sandbox' | 'stripe';
   stripe?: StripeConfig;
   signingSecret?: string;
+  /** Encrypts secrets at rest (certificate keys, webhook secrets); the same on every process. */
+  encryptionKey?: string;
   adminToken?: string;
   dataDir: string;
   outboundAllowCidrs: string[];
@@ -89,6 +91,9 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
       'is required by the api process (at least 32 characters, the same on every replica)',
     );
   }
+  if ((role === 'api' || role === 'node' || role === 'edge') && !raw(env, 'ENCRYPTION_KEY')) {
+    throw new ConfigError('ENCRYPTION_KEY', `is required by the ${role} process (at least 32 characters, the same everywhere)`);
+  }
   return {
     role,
     port: integer(env, 'PORT', 3000, 0, 65535), // 0: any free port
@@ -107,6 +112,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     payments,
     stripe: payments === 'stripe' ? stripeConfig(env) : undefined,
     signingSecret,
+    encryptionKey: secret(env, 'ENCRYPTION_KEY', 32),
     adminToken: secret(env, 'ADMIN_TOKEN', 16),
     dataDir: raw(env, 'DATA_DIR') ?? './data',
     outboundAllowCidrs: cidrList(env, 'OUTBOUND_ALLOW_CIDRS'),

@@ -1,5 +1,6 @@
 import { AppConfig, ConfigModule } from '@app/config';
 import { BusModule } from '@app/bus';
+import { CryptoModule } from '@app/crypto';
 import { HealthModule } from '@app/health';
 import { HttpCoreModule } from '@app/http';
 import { PersistenceModule } from '@app/persistence';
@@ -27,6 +28,7 @@ export class RuntimeModule {
           subjectPrefix: config.natsSubjectPrefix,
         }),
         HealthModule,
+        CryptoModule,
       ],
     };
   }

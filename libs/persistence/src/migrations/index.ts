@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000Foundation } from './Migration20261121000000Foundation';
 import { Migration20261121010000Actors } from './Migration20261121010000Actors';
 import { Migration20261121020000Domains } from './Migration20261121020000Domains';
+import { Migration20261121030000Certificates } from './Migration20261121030000Certificates';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121000000Foundation', class: Migration20261121000000Foundation },
   { name: 'Migration20261121010000Actors', class: Migration20261121010000Actors },
   { name: 'Migration20261121020000Domains', class: Migration20261121020000Domains },
+  { name: 'Migration20261121030000Certificates', class: Migration20261121030000Certificates },
 ];
