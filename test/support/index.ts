@@ -6,3 +6,4 @@ export * from './dns-server';
 export * from './counter-load';
 export * from './nats-server';
 export * from './domain-fixtures';
+export * from './pebble';

@@ -51,6 +51,13 @@ export interface AppConfig {
   edgeCnameTarget: string;
   edgeIpv4: string[];
   acmeDirectoryUrl: string;
+  /** PEM file of extra CAs to trust for the ACME directory (a private or test CA such as Pebble). */
+  acmeCaFile?: string;
+  acmeEmail?: string;
+  /** Certificates are renewed from this many days before expiry. */
+  certRenewDays: number;
+  /** Port the monitor connects to when it checks the certificate the edge serves (443 behind the LB). */
+  probeTlsPort: number;
   registrar: 'sandbox' | 'namecheap';
   namecheap?: NamecheapConfig;
   payments: 'sandbox' | 'stripe';
@@ -107,6 +114,10 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     edgeIpv4: ipv4List(env, 'EDGE_IPV4', ['192.0.2.10']),
     acmeDirectoryUrl:
       url(env, 'ACME_DIRECTORY_URL', ['https:', 'http:']) ?? 'https://acme-v02.api.letsencrypt.org/directory',
+    acmeCaFile: raw(env, 'ACME_CA_FILE'),
+    acmeEmail: raw(env, 'ACME_EMAIL'),
+    certRenewDays: integer(env, 'CERT_RENEW_DAYS', 30, 1, 36_500),
+    probeTlsPort: integer(env, 'PROBE_TLS_PORT', 443, 1, 65535),
     registrar,
     namecheap: registrar === 'namecheap' ? namecheapConfig(env) : undefined,
     payments,

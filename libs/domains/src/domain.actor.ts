@@ -12,13 +12,25 @@ import { EdgeSettings, toDomainView } from './domain.view';
 type Ctx = ActorContext<DomainRecord>;
 type Result = Decision<DomainRecord, DomainReply>;
 
+/** Orders certificates in the background (CertificateManager on nodes). */
+export interface CertificateRequester {
+  request(domain: { id: string; hostname: string }): void;
+}
+
 export interface DomainActorDeps {
   db: SqlExecutor;
   prober: DnsProber;
   preflight: OriginPreflight;
   edge: EdgeSettings;
   monitorIntervalSeconds: number;
+  certificates?: CertificateRequester;
+  /** Renew from this many days before expiry. */
+  renewDays: number;
 }
+
+type CertificateState = 'none' | 'valid' | 'renewal_due' | 'expired';
+/** After a refusal (CAA, policy) a new order waits this long, unless the customer asks for a check. */
+const REFUSED_RETRY_MS = 60 * 60 * 1000;
 
 /** Whether anything but the probe time moved: unchanged observations are not written. */
 const sameMachine = (a: DomainState, b: DomainState) =>
@@ -37,7 +49,7 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
     if (command.type === 'create') return this.create(ctx, command);
     const record = ctx.state;
     if (!record || record.machine.deleted) throw notFound('Domain');
-    if (command.type !== 'observe' && record.workspaceId !== command.workspaceId) throw notFound('Domain');
+    if ('workspaceId' in command && record.workspaceId !== command.workspaceId) throw notFound('Domain');
     switch (command.type) {
       case 'patch':
         return this.patch(ctx, record, command.changes);
@@ -46,17 +58,76 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
         return { ...next, reply: { deleted: true, id: record.id, hostname: record.hostname } };
       }
       case 'check':
-        return this.withReply(this.apply(ctx, record, await this.observe(record)));
+        return this.withReply(this.probed(ctx, record, await this.observe(ctx, record), true));
       case 'observe': {
         const input: DomainInput = command.originBlocked
           ? { type: 'origin_blocked' }
-          : { type: 'probe_observed', dns: command.dns, certificate: 'none' };
-        const next = this.apply(ctx, record, input);
+          : { type: 'probe_observed', dns: command.dns, certificate: this.machineCertificate(ctx, record) };
+        const next = this.probed(ctx, record, input);
         if (!next.events.length && sameMachine(record.machine, next.state.machine))
           return { reply: { unchanged: true } };
         return this.withReply(next);
       }
+      case 'certificate':
+        return this.withReply(this.certificate(ctx, record, command));
     }
+  }
+
+  /**
+   * Applies a probe; with DNS right and no usable certificate, orders one in the background. After
+   * a refusal the next order waits an hour (or until the customer asks for a check); after a CA
+   * rate limit it waits as long as the CA said, check or not.
+   */
+  private probed(ctx: Ctx, record: DomainRecord, input: DomainInput, forced = false) {
+    const next = this.apply(ctx, record, input);
+    const cert = this.certificateState(ctx, record);
+    const retryAt = record.certificateRetryAt ? Date.parse(record.certificateRetryAt) : 0;
+    const waiting = retryAt > ctx.now().getTime() && (!forced || record.certificateNote !== undefined);
+    if (input.type === 'probe_observed' && input.dns === 'correct' && cert !== 'valid' && !waiting) {
+      this.deps.certificates?.request({ id: record.id, hostname: record.hostname });
+    }
+    return next;
+  }
+
+  private certificate(ctx: Ctx, record: DomainRecord, command: Extract<DomainCommand, { type: 'certificate' }>) {
+    const cleared: DomainRecord = { ...record, certificateRetryAt: undefined, certificateNote: undefined };
+    switch (command.result) {
+      case 'issued':
+        return this.apply(ctx, cleared, { type: 'certificate_issued', expiresAt: command.expiresAt });
+      case 'failed': {
+        const retryAt = new Date(ctx.now().getTime() + REFUSED_RETRY_MS).toISOString();
+        return this.apply(
+          ctx,
+          { ...cleared, certificateRetryAt: retryAt },
+          { type: 'certificate_failed', reason: command.reason },
+        );
+      }
+      case 'deferred': {
+        const note = `The certificate authority asked us to wait until ${command.retryAt}: ${command.reason}`;
+        const state = {
+          ...record,
+          certificateRetryAt: command.retryAt,
+          certificateNote: note,
+          updatedAt: ctx.now().toISOString(),
+        };
+        return { state, events: [] };
+      }
+    }
+  }
+
+  private certificateState(ctx: Ctx, record: DomainRecord): CertificateState {
+    const expiresAt = record.machine.certificateExpiresAt;
+    if (!expiresAt) return 'none';
+    const left = Date.parse(expiresAt) - ctx.now().getTime();
+    if (left <= 0) return 'expired';
+    return left <= this.deps.renewDays * 86_400_000 ? 'renewal_due' : 'valid';
+  }
+
+  /** What the state machine distinguishes: a certificate due for renewal still serves; a refusal sticks. */
+  private machineCertificate(ctx: Ctx, record: DomainRecord): 'none' | 'valid' | 'expired' | 'failed' {
+    const state = this.certificateState(ctx, record);
+    if (state === 'none' && record.machine.certificateError) return 'failed';
+    return state === 'renewal_due' ? 'valid' : state;
   }
 
   private async create(ctx: Ctx, command: Extract<DomainCommand, { type: 'create' }>): Promise<Result> {
@@ -96,7 +167,7 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
   }
 
   /** The same probe the monitor runs, now: DNS against the edge, and the origin against the SSRF rules. */
-  private async observe(record: DomainRecord): Promise<DomainInput> {
+  private async observe(ctx: Ctx, record: DomainRecord): Promise<DomainInput> {
     const blocked = await this.deps.preflight.check(record.originUrl).then(
       () => false,
       (error: unknown) =>
@@ -109,7 +180,7 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
         `DNS lookup failed: ${error instanceof Error ? error.message : 'unknown'}`,
       );
     });
-    return { type: 'probe_observed', dns: probe.dns, certificate: 'none' };
+    return { type: 'probe_observed', dns: probe.dns, certificate: this.machineCertificate(ctx, record) };
   }
 
   private apply(ctx: Ctx, record: DomainRecord, input: DomainInput): { state: DomainRecord; events: OutboxEvent[] } {

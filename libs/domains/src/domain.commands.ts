@@ -10,7 +10,11 @@ export type DomainCommand =
   | { type: 'patch'; workspaceId: string; changes: Partial<DomainSettings> }
   | { type: 'delete'; workspaceId: string }
   | { type: 'check'; workspaceId: string }
-  | { type: 'observe'; dns: DnsObservation; originBlocked: boolean };
+  | { type: 'observe'; dns: DnsObservation; originBlocked: boolean }
+  /** The outcome of a certificate order (sent by the node's CertificateManager). */
+  | { type: 'certificate'; result: 'issued'; expiresAt: string }
+  | { type: 'certificate'; result: 'failed'; reason: string }
+  | { type: 'certificate'; result: 'deferred'; reason: string; retryAt: string };
 
 export type DomainReply =
   { domain: DomainView } | { deleted: true; id: string; hostname: string } | { unchanged: true };

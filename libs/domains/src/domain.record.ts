@@ -25,6 +25,9 @@ export interface DomainRecord extends DomainSettings {
   createdAt: string;
   updatedAt: string;
   verifiedAt?: string;
+  /** The CA asked us to wait (rate limit): no new order before this time. */
+  certificateRetryAt?: string;
+  certificateNote?: string;
 }
 
 export const DEFAULT_SETTINGS: Omit<DomainSettings, 'originUrl'> = {

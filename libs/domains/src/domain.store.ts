@@ -65,6 +65,9 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
         ],
       );
       rows.forEach((r) => written.add(r.id));
+      // A deleted domain's certificate goes with it, in the same transaction.
+      const deleted = updates.filter((i) => i.state.machine.deleted && written.has(i.id)).map((i) => i.id);
+      if (deleted.length) await tx.query('delete from certificates where domain_id = any(?::text[])', [deleted]);
     }
     return written;
   }

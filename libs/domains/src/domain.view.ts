@@ -28,7 +28,7 @@ export interface DomainView {
   monitorStatus: string;
   monitorMessage: string;
   dnsRecords: DnsRecordView[];
-  certificate: { expiresAt: string | null; error: string | null };
+  certificate: { expiresAt: string | null; error: string | null; retryAt: string | null };
   verifiedAt: string | null;
   lastCheckedAt: string | null;
   createdAt: string;
@@ -58,9 +58,16 @@ export function toDomainView(record: DomainRecord, edge: EdgeSettings): DomainVi
     status: machine.status,
     statusReason: machine.statusReason ?? null,
     monitorStatus: machine.monitorStatus,
-    monitorMessage: machine.monitorMessage,
+    monitorMessage:
+      machine.monitorStatus === 'ssl_failed' && machine.certificateError
+        ? `Certificate issuance failed: ${machine.certificateError}`
+        : machine.monitorMessage,
     dnsRecords: requiredDnsRecords(record.hostname, record.apex, edge),
-    certificate: { expiresAt: machine.certificateExpiresAt ?? null, error: machine.certificateError ?? null },
+    certificate: {
+      expiresAt: machine.certificateExpiresAt ?? null,
+      error: machine.certificateError ?? record.certificateNote ?? null,
+      retryAt: record.certificateRetryAt ?? null,
+    },
     verifiedAt: record.verifiedAt ?? null,
     lastCheckedAt: machine.lastProbeAt ?? null,
     createdAt: record.createdAt,

@@ -1,4 +1,5 @@
 import { ActorRegistry } from '@app/actors';
+import { CertificateManager, CertificatesModule } from '@app/certificates';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsModule, DnsProber, OriginPreflight } from '@app/dns';
 import { MikroSqlExecutor } from '@app/persistence';
@@ -27,6 +28,7 @@ class DomainActorRegistration implements OnModuleInit {
     private readonly db: MikroSqlExecutor,
     private readonly prober: DnsProber,
     private readonly preflight: OriginPreflight,
+    private readonly certificates: CertificateManager,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -39,11 +41,13 @@ class DomainActorRegistration implements OnModuleInit {
         preflight: this.preflight,
         edge,
         monitorIntervalSeconds: this.config.monitorIntervalSeconds,
+        certificates: this.certificates,
+        renewDays: this.config.certRenewDays,
       }),
     );
   }
 }
 
 /** The domain actors and their monitor (node, standalone). */
-@Module({ imports: [DnsModule], providers: [DomainActorRegistration, DomainMonitor] })
+@Module({ imports: [DnsModule, CertificatesModule], providers: [DomainActorRegistration, DomainMonitor] })
 export class DomainsNodeModule {}

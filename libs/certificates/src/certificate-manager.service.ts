@@ -1,0 +1,85 @@
+import { ActorClient } from '@app/actors';
+import { Bus } from '@app/bus';
+import { DnsResolver, climbCaa } from '@app/dns';
+import { evaluateCaa } from '@app/domain-model';
+import { DomainError } from '@app/http';
+import { Injectable, Logger } from '@nestjs/common';
+import { AcmeIssuer } from './acme-issuer.service';
+import { CertificateRepository } from './certificate.repository';
+import { classifyIssuanceError } from './issuance-error';
+
+/** What the domain actor is told when an order ends (the `certificate` command of libs/domains). */
+export type CertificateResult =
+  | { type: 'certificate'; result: 'issued'; expiresAt: string }
+  | { type: 'certificate'; result: 'failed'; reason: string }
+  | { type: 'certificate'; result: 'deferred'; reason: string; retryAt: string };
+
+/** Subject the edge listens on to drop a hostname's cached route and certificate. */
+export const EDGE_INVALIDATE = 'edge.invalidate';
+
+/**
+ * Orders certificates for the domains of this node's shards, one order per domain at a time, in
+ * the background; the outcome goes back to the domain's actor as a command. CAA is checked first:
+ * a refusal we can predict costs no order at the CA.
+ */
+@Injectable()
+export class CertificateManager {
+  private readonly logger = new Logger(CertificateManager.name);
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly issuer: AcmeIssuer,
+    private readonly certificates: CertificateRepository,
+    private readonly resolver: DnsResolver,
+    private readonly actors: ActorClient,
+    private readonly bus: Bus,
+  ) {}
+
+  /** Starts an order unless one is already running for the domain. */
+  request(domain: { id: string; hostname: string }): void {
+    if (this.inFlight.has(domain.id)) return;
+    this.inFlight.add(domain.id);
+    void this.order(domain)
+      .catch((err: unknown) => this.logger.error({ err, domainId: domain.id }, 'Certificate order crashed'))
+      .finally(() => this.inFlight.delete(domain.id));
+  }
+
+  ordersInFlight(): number {
+    return this.inFlight.size;
+  }
+
+  private async order(domain: { id: string; hostname: string }): Promise<void> {
+    const caa = evaluateCaa(await climbCaa(this.resolver, domain.hostname).catch(() => []));
+    if (caa.relevantName && !caa.authorizes.letsencrypt && !caa.authorizes.google) {
+      const reason = `CAA records on ${caa.relevantName} (${caa.records.join('; ')}) allow neither Let's Encrypt nor Google Trust Services`;
+      return this.report(domain, { type: 'certificate', result: 'failed', reason });
+    }
+    let issued;
+    try {
+      issued = await this.issuer.issue(domain.hostname);
+    } catch (error) {
+      const failure = classifyIssuanceError(error instanceof Error ? error.message : String(error), new Date());
+      this.logger.warn({ domainId: domain.id, hostname: domain.hostname, failure }, 'Certificate order failed');
+      if (failure.kind === 'refused')
+        return this.report(domain, { type: 'certificate', result: 'failed', reason: failure.reason });
+      if (failure.kind === 'rate_limited') {
+        const retryAt = failure.retryAt.toISOString();
+        return this.report(domain, { type: 'certificate', result: 'deferred', reason: failure.reason, retryAt });
+      }
+      return; // transient: the next probe tries again
+    }
+    await this.certificates.save(domain.id, domain.hostname, issued);
+    this.bus.publish(EDGE_INVALIDATE, { hostname: domain.hostname });
+    await this.report(domain, { type: 'certificate', result: 'issued', expiresAt: issued.notAfter.toISOString() });
+  }
+
+  private async report(domain: { id: string; hostname: string }, result: CertificateResult): Promise<void> {
+    try {
+      await this.actors.ask('domain', domain.id, result);
+    } catch (error) {
+      // Deleted while the order ran: its certificate must not outlive it.
+      if (error instanceof DomainError && error.code === 'not_found') await this.certificates.remove(domain.id);
+      else throw error;
+    }
+  }
+}

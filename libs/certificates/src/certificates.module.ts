@@ -1,0 +1,14 @@
+import { DnsModule } from '@app/dns';
+import { Module } from '@nestjs/common';
+import { AcmeAccountRepository } from './acme-account.repository';
+import { AcmeIssuer } from './acme-issuer.service';
+import { CertificateManager } from './certificate-manager.service';
+import { CertificateRepository } from './certificate.repository';
+
+/** ACME issuance and certificate storage (node, standalone). */
+@Module({
+  imports: [DnsModule],
+  providers: [AcmeAccountRepository, AcmeIssuer, CertificateRepository, CertificateManager],
+  exports: [CertificateManager, CertificateRepository],
+})
+export class CertificatesModule {}
