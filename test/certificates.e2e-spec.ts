@@ -35,7 +35,10 @@ function challengeResponder(t: TestApp, port: number): Promise<Server> {
   });
 }
 
-describe('certificates over ACME (Pebble)', () => {
+describe.each([
+  ['issuance', {}],
+  ['renewal', { CERT_RENEW_DAYS: '36500' }],
+])('certificates over ACME (Pebble): %s', (scenario, extraEnv: Record<string, string>) => {
   let dns: DnsServer;
   let pebble: Pebble;
   let t: TestApp;
@@ -56,6 +59,7 @@ describe('certificates over ACME (Pebble)', () => {
         ACME_DIRECTORY_URL: pebble.directoryUrl,
         ACME_CA_FILE: pebble.caFile,
         MONITOR_INTERVAL_SECONDS: '2',
+        ...extraEnv,
       },
     });
     // The edge answers HTTP-01 when it runs in this app; otherwise (port free) a stand-in does.
@@ -85,7 +89,9 @@ describe('certificates over ACME (Pebble)', () => {
     throw new Error(`Domain stayed ${JSON.stringify(domain)}`);
   }
 
-  it('takes a domain from pending to verified with active_ssl once DNS is right', async () => {
+  const onlyIn = (name: string) => (scenario === name ? it : it.skip);
+
+  onlyIn('issuance')('takes a domain from pending to verified with active_ssl once DNS is right', async () => {
     dns.setRecords('secure.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
     const { body } = await request(t.server)
       .post('/v1/domains')
@@ -115,20 +121,53 @@ describe('certificates over ACME (Pebble)', () => {
     expect(await t.db.query('select 1 from certificates where domain_id = $1', [body.domain.id])).toEqual([]);
   });
 
-  it('fails with ssl_failed and the reason when CAA forbids the CAs, without asking the CA', async () => {
-    dns.setRecords('shop.caa-blocked.com', [{ type: 'CNAME', data: EDGE }]);
-    const { body } = await request(t.server)
-      .post('/v1/domains')
-      .set(auth)
-      .send({ hostname: 'shop.caa-blocked.com', originUrl: ORIGIN_URL })
-      .expect(201);
-    expect(body.warnings[0].code).toBe('caa_blocks_letsencrypt');
-    const domain = await waitFor(body.domain.id, (d) => d.monitorStatus === 'ssl_failed');
-    expect(domain.status).toBe('pending');
-    expect(domain.monitorMessage).toMatch(/^Certificate issuance failed: CAA records on caa-blocked.com/);
-    expect(domain.certificate.retryAt).toEqual(expect.any(String));
-    await sleep(2_500);
-    const again = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
-    expect(again.monitorStatus).toBe('ssl_failed');
-  });
+  onlyIn('issuance')(
+    'fails with ssl_failed and the reason when CAA forbids the CAs, without asking the CA',
+    async () => {
+      dns.setRecords('shop.caa-blocked.com', [{ type: 'CNAME', data: EDGE }]);
+      const { body } = await request(t.server)
+        .post('/v1/domains')
+        .set(auth)
+        .send({ hostname: 'shop.caa-blocked.com', originUrl: ORIGIN_URL })
+        .expect(201);
+      expect(body.warnings[0].code).toBe('caa_blocks_letsencrypt');
+      const domain = await waitFor(body.domain.id, (d) => d.monitorStatus === 'ssl_failed');
+      expect(domain.status).toBe('pending');
+      expect(domain.monitorMessage).toMatch(/^Certificate issuance failed: CAA records on caa-blocked.com/);
+      expect(domain.certificate.retryAt).toEqual(expect.any(String));
+      await sleep(2_500);
+      const again = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
+      expect(again.monitorStatus).toBe('ssl_failed');
+    },
+  );
+
+  onlyIn('renewal')(
+    'renews a certificate inside the renewal window and says so with domain.monitor_updated',
+    async () => {
+      dns.setRecords('renew.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
+      const { body } = await request(t.server)
+        .post('/v1/domains')
+        .set(auth)
+        .send({ hostname: 'renew.customer-a.com', originUrl: ORIGIN_URL })
+        .expect(201);
+      const first = await waitFor(body.domain.id, (d) => d.status === 'verified');
+      const renewed = await t.db.query<{ data: { certificateRenewed?: boolean } }>(
+        "select data from outbox_events where aggregate_id = $1 and type = 'domain.monitor_updated' and (data->>'certificateRenewed')::boolean",
+        [body.domain.id],
+      );
+      for (let i = 0; i < 60 && !renewed.length; i++) {
+        await sleep(250);
+        renewed.push(
+          ...(await t.db.query(
+            "select data from outbox_events where aggregate_id = $1 and type = 'domain.monitor_updated' and (data->>'certificateRenewed')::boolean",
+            [body.domain.id],
+          )),
+        );
+      }
+      expect(renewed.length).toBeGreaterThan(0);
+      const after = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
+      expect(after).toMatchObject({ status: 'verified', monitorStatus: 'active_ssl' });
+      expect(Date.parse(after.certificate.expiresAt)).toBeGreaterThanOrEqual(Date.parse(first.certificate.expiresAt));
+    },
+  );
 });

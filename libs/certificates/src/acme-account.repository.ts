@@ -3,7 +3,13 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import * as acme from 'acme-client';
 
-/** One ACME account key per directory, created once and kept (sealed) so rate limits follow the account. */
+export interface AcmeAccount {
+  key: string;
+  /** Known once the account is registered; then no account call precedes an order. */
+  url?: string;
+}
+
+/** One ACME account per directory, created once and kept (key sealed) so rate limits follow the account. */
 @Injectable()
 export class AcmeAccountRepository {
   constructor(
@@ -11,22 +17,21 @@ export class AcmeAccountRepository {
     private readonly box: SecretBox,
   ) {}
 
-  async accountKey(directoryUrl: string): Promise<string> {
-    const existing = await this.db.query<{ key_sealed: string }>(
-      'select key_sealed from acme_accounts where directory_url = ?',
-      [directoryUrl],
-    );
-    if (existing[0]) return this.box.open(existing[0].key_sealed);
+  async account(directoryUrl: string): Promise<AcmeAccount> {
     const key = (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
+    // Another node may win the race: whatever is stored is the account.
     await this.db.query('insert into acme_accounts (directory_url, key_sealed) values (?, ?) on conflict do nothing', [
       directoryUrl,
       this.box.seal(key),
     ]);
-    // Another node may have won the race: use whatever is stored.
-    const stored = await this.db.query<{ key_sealed: string }>(
-      'select key_sealed from acme_accounts where directory_url = ?',
+    const rows = await this.db.query<{ key_sealed: string; account_url: string | null }>(
+      'select key_sealed, account_url from acme_accounts where directory_url = ?',
       [directoryUrl],
     );
-    return this.box.open(stored[0].key_sealed);
+    return { key: this.box.open(rows[0].key_sealed), url: rows[0].account_url ?? undefined };
+  }
+
+  async registered(directoryUrl: string, accountUrl: string): Promise<void> {
+    await this.db.query('update acme_accounts set account_url = ? where directory_url = ?', [accountUrl, directoryUrl]);
   }
 }

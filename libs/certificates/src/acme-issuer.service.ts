@@ -11,8 +11,9 @@ import { IssuedCertificate } from './certificate.repository';
 const CHALLENGE_TTL_MINUTES = 30;
 
 /**
- * Orders a certificate over ACME with the HTTP-01 challenge. The key authorization goes to
- * `acme_challenges`, where every edge replica answers it on port 80.
+ * Orders a certificate over ACME (RFC 8555) with the HTTP-01 challenge: the key authorization goes
+ * to `acme_challenges`, where every edge replica answers it on port 80. The order is driven step by
+ * step (not acme-client's `auto`) so a registered account is reused without an account request.
  */
 @Injectable()
 export class AcmeIssuer implements OnModuleInit {
@@ -32,30 +33,29 @@ export class AcmeIssuer implements OnModuleInit {
   }
 
   async issue(hostname: string): Promise<IssuedCertificate> {
-    const client = new acme.Client({
-      directoryUrl: this.config.acmeDirectoryUrl,
-      accountKey: await this.accounts.accountKey(this.config.acmeDirectoryUrl),
-    });
-    const [key, csr] = await acme.crypto.createCsr(
-      { commonName: hostname, altNames: [hostname] },
-      await acme.crypto.createPrivateEcdsaKey('P-256'),
-    );
-    const certPem = await client.auto({
-      csr,
-      email: this.config.acmeEmail,
-      termsOfServiceAgreed: true,
-      challengePriority: ['http-01'],
-      // The CA checks; our own pre-check would resolve through the public DNS, which tests do not have.
-      skipChallengeVerification: true,
-      challengeCreateFn: (_authz, challenge, keyAuthorization) =>
-        this.db.query(
-          `insert into acme_challenges (token, key_authorization, hostname, expires_at)
-           values (?, ?, ?, now() + ? * interval '1 minute') on conflict (token) do nothing`,
-          [challenge.token, keyAuthorization, hostname, CHALLENGE_TTL_MINUTES],
-        ),
-      challengeRemoveFn: (_authz, challenge) =>
-        this.db.query('delete from acme_challenges where token = ?', [challenge.token]),
-    });
+    const client = await this.client();
+    const order = await client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] });
+    for (const authz of await client.getAuthorizations(order)) {
+      if (authz.status === 'valid') continue;
+      const challenge = authz.challenges.find((c) => c.type === 'http-01');
+      if (!challenge) throw new Error(`The CA offers no http-01 challenge for ${hostname}`);
+      const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
+      await this.db.query(
+        `insert into acme_challenges (token, key_authorization, hostname, expires_at)
+         values (?, ?, ?, now() + ? * interval '1 minute') on conflict (token) do nothing`,
+        [challenge.token, keyAuthorization, hostname, CHALLENGE_TTL_MINUTES],
+      );
+      try {
+        await client.completeChallenge(challenge);
+        await client.waitForValidStatus(challenge);
+      } finally {
+        await this.db.query('delete from acme_challenges where token = ?', [challenge.token]);
+      }
+    }
+    const key = await acme.crypto.createPrivateEcdsaKey('P-256');
+    const [, csr] = await acme.crypto.createCsr({ commonName: hostname, altNames: [hostname] }, key);
+    const finalized = await client.finalizeOrder(order, csr);
+    const certPem = await client.getCertificate(finalized);
     const info = acme.crypto.readCertificateInfo(certPem);
     return {
       certPem,
@@ -64,5 +64,17 @@ export class AcmeIssuer implements OnModuleInit {
       notAfter: info.notAfter,
       issuer: info.issuer.commonName ?? null,
     };
+  }
+
+  private async client(): Promise<acme.Client> {
+    const directoryUrl = this.config.acmeDirectoryUrl;
+    const account = await this.accounts.account(directoryUrl);
+    const client = new acme.Client({ directoryUrl, accountKey: account.key, accountUrl: account.url });
+    if (!account.url) {
+      const contact = this.config.acmeEmail ? [`mailto:${this.config.acmeEmail}`] : undefined;
+      await client.createAccount({ termsOfServiceAgreed: true, contact });
+      await this.accounts.registered(directoryUrl, client.getAccountUrl());
+    }
+    return client;
   }
 }
