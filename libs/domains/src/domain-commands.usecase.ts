@@ -1,4 +1,6 @@
 import { ActorClient } from '@app/actors';
+import { Bus } from '@app/bus';
+import { EDGE_INVALIDATE } from '@app/certificates';
 import { PreflightWarning } from '@app/domain-model';
 import { DomainError } from '@app/http';
 import { newId } from '@app/persistence';
@@ -18,6 +20,7 @@ export class DomainCommands {
     private readonly actors: ActorClient,
     private readonly preflight: DomainPreflight,
     private readonly workspaces: WorkspaceRepository,
+    private readonly bus: Bus,
   ) {}
 
   async create(
@@ -51,11 +54,15 @@ export class DomainCommands {
       changes.originUrl = changes.originUrl.trim();
       await this.preflight.origin(changes.originUrl);
     }
-    return { domain: domainOf(await this.send(id, { type: 'patch', workspaceId, changes })) };
+    const domain = domainOf(await this.send(id, { type: 'patch', workspaceId, changes }));
+    this.bus.publish(EDGE_INVALIDATE, { hostname: domain.hostname });
+    return { domain };
   }
 
   async remove(workspaceId: string, id: string): Promise<DomainReply> {
-    return this.send(id, { type: 'delete', workspaceId });
+    const reply = await this.send(id, { type: 'delete', workspaceId });
+    if ('hostname' in reply) this.bus.publish(EDGE_INVALIDATE, { hostname: reply.hostname });
+    return reply;
   }
 
   async check(workspaceId: string, id: string): Promise<{ domain: DomainView }> {
