@@ -3,3 +3,4 @@ export * from './dns-prober';
 export * from './caa-lookup';
 export * from './origin-preflight';
 export * from './dns.module';
+export * from './served-certificate.probe';

@@ -1,0 +1,73 @@
+import { connect } from 'node:tls';
+import { DnsResolver } from './dns-resolver';
+
+export interface ServedCertificate {
+  /** Covers the hostname and is inside its validity window. */
+  valid: boolean;
+  expiresAt?: string;
+  reason?: string;
+}
+
+const TIMEOUT_MS = 5_000;
+
+/** Whether a certificate's names cover the hostname (exact or one-label wildcard). Pure. */
+export function certificateCovers(
+  subjectAltName: string | undefined,
+  commonName: string | undefined,
+  hostname: string,
+): boolean {
+  const names = (subjectAltName ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.startsWith('DNS:'))
+    .map((entry) => entry.slice(4).toLowerCase());
+  if (!names.length && commonName) names.push(commonName.toLowerCase());
+  return names.some(
+    (name) =>
+      name === hostname || (name.startsWith('*.') && hostname.slice(hostname.indexOf('.') + 1) === name.slice(2)),
+  );
+}
+
+/**
+ * Connects to the hostname as a visitor would (its resolved address, SNI = hostname) and reads the
+ * certificate actually served. Chain trust is not judged here: the edge serves what the CA issued.
+ */
+export class ServedCertificateProbe {
+  constructor(
+    private readonly resolver: DnsResolver,
+    private readonly port: number,
+  ) {}
+
+  async check(hostname: string, now = new Date()): Promise<ServedCertificate> {
+    const [address] = await this.resolver.a(hostname).catch(() => []);
+    if (!address) return { valid: false, reason: 'no address to connect to' };
+    return new Promise((resolve) => {
+      const socket = connect({
+        host: address,
+        port: this.port,
+        servername: hostname,
+        rejectUnauthorized: false,
+        timeout: TIMEOUT_MS,
+      });
+      const done = (result: ServedCertificate) => {
+        socket.destroy();
+        resolve(result);
+      };
+      socket.once('secureConnect', () => {
+        const cert = socket.getPeerCertificate();
+        if (!cert || !cert.valid_to) return done({ valid: false, reason: 'no certificate served' });
+        const expiresAt = new Date(cert.valid_to);
+        const inWindow = new Date(cert.valid_from) <= now && now < expiresAt;
+        const covers = certificateCovers(cert.subjectaltname, cert.subject?.CN as string | undefined, hostname);
+        const reason = !covers
+          ? 'served certificate does not cover the hostname'
+          : !inWindow
+            ? 'served certificate is outside its validity'
+            : undefined;
+        done({ valid: covers && inWindow, expiresAt: expiresAt.toISOString(), reason });
+      });
+      socket.once('timeout', () => done({ valid: false, reason: 'TLS handshake timed out' }));
+      socket.once('error', (error) => done({ valid: false, reason: `TLS handshake failed: ${error.message}` }));
+    });
+  }
+}
