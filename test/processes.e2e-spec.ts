@@ -10,6 +10,10 @@ import {
   startProcess,
   stopAllProcesses,
   uniqueSubjectPrefix,
+  startDnsServer,
+  domainZones,
+  domainEnv,
+  ORIGIN_URL,
   waitForUrl,
 } from '@test/support';
 
@@ -138,5 +142,48 @@ describe('the split processes on PostgreSQL and NATS', () => {
     }
     expect(status).toBe(401);
     await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it('shares one rate-limit budget and idempotency across API replicas', async () => {
+    const dns = await startDnsServer(domainZones());
+    try {
+      const a = startProcess('dist/apps/api/src/main.js', { ...env(), ...domainEnv(dns.address) });
+      const b = startProcess('dist/apps/api/src/main.js', { ...env(), ...domainEnv(dns.address) });
+      const node = startProcess('dist/apps/node/src/main.js', {
+        ...env(),
+        ...domainEnv(dns.address),
+        NODE_ID: 'node-r',
+      });
+      const [urlA, urlB] = await Promise.all([waitForUrl(a), waitForUrl(b), waitForUrl(node)]);
+      const ws = (name: string) =>
+        api(urlA, 'POST', '/admin/workspaces', TEST_ADMIN_TOKEN, { name, paymentMethod: 'pm_card_visa' });
+      const [limited, idem] = [(await ws('limited')).body.apiKey, (await ws('idem')).body.apiKey];
+      const msLeft = 60_000 - (Date.now() % 60_000);
+      if (msLeft < 20_000) await new Promise((r) => setTimeout(r, msLeft + 200)); // one fixed window for all 62 calls
+      for (let i = 0; i < 30; i++) expect((await api(urlA, 'GET', '/v1/workspace', limited)).status).toBe(200);
+      for (let i = 0; i < 30; i++) expect((await api(urlB, 'GET', '/v1/workspace', limited)).status).toBe(200);
+      const overA = await api(urlA, 'GET', '/v1/workspace', limited);
+      const overB = await api(urlB, 'GET', '/v1/workspace', limited);
+      expect([overA.status, overB.status]).toEqual([429, 429]);
+      expect(overB.body.details.action).toBe('api');
+
+      const post = (url: string) =>
+        fetch(`${url}/v1/domains`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${idem}`,
+            'content-type': 'application/json',
+            'idempotency-key': 'replicas-1',
+          },
+          body: JSON.stringify({ hostname: 'replicas.customer-a.com', originUrl: ORIGIN_URL }),
+        });
+      const results = await Promise.all([urlA, urlB, urlA, urlB, urlA, urlB].map(post));
+      expect(results.filter((r) => r.status === 201 && !r.headers.get('idempotent-replay'))).toHaveLength(1);
+      const list = await api(urlB, 'GET', '/v1/domains', idem);
+      expect(list.body.domains).toHaveLength(1);
+      await Promise.all([a.stop(), b.stop(), node.stop()]);
+    } finally {
+      await dns.close();
+    }
   });
 });

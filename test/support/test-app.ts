@@ -35,6 +35,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       SIGNING_SECRET: TEST_SIGNING_SECRET,
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      RATE_LIMITS: 'off',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       ...options.env,
       DATABASE_URL: db.url,
@@ -44,7 +45,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = { url: db.url, embedded: false };
   const rootModule = options.rootModule ?? ((c, d) => StandaloneModule.forRoot(c, d));
   try {
-    const app = await createHttpApp(rootModule(config, database));
+    const app = await createHttpApp(rootModule(config, database), config.trustedProxies);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
     return {

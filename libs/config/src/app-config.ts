@@ -76,6 +76,10 @@ export interface AppConfig {
   actorIdleSeconds: number;
   /** Most actors a node keeps in memory. */
   actorMaxResident: number;
+  /** SPEC section 8 rate limits; off only for internal deployments and tests of other features. */
+  rateLimits: boolean;
+  /** Proxies whose X-Forwarded-For is believed (CIDRs); the client IP of the keyless tools' limits. */
+  trustedProxies: string[];
   /** Every domain is probed once per interval (SPEC: 5 minutes). */
   monitorIntervalSeconds: number;
   /** Probes in flight at once per node. */
@@ -99,7 +103,10 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     );
   }
   if ((role === 'api' || role === 'node' || role === 'edge') && !raw(env, 'ENCRYPTION_KEY')) {
-    throw new ConfigError('ENCRYPTION_KEY', `is required by the ${role} process (at least 32 characters, the same everywhere)`);
+    throw new ConfigError(
+      'ENCRYPTION_KEY',
+      `is required by the ${role} process (at least 32 characters, the same everywhere)`,
+    );
   }
   return {
     role,
@@ -133,6 +140,8 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     actorIdleSeconds: integer(env, 'ACTOR_IDLE_SECONDS', 300, 1, 86_400),
     actorMaxResident: integer(env, 'ACTOR_MAX_RESIDENT', 200_000, 100, 10_000_000),
+    rateLimits: boolean(env, 'RATE_LIMITS', true),
+    trustedProxies: cidrList(env, 'TRUSTED_PROXIES'),
     monitorIntervalSeconds: integer(env, 'MONITOR_INTERVAL_SECONDS', 300, 2, 86_400),
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 256, 1, 10_000),
   };

@@ -1,5 +1,6 @@
 import { CurrentPrincipal, Principal } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { Idempotent } from '@app/limits';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { DomainCommands } from './domain-commands.usecase';
 import { DomainRepository } from './domain.repository';
@@ -28,6 +29,7 @@ export class DomainsController {
   }
 
   @Post()
+  @Idempotent()
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateDomainDto) {
     return this.commands.create(p.workspaceId, body);
   }

@@ -1,11 +1,16 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { mapError } from './error-envelope';
+import { ReplayedResponse } from './replayed-response';
 
 const logger = new Logger('Errors');
 
 /** Writes the error envelope for a request that failed; unexpected failures are logged, never leaked. */
 export function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof ReplayedResponse) {
+    void reply.status(error.status).headers(error.headers).send(error.body);
+    return;
+  }
   const mapped = mapError(error);
   if (mapped.unexpected) {
     logger.error({ requestId: request.id, err: error }, `Unexpected failure on ${request.method} ${request.url}`);

@@ -6,11 +6,12 @@ import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body-parser';
 import { REQUEST_ID_HEADER, newRequestId } from './request-id';
 
 /** The Fastify adapter every app uses: body limit, request ids, no Fastify logger (pino is ours). */
-export function createFastifyAdapter(): FastifyAdapter {
+export function createFastifyAdapter(trustedProxies: string[] = []): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => newRequestId(),
-    trustProxy: false,
+    // X-Forwarded-For is believed only from these proxies (request.ip is then the client).
+    trustProxy: trustedProxies.length ? trustedProxies : false,
     return503OnClosing: true,
   });
 }
@@ -31,8 +32,11 @@ export function configureHttpApp(app: NestFastifyApplication): void {
 }
 
 /** Creates a configured Fastify-based Nest app for a root module (used by every main.ts and by e2e tests). */
-export async function createHttpApp(rootModule: Type<unknown> | DynamicModule): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(rootModule, createFastifyAdapter(), {
+export async function createHttpApp(
+  rootModule: Type<unknown> | DynamicModule,
+  trustedProxies: string[] = [],
+): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, createFastifyAdapter(trustedProxies), {
     bufferLogs: true,
     // Our own JSON parser (json-body-parser.ts) replaces Nest's.
     bodyParser: false,

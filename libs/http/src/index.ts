@@ -7,3 +7,4 @@ export * from './request-id';
 export * from './json-body-parser';
 export * from './http-app';
 export * from './http-core.module';
+export * from './replayed-response';

@@ -34,7 +34,7 @@ export async function boot(options: BootOptions): Promise<RunningApp> {
     ? { url: embedded.url, embedded: true }
     : { url: config.databaseUrl as string, embedded: false };
   try {
-    const app = await createHttpApp(options.rootModule(config, database));
+    const app = await createHttpApp(options.rootModule(config, database), config.trustedProxies);
     await app.listen({ port: config.port, host: '0.0.0.0' });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

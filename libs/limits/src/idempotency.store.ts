@@ -1,0 +1,85 @@
+import { MikroSqlExecutor } from '@app/persistence';
+import { Injectable } from '@nestjs/common';
+
+export interface IdempotencyScope {
+  workspaceId: string;
+  method: string;
+  path: string;
+  key: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export type Claim =
+  { kind: 'claimed' } | { kind: 'in_progress' } | { kind: 'reused' } | { kind: 'done'; response: StoredResponse };
+
+/** A request whose worker died is taken over after this long. */
+const STALE_IN_PROGRESS_SECONDS = 120;
+
+/** Idempotency records in PostgreSQL (24 h), shared by every API replica. */
+@Injectable()
+export class IdempotencyStore {
+  constructor(private readonly db: MikroSqlExecutor) {}
+
+  async claim(scope: IdempotencyScope, fingerprint: string): Promise<Claim> {
+    const key = [scope.workspaceId, scope.method, scope.path, scope.key];
+    // Expired records, and in-progress ones whose worker died, no longer hold the key.
+    await this.db.query(
+      `delete from idempotency_records where workspace_id = ? and method = ? and path = ? and key = ?
+       and (expires_at < now() or (status = 'in_progress' and created_at < now() - ? * interval '1 second'))`,
+      [...key, STALE_IN_PROGRESS_SECONDS],
+    );
+    const inserted = await this.db.query(
+      `insert into idempotency_records (workspace_id, method, path, key, fingerprint, status, expires_at)
+       values (?, ?, ?, ?, ?, 'in_progress', now() + interval '24 hours') on conflict do nothing returning key`,
+      [...key, fingerprint],
+    );
+    if (inserted.length) return { kind: 'claimed' };
+    const rows = await this.db.query<{
+      fingerprint: string;
+      status: string;
+      response_status: number;
+      response_body: unknown;
+      response_headers: Record<string, string>;
+    }>(
+      `select fingerprint, status, response_status, response_body, response_headers from idempotency_records
+       where workspace_id = ? and method = ? and path = ? and key = ?`,
+      key,
+    );
+    const row = rows[0];
+    if (!row) return this.claim(scope, fingerprint);
+    if (row.fingerprint !== fingerprint) return { kind: 'reused' };
+    if (row.status === 'in_progress') return { kind: 'in_progress' };
+    return {
+      kind: 'done',
+      response: { status: row.response_status, body: row.response_body, headers: row.response_headers ?? {} },
+    };
+  }
+
+  async complete(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
+    await this.db.query(
+      `update idempotency_records set status = 'done', response_status = ?, response_body = ?::jsonb, response_headers = ?::jsonb
+       where workspace_id = ? and method = ? and path = ? and key = ?`,
+      [
+        response.status,
+        JSON.stringify(response.body ?? null),
+        JSON.stringify(response.headers),
+        scope.workspaceId,
+        scope.method,
+        scope.path,
+        scope.key,
+      ],
+    );
+  }
+
+  async release(scope: IdempotencyScope): Promise<void> {
+    await this.db.query(
+      'delete from idempotency_records where workspace_id = ? and method = ? and path = ? and key = ?',
+      [scope.workspaceId, scope.method, scope.path, scope.key],
+    );
+  }
+}

@@ -1,0 +1,4 @@
+export * from './clock';
+export * from './rate-limit.rules';
+export * from './idempotency.interceptor';
+export * from './limits.module';
