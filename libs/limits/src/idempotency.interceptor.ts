@@ -83,7 +83,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
     try {
-      const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      const body: unknown = await lastValueFrom(next.handle() as Observable<unknown>, { defaultValue: undefined });
       await this.store.complete(scope, {
         status,
         body,
