@@ -1,7 +1,6 @@
 import { MikroSqlExecutor } from '@app/persistence';
-import { notFound } from '@app/http';
+import { decodeCursor, encodeCursor, notFound } from '@app/http';
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, encodeCursor } from './cursor';
 import { DomainRecord } from './domain.record';
 
 export interface DomainListQuery {

@@ -8,3 +8,4 @@ export * from './json-body-parser';
 export * from './http-app';
 export * from './http-core.module';
 export * from './replayed-response';
+export * from './keyset-cursor';

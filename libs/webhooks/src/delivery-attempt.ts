@@ -1,0 +1,79 @@
+import { SecretBox } from '@app/crypto';
+import { Logger } from '@nestjs/common';
+import { Clock } from './clock';
+import { ClaimedDelivery } from './delivery.queries';
+import { AttemptOutcome, decideOutcome, disabledOutcome } from './delivery-outcome';
+import { SerializedEvent, serializedEnvelopeBody, unixSeconds } from './envelope';
+import {
+  DELIVERY_ID_HEADER,
+  EVENT_ID_HEADER,
+  EVENT_TYPE_HEADER,
+  SIGNATURE_HEADER,
+  USER_AGENT,
+  signatureHeader,
+} from './signature';
+import { WebhookSender } from './webhook-sender';
+import { WebhookMetrics } from './webhooks.metrics';
+
+/** One attempt of one claimed delivery: the envelope built now, signed with the same `t`, then POSTed. */
+export class DeliveryAttempt {
+  private readonly logger = new Logger(DeliveryAttempt.name);
+  private readonly metrics = WebhookMetrics.get();
+  private readonly secrets = new Map<string, string>();
+
+  constructor(
+    private readonly sender: WebhookSender,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Never throws: an unexpected failure (say, a secret that does not open) is a failed attempt. */
+  async run(d: ClaimedDelivery, event: SerializedEvent): Promise<AttemptOutcome> {
+    try {
+      return await this.attempt(d, event);
+    } catch (error) {
+      this.logger.error({ err: error, deliveryId: d.id }, 'Delivery attempt failed unexpectedly');
+      const message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
+      this.metrics.deliveries.inc({ outcome: 'network_error' });
+      const failed = { kind: 'network_error' as const, statusCode: null, error: message, durationMs: 0 };
+      return decideOutcome(d, failed, this.clock.now());
+    }
+  }
+
+  private async attempt(d: ClaimedDelivery, event: SerializedEvent): Promise<AttemptOutcome> {
+    const startedAt = this.clock.now();
+    if (!d.enabled) {
+      this.metrics.deliveries.inc({ outcome: 'disabled' });
+      this.metrics.deadLetters.inc();
+      return disabledOutcome(d, startedAt);
+    }
+    const t = unixSeconds(startedAt);
+    const body = serializedEnvelopeBody(event, t);
+    const result = await this.sender.send(d.url, body, {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      [SIGNATURE_HEADER]: signatureHeader(this.secret(d.secretSealed), body, t),
+      [EVENT_ID_HEADER]: d.eventId,
+      [EVENT_TYPE_HEADER]: d.eventType,
+      [DELIVERY_ID_HEADER]: d.id,
+    });
+    const outcome = decideOutcome(d, result, startedAt);
+    this.metrics.deliveries.inc({ outcome: result.kind });
+    this.metrics.attemptSeconds.observe(result.durationMs / 1000);
+    if (outcome.status === 'delivered') {
+      this.metrics.eventLagSeconds.observe(Math.max(0, Date.now() - event.createdAt.getTime()) / 1000);
+    }
+    if (outcome.status === 'dead_lettered') this.metrics.deadLetters.inc();
+    return outcome;
+  }
+
+  private secret(sealed: string): string {
+    let secret = this.secrets.get(sealed);
+    if (secret === undefined) {
+      if (this.secrets.size >= 10_000) this.secrets.clear();
+      secret = this.box.open(sealed);
+      this.secrets.set(sealed, secret);
+    }
+    return secret;
+  }
+}

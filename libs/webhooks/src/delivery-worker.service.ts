@@ -1,0 +1,145 @@
+import { ActorNode } from '@app/actors';
+import { Bus } from '@app/bus';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { MikroSqlExecutor } from '@app/persistence';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Clock, WEBHOOK_CLOCK } from './clock';
+import { DeliveryAttempt } from './delivery-attempt';
+import { ClaimedDelivery, claimDue, releaseClaims, renewClaims } from './delivery.queries';
+import { EndpointLanes } from './endpoint-lanes';
+import { SerializedEvent } from './envelope';
+import { EventCache } from './event-cache';
+import { OutcomeWriter } from './outcome.writer';
+import { DELIVERIES_DUE_SUBJECT } from './wake';
+
+/** Attempts running or waiting on this node, and per endpoint. */
+export const MAX_IN_FLIGHT = 512;
+export const PER_ENDPOINT = 8;
+/** A claim is held this long unless renewed; a dead node's deliveries are due again after it. */
+export const LEASE_MS = 15_000;
+const RENEW_EVERY_MS = 5_000;
+/** Retries come due on their own: how often an idle worker looks. */
+const POLL_MS = 250;
+const SHUTDOWN_GRACE_MS = 3_000;
+
+type Ready = ClaimedDelivery & { event: SerializedEvent };
+
+/**
+ * Claims due deliveries (see claimDue) and runs them in per-endpoint lanes, writes the outcomes in
+ * batches, and renews the leases of what it holds. Woken at once by this node's relay and by replays.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(DeliveryWorker.name);
+  private readonly lanes = new EndpointLanes<Ready>(PER_ENDPOINT, (d) => this.deliver(d));
+  private readonly writer: OutcomeWriter;
+  private readonly events: EventCache;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private unsubscribe?: () => void;
+  private claiming?: Promise<void>;
+  private again = false;
+  /** The last claim found work: more may be due as soon as there is room. */
+  private moreDue = false;
+  private stopped = false;
+
+  constructor(
+    private readonly node: ActorNode,
+    private readonly db: MikroSqlExecutor,
+    private readonly bus: Bus,
+    private readonly attempt: DeliveryAttempt,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_CLOCK) private readonly clock: Clock,
+  ) {
+    this.writer = new OutcomeWriter(db);
+    this.events = new EventCache(db);
+  }
+
+  onApplicationBootstrap(): void {
+    this.unsubscribe = this.bus.subscribe(DELIVERIES_DUE_SUBJECT, () => this.wake());
+    this.timers.push(
+      setInterval(() => this.wake(), POLL_MS),
+      setInterval(() => void this.renew(), RENEW_EVERY_MS),
+    );
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.timers.forEach(clearInterval);
+    this.unsubscribe?.();
+    await this.claiming;
+    const waiting = this.lanes.takeWaiting();
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([this.lanes.whenIdle(), new Promise((r) => (grace = setTimeout(r, SHUTDOWN_GRACE_MS)))]);
+    clearTimeout(grace);
+    await this.writer.flushed();
+    const left = [...waiting, ...this.lanes.items()].map((d) => d.id);
+    await releaseClaims(this.db, left, this.config.nodeId, this.clock.now()).catch((err: unknown) =>
+      this.logger.warn({ err }, 'Releasing delivery claims failed; they are due again when their leases end'),
+    );
+  }
+
+  /** Claims now (coalesced with a claim already running). */
+  wake(): void {
+    void this.claimAll();
+  }
+
+  /** Claims what is due, runs it and waits until every outcome is written (tests, benchmarks). */
+  async runOnce(): Promise<void> {
+    await this.claimAll();
+    await this.lanes.whenIdle();
+    await this.writer.flushed();
+  }
+
+  private claimAll(): Promise<void> {
+    if (this.claiming) {
+      this.again = true;
+      return this.claiming;
+    }
+    this.claiming = (async () => {
+      do {
+        this.again = false;
+        while (!this.stopped && this.node.shards.ownedShards().length) {
+          const room = MAX_IN_FLIGHT - this.lanes.size;
+          if (room <= 0 || (await this.claimBatch(room)) < room) break;
+        }
+      } while (this.again && !this.stopped);
+    })()
+      .catch((err: unknown) => this.logger.warn({ err }, 'Claiming deliveries failed'))
+      .finally(() => (this.claiming = undefined));
+    return this.claiming;
+  }
+
+  private async claimBatch(limit: number): Promise<number> {
+    const now = this.clock.now();
+    const claimed = await claimDue(this.db, {
+      now,
+      leaseUntil: new Date(now.getTime() + LEASE_MS),
+      owner: this.config.nodeId,
+      claimId: randomUUID(),
+      limit,
+      perEndpoint: PER_ENDPOINT,
+      exclude: this.lanes.saturated(),
+    });
+    const events = await this.events.get(claimed.map((d) => d.eventId));
+    for (const d of claimed) {
+      const event = events.get(d.eventId);
+      if (event) this.lanes.add({ ...d, event });
+    }
+    this.moreDue = claimed.length > 0;
+    return claimed.length;
+  }
+
+  private async deliver(d: Ready): Promise<void> {
+    this.writer.submit(await this.attempt.run(d, d.event));
+    if (this.moreDue && this.lanes.size <= MAX_IN_FLIGHT * 0.75) this.wake();
+  }
+
+  private async renew(): Promise<void> {
+    const claimIds = [...new Set(this.lanes.items().map((d) => d.claimId))];
+    const leaseUntil = new Date(this.clock.now().getTime() + LEASE_MS);
+    await renewClaims(this.db, claimIds, leaseUntil).catch((err: unknown) =>
+      this.logger.warn({ err }, 'Renewing delivery leases failed'),
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { EVENT_TYPES } from '../event-types';
+
+const TYPES_MESSAGE = `each value in events must be one of: ${EVENT_TYPES.join(', ')}`;
+
+export class CreateWebhookEndpointDto {
+  /** Not validated at creation (SPEC 2.8): an unusable URL fails its deliveries with a recorded reason. */
+  @IsString()
+  @Length(1, 2048)
+  url!: string;
+
+  /** Empty (or absent) means every event type. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(EVENT_TYPES.length * 2)
+  @IsIn(EVENT_TYPES, { each: true, message: TYPES_MESSAGE })
+  events?: string[];
+
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}

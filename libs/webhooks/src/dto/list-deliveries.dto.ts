@@ -1,0 +1,14 @@
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { DELIVERY_STATUSES, DeliveryStatus } from '../delivery.view';
+import { PageQueryDto } from './page-query.dto';
+
+export class ListDeliveriesDto extends PageQueryDto {
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  status?: DeliveryStatus;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  eventId?: string;
+}

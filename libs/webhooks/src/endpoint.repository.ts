@@ -1,0 +1,90 @@
+import { notFound } from '@app/http';
+import { MikroSqlExecutor } from '@app/persistence';
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, microsKey, page } from '@app/http';
+import { EndpointRecord } from './endpoint.view';
+import { withDates } from './row-dates';
+
+const COLUMNS = `id, workspace_id as "workspaceId", url, events, enabled, secret_sealed as "secretSealed",
+  created_at as "createdAt", updated_at as "updatedAt", ${microsKey('created_at')} as "createdAtKey"`;
+
+const record = (row: EndpointRecord) => withDates(row, ['createdAt', 'updatedAt']);
+
+export interface EndpointChanges {
+  url?: string;
+  events?: string[];
+  enabled?: boolean;
+  secretSealed?: string;
+}
+
+/** Webhook endpoints; every query is scoped by the workspace it is given. */
+@Injectable()
+export class EndpointRepository {
+  constructor(private readonly db: MikroSqlExecutor) {}
+
+  async insert(e: Omit<EndpointRecord, 'createdAt' | 'updatedAt' | 'createdAtKey'>): Promise<EndpointRecord> {
+    const rows = await this.db.query<EndpointRecord>(
+      `insert into webhook_endpoints (id, workspace_id, url, events, enabled, secret_sealed)
+       values (?, ?, ?, ?::text[], ?, ?) returning ${COLUMNS}`,
+      [e.id, e.workspaceId, e.url, e.events, e.enabled, e.secretSealed],
+    );
+    return record(rows[0]);
+  }
+
+  async get(workspaceId: string, id: string): Promise<EndpointRecord> {
+    const rows = await this.db.query<EndpointRecord>(
+      `select ${COLUMNS} from webhook_endpoints where id = ? and workspace_id = ?`,
+      [id, workspaceId],
+    );
+    if (!rows[0]) throw notFound('Webhook endpoint');
+    return record(rows[0]);
+  }
+
+  async list(workspaceId: string, limit: number, cursor?: string) {
+    const params: unknown[] = [workspaceId];
+    let after = '';
+    if (cursor) {
+      const position = decodeCursor(cursor);
+      after = 'and (created_at, id) < (?::timestamptz, ?)';
+      params.push(position.createdAt, position.id);
+    }
+    const rows = await this.db.query<EndpointRecord>(
+      `select ${COLUMNS} from webhook_endpoints where workspace_id = ? ${after}
+       order by created_at desc, id desc limit ?`,
+      [...params, limit + 1],
+    );
+    return page(rows.map(record), limit);
+  }
+
+  /** The enabled endpoints of a workspace and their filters. */
+  async enabled(workspaceId: string): Promise<{ id: string; events: string[] }[]> {
+    return this.db.query('select id, events from webhook_endpoints where workspace_id = ? and enabled', [workspaceId]);
+  }
+
+  async update(workspaceId: string, id: string, changes: EndpointChanges): Promise<EndpointRecord> {
+    const rows = await this.db.query<EndpointRecord>(
+      `update webhook_endpoints set url = coalesce(?, url), events = coalesce(?::text[], events),
+         enabled = coalesce(?, enabled), secret_sealed = coalesce(?, secret_sealed), updated_at = now()
+       where id = ? and workspace_id = ? returning ${COLUMNS}`,
+      [
+        changes.url ?? null,
+        changes.events ?? null,
+        changes.enabled ?? null,
+        changes.secretSealed ?? null,
+        id,
+        workspaceId,
+      ],
+    );
+    if (!rows[0]) throw notFound('Webhook endpoint');
+    return record(rows[0]);
+  }
+
+  /** Deletes the endpoint and, with it, its deliveries. */
+  async remove(workspaceId: string, id: string): Promise<void> {
+    const rows = await this.db.query('delete from webhook_endpoints where id = ? and workspace_id = ? returning id', [
+      id,
+      workspaceId,
+    ]);
+    if (!rows.length) throw notFound('Webhook endpoint');
+  }
+}

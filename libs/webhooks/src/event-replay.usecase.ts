@@ -1,0 +1,42 @@
+import { Bus } from '@app/bus';
+import { DomainError } from '@app/http';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock, WEBHOOK_CLOCK } from './clock';
+import { DeliveryRepository } from './delivery.repository';
+import { DeliveryView, toDeliveryView } from './delivery.view';
+import { EndpointRepository } from './endpoint.repository';
+import { EventRepository } from './event.repository';
+import { matchesFilter } from './event-types';
+import { DELIVERIES_DUE_SUBJECT } from './wake';
+
+/** Sends an event again: to one endpoint, or to every enabled endpoint whose filter matches. */
+@Injectable()
+export class EventReplay {
+  constructor(
+    private readonly events: EventRepository,
+    private readonly endpoints: EndpointRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly bus: Bus,
+    @Inject(WEBHOOK_CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async replay(workspaceId: string, eventId: string, endpointId?: string): Promise<{ deliveries: DeliveryView[] }> {
+    const event = await this.events.row(workspaceId, eventId);
+    let targets: string[];
+    if (endpointId !== undefined) {
+      const endpoint = await this.endpoints.get(workspaceId, endpointId);
+      if (!endpoint.enabled) {
+        throw new DomainError('bad_request', `Webhook endpoint ${endpoint.id} is disabled: enable it first`, {
+          field: 'endpointId',
+        });
+      }
+      targets = [endpoint.id];
+    } else {
+      const enabled = await this.endpoints.enabled(workspaceId);
+      targets = enabled.filter((e) => matchesFilter(e.events, event.type)).map((e) => e.id);
+    }
+    const rows = await this.deliveries.replay(event, targets, this.clock.now());
+    if (rows.length) this.bus.publish(DELIVERIES_DUE_SUBJECT, { count: rows.length });
+    return { deliveries: rows.map(toDeliveryView) };
+  }
+}

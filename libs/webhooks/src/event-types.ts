@@ -1,0 +1,27 @@
+/** Every event type the service emits (SPEC section 6); endpoints subscribe to these by name. */
+export const EVENT_TYPES = [
+  'domain.created',
+  'domain.verified',
+  'domain.failed',
+  'domain.monitor_updated',
+  'domain.expired',
+  'domain.deleted',
+  'domain_purchase.completed',
+  'domain_purchase.failed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** An endpoint's filter: empty means every type, otherwise the listed types only. */
+export function matchesFilter(filter: readonly string[], type: string): boolean {
+  return filter.length === 0 || filter.includes(type);
+}
+
+/** The filter as stored: known types only, each once, in the catalogue's order. */
+export function normalizeFilter(types: readonly string[]): EventType[] {
+  return EVENT_TYPES.filter((type) => types.includes(type));
+}

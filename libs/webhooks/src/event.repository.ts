@@ -1,0 +1,77 @@
+import { notFound } from '@app/http';
+import { MikroSqlExecutor } from '@app/persistence';
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, microsKey, page } from '@app/http';
+import { EventEnvelope, EventRow, buildEnvelope, unixSeconds } from './envelope';
+import { withDates } from './row-dates';
+
+export interface EventListQuery {
+  types?: string[];
+  createdAfter?: string;
+  createdBefore?: string;
+  cursor?: string;
+  limit: number;
+}
+
+const COLUMNS = `id, workspace_id as "workspaceId", type, data, created_at as "createdAt",
+  ${microsKey('created_at')} as "createdAtKey"`;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const UTC_DAY = (date: string) => `((${date})::timestamp at time zone 'UTC')`;
+
+/** As read through the API, `timestamp` is the event's creation time in unix seconds. */
+const view = (row: EventRow): EventEnvelope => buildEnvelope(row, unixSeconds(row.createdAt));
+
+/** Events of the outbox, newest first; every query is scoped by the workspace it is given. */
+@Injectable()
+export class EventRepository {
+  constructor(private readonly db: MikroSqlExecutor) {}
+
+  async get(workspaceId: string, id: string): Promise<EventEnvelope> {
+    return view(await this.row(workspaceId, id));
+  }
+
+  async row(workspaceId: string, id: string): Promise<EventRow> {
+    const rows = await this.db.query<EventRow>(
+      `select ${COLUMNS} from outbox_events where id = ? and workspace_id = ?`,
+      [id, workspaceId],
+    );
+    if (!rows[0]) throw notFound('Event');
+    return withDates(rows[0], ['createdAt']);
+  }
+
+  async list(workspaceId: string, q: EventListQuery): Promise<{ events: EventEnvelope[]; nextCursor: string | null }> {
+    const where = ['workspace_id = ?'];
+    const params: unknown[] = [workspaceId];
+    if (q.types?.length) {
+      where.push('type = any(?::text[])');
+      params.push(q.types);
+    }
+    // Both ends are inclusive; a date alone means the whole of that day in UTC.
+    if (q.createdAfter) {
+      where.push(
+        DATE_ONLY.test(q.createdAfter) ? `created_at >= ${UTC_DAY('?::date')}` : 'created_at >= ?::timestamptz',
+      );
+      params.push(q.createdAfter);
+    }
+    if (q.createdBefore) {
+      where.push(
+        DATE_ONLY.test(q.createdBefore) ? `created_at < ${UTC_DAY('?::date + 1')}` : 'created_at <= ?::timestamptz',
+      );
+      params.push(q.createdBefore);
+    }
+    if (q.cursor) {
+      const after = decodeCursor(q.cursor);
+      where.push('(created_at, id) < (?::timestamptz, ?)');
+      params.push(after.createdAt, after.id);
+    }
+    const rows = await this.db.query<EventRow & { createdAtKey: string }>(
+      `select ${COLUMNS} from outbox_events where ${where.join(' and ')} order by created_at desc, id desc limit ?`,
+      [...params, q.limit + 1],
+    );
+    const result = page(
+      rows.map((r) => withDates(r, ['createdAt'])),
+      q.limit,
+    );
+    return { events: result.rows.map(view), nextCursor: result.nextCursor };
+  }
+}

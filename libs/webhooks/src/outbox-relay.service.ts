@@ -1,0 +1,104 @@
+import { ActorNode } from '@app/actors';
+import { MikroSqlExecutor } from '@app/persistence';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Clock, WEBHOOK_CLOCK } from './clock';
+import { DeliveryWorker } from './delivery-worker.service';
+import { buildEnvelope, unixSeconds } from './envelope';
+import { EventStream } from './event-stream';
+import { matchesFilter } from './event-types';
+import {
+  NewDelivery,
+  anyUnrelayed,
+  claimUnrelayed,
+  enabledEndpoints,
+  insertDeliveries,
+  markRelayed,
+} from './relay.queries';
+import { WebhookMetrics } from './webhooks.metrics';
+
+const BATCH = 500;
+/** How often an idle relay looks for new outbox rows: bounds the event-to-webhook latency. */
+const POLL_MS = 20;
+const ERROR_BACKOFF_MS = 1_000;
+
+/**
+ * Moves outbox events on, each exactly once: in one transaction it locks a batch of unrelayed rows
+ * (`for update skip locked`, so relays on several nodes share the work), publishes them to
+ * JetStream (msgID = event id: a batch retried after a crash is deduplicated), creates one delivery
+ * per matching enabled endpoint and marks the rows relayed.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private readonly metrics = WebhookMetrics.get();
+  private timer?: NodeJS.Timeout;
+  private current?: Promise<unknown>;
+  private stopped = false;
+
+  constructor(
+    private readonly node: ActorNode,
+    private readonly db: MikroSqlExecutor,
+    private readonly stream: EventStream,
+    private readonly worker: DeliveryWorker,
+    @Inject(WEBHOOK_CLOCK) private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.stream.ensure().catch((err: unknown) => this.logger.warn({ err }, 'Creating the events stream failed'));
+    this.schedule(0);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.current;
+  }
+
+  /** Relays one batch now; resolves with the number of events relayed. */
+  async relayOnce(): Promise<number> {
+    if (!(await anyUnrelayed(this.db))) return 0;
+    const now = this.clock.now();
+    const { events, deliveries } = await this.db.transaction(async (tx) => {
+      const rows = await claimUnrelayed(tx, BATCH);
+      if (!rows.length) return { events: 0, deliveries: 0 };
+      await this.stream.publish(rows.map((row) => buildEnvelope(row, unixSeconds(now))));
+      const endpoints = await enabledEndpoints(tx, [...new Set(rows.map((r) => r.workspaceId))]);
+      const created: NewDelivery[] = rows.flatMap((event) =>
+        endpoints
+          .filter((e) => e.workspaceId === event.workspaceId && matchesFilter(e.events, event.type))
+          .map((e) => ({ eventId: event.id, endpointId: e.id, workspaceId: event.workspaceId, type: event.type })),
+      );
+      await insertDeliveries(tx, created, now);
+      await markRelayed(
+        tx,
+        rows.map((r) => r.id),
+      );
+      return { events: rows.length, deliveries: created.length };
+    });
+    this.metrics.relayed.inc(events);
+    if (deliveries) this.worker.wake();
+    return events;
+  }
+
+  private schedule(ms: number): void {
+    if (!this.stopped) this.timer = setTimeout(() => void this.pass(), ms);
+  }
+
+  private async pass(): Promise<void> {
+    let next = POLL_MS;
+    try {
+      // Only a member serving shards relays: a node cut off from NATS leaves the work to the others.
+      if (this.node.shards.ownedShards().length) {
+        const run = this.relayOnce();
+        this.current = run;
+        if ((await run) === BATCH) next = 0;
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 'Relaying outbox events failed; retrying');
+      next = ERROR_BACKOFF_MS;
+    } finally {
+      this.current = undefined;
+    }
+    this.schedule(next);
+  }
+}

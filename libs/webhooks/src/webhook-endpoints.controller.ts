@@ -1,0 +1,59 @@
+import { CurrentPrincipal, Principal } from '@app/auth';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { DeliveryRepository } from './delivery.repository';
+import { toDeliveryView } from './delivery.view';
+import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
+import { ListDeliveriesDto } from './dto/list-deliveries.dto';
+import { PageQueryDto } from './dto/page-query.dto';
+import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
+import { EndpointRepository } from './endpoint.repository';
+import { toEndpointView } from './endpoint.view';
+import { WebhookEndpoints } from './webhook-endpoints.usecase';
+
+@Controller('v1/webhook-endpoints')
+export class WebhookEndpointsController {
+  constructor(
+    private readonly usecases: WebhookEndpoints,
+    private readonly endpoints: EndpointRepository,
+    private readonly deliveries: DeliveryRepository,
+  ) {}
+
+  @Post()
+  create(@CurrentPrincipal() p: Principal, @Body() body: CreateWebhookEndpointDto) {
+    return this.usecases.create(p.workspaceId, body);
+  }
+
+  @Get()
+  async list(@CurrentPrincipal() p: Principal, @Query() q: PageQueryDto) {
+    const result = await this.endpoints.list(p.workspaceId, q.limit ?? 25, q.cursor);
+    return { endpoints: result.rows.map((r) => toEndpointView(r)), nextCursor: result.nextCursor };
+  }
+
+  @Get(':id')
+  async get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return { endpoint: toEndpointView(await this.endpoints.get(p.workspaceId, id)) };
+  }
+
+  @Patch(':id')
+  update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto) {
+    return this.usecases.update(p.workspaceId, id, body);
+  }
+
+  @Delete(':id')
+  remove(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.usecases.remove(p.workspaceId, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  rotate(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.usecases.rotateSecret(p.workspaceId, id);
+  }
+
+  @Get(':id/deliveries')
+  async deliveriesOf(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: ListDeliveriesDto) {
+    await this.endpoints.get(p.workspaceId, id);
+    const result = await this.deliveries.list(p.workspaceId, id, { ...q, limit: q.limit ?? 25 });
+    return { deliveries: result.rows.map(toDeliveryView), nextCursor: result.nextCursor };
+  }
+}

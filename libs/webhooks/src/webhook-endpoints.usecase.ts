@@ -1,0 +1,52 @@
+import { SecretBox } from '@app/crypto';
+import { DomainError } from '@app/http';
+import { Injectable } from '@nestjs/common';
+import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
+import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
+import { EndpointRepository } from './endpoint.repository';
+import { EndpointView, toEndpointView } from './endpoint.view';
+import { normalizeFilter } from './event-types';
+import { newEndpointId, newWebhookSecret } from './webhook-ids';
+
+/** Changes to webhook endpoints. The secret is sealed at rest and shown only by create and rotate. */
+@Injectable()
+export class WebhookEndpoints {
+  constructor(
+    private readonly endpoints: EndpointRepository,
+    private readonly box: SecretBox,
+  ) {}
+
+  async create(workspaceId: string, dto: CreateWebhookEndpointDto): Promise<{ endpoint: EndpointView }> {
+    const secret = newWebhookSecret();
+    const record = await this.endpoints.insert({
+      id: newEndpointId(),
+      workspaceId,
+      url: dto.url,
+      events: normalizeFilter(dto.events ?? []),
+      enabled: dto.enabled ?? true,
+      secretSealed: this.box.seal(secret),
+    });
+    return { endpoint: toEndpointView(record, secret) };
+  }
+
+  async update(workspaceId: string, id: string, dto: UpdateWebhookEndpointDto): Promise<{ endpoint: EndpointView }> {
+    if (dto.url === undefined && dto.events === undefined && dto.enabled === undefined) {
+      throw new DomainError('bad_request', 'Send at least one of url, events, enabled');
+    }
+    const events = dto.events && normalizeFilter(dto.events);
+    const record = await this.endpoints.update(workspaceId, id, { url: dto.url, events, enabled: dto.enabled });
+    return { endpoint: toEndpointView(record) };
+  }
+
+  /** A new secret at once; deliveries from then on are signed with it only. */
+  async rotateSecret(workspaceId: string, id: string): Promise<{ endpoint: EndpointView }> {
+    const secret = newWebhookSecret();
+    const record = await this.endpoints.update(workspaceId, id, { secretSealed: this.box.seal(secret) });
+    return { endpoint: toEndpointView(record, secret) };
+  }
+
+  async remove(workspaceId: string, id: string): Promise<{ deleted: true; id: string }> {
+    await this.endpoints.remove(workspaceId, id);
+    return { deleted: true, id };
+  }
+}

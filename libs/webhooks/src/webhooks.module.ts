@@ -1,0 +1,50 @@
+import { Bus } from '@app/bus';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { SecretBox } from '@app/crypto';
+import { DnsModule, OriginPreflight } from '@app/dns';
+import { Module } from '@nestjs/common';
+import { Clock, WEBHOOK_CLOCK, systemClock } from './clock';
+import { DeliveryAttempt } from './delivery-attempt';
+import { DeliveryWorker } from './delivery-worker.service';
+import { DeliveryRepository } from './delivery.repository';
+import { EndpointRepository } from './endpoint.repository';
+import { EventReplay } from './event-replay.usecase';
+import { EventStream } from './event-stream';
+import { EventRepository } from './event.repository';
+import { EventsController } from './events.controller';
+import { OutboxRelay } from './outbox-relay.service';
+import { WebhookEndpointsController } from './webhook-endpoints.controller';
+import { WebhookEndpoints } from './webhook-endpoints.usecase';
+import { WebhookSender } from './webhook-sender';
+
+const clock = { provide: WEBHOOK_CLOCK, useValue: systemClock };
+
+/** /v1/webhook-endpoints and /v1/events (api, standalone). */
+@Module({
+  controllers: [WebhookEndpointsController, EventsController],
+  providers: [clock, EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
+})
+export class WebhooksApiModule {}
+
+/** The outbox relay and the delivery workers (node, standalone). */
+@Module({
+  imports: [DnsModule],
+  providers: [
+    clock,
+    {
+      provide: EventStream,
+      inject: [Bus, APP_CONFIG],
+      useFactory: (bus: Bus, config: AppConfig) => new EventStream(bus, config.natsReplicas),
+    },
+    {
+      provide: DeliveryAttempt,
+      inject: [OriginPreflight, SecretBox, WEBHOOK_CLOCK],
+      useFactory: (preflight: OriginPreflight, box: SecretBox, c: Clock) =>
+        new DeliveryAttempt(new WebhookSender(preflight), box, c),
+    },
+    DeliveryWorker,
+    OutboxRelay,
+  ],
+  exports: [DeliveryWorker, OutboxRelay],
+})
+export class WebhooksNodeModule {}
