@@ -25,6 +25,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   private timer?: NodeJS.Timeout;
   private inFlight = 0;
   private claiming = false;
+  /** The last claim came back full: more is due than fits, so refill as probes finish. */
+  private backlog = false;
   private stopped = false;
 
   constructor(
@@ -58,6 +60,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
           if (domain.stale) this.metrics.probes.inc({ outcome: 'skipped_stale' });
           else this.start(domain);
         }
+        this.backlog = due.length === room;
         if (due.length < room) return;
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -80,6 +83,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       .finally(() => {
         end();
         this.inFlight--;
+        // Refill in batches of a quarter of the cap, not one claim per finished probe.
+        if (this.backlog && this.inFlight <= (this.config.monitorConcurrency * 3) / 4) void this.tick();
       });
   }
 
