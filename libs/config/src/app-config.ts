@@ -56,8 +56,7 @@ export interface AppConfig {
   acmeEmail?: string;
   /** Certificates are renewed from this many days before expiry. */
   certRenewDays: number;
-  /** Port the monitor connects to when it checks the certificate the edge serves (443 behind the LB). */
-  probeTlsPort: number;
+
   registrar: 'sandbox' | 'namecheap';
   namecheap?: NamecheapConfig;
   payments: 'sandbox' | 'stripe';
@@ -124,7 +123,6 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     acmeCaFile: raw(env, 'ACME_CA_FILE'),
     acmeEmail: raw(env, 'ACME_EMAIL'),
     certRenewDays: integer(env, 'CERT_RENEW_DAYS', 30, 1, 36_500),
-    probeTlsPort: integer(env, 'PROBE_TLS_PORT', 443, 1, 65535),
     registrar,
     namecheap: registrar === 'namecheap' ? namecheapConfig(env) : undefined,
     payments,
