@@ -49,9 +49,9 @@ function toAnswer(name: string, record: DnsRecord): dnsPacket.Answer {
   return { name, type: record.type, ttl, data: record.data };
 }
 
-function lookup(zones: Map<string, DnsRecord[]>, question: dnsPacket.Question) {
+function lookup(zones: Zones, question: dnsPacket.Question) {
   const qname = canonical(question.name);
-  const exists = zones.has(qname) || [...zones.keys()].some((name) => name.endsWith(`.${qname}`));
+  const exists = zones.has(qname) || zones.parents.has(qname);
   if (!exists) return { rcode: NXDOMAIN, answers: [] };
   const answers: dnsPacket.Answer[] = [];
   let name = qname;
@@ -68,7 +68,31 @@ function lookup(zones: Map<string, DnsRecord[]>, question: dnsPacket.Question) {
   return { rcode: NOERROR, answers };
 }
 
-type Zones = Map<string, DnsRecord[]> & { log: DnsServer['queries'] };
+/**
+ * The names with their records, the query log, and how many names lie below each parent name, so
+ * that telling an empty non-terminal from NXDOMAIN is one map lookup however many names there are.
+ */
+type Zones = Map<string, DnsRecord[]> & { log: DnsServer['queries']; parents: Map<string, number> };
+
+/** Every proper suffix of `name` after a dot: `a.b.c` gives `b.c` and `c`. */
+function* parentsOf(name: string): Generator<string> {
+  for (let dot = name.indexOf('.'); dot !== -1; dot = name.indexOf('.', dot + 1)) yield name.slice(dot + 1);
+}
+
+function putName(zones: Zones, name: string, records: DnsRecord[]): void {
+  if (!zones.has(name))
+    for (const parent of parentsOf(name)) zones.parents.set(parent, (zones.parents.get(parent) ?? 0) + 1);
+  zones.set(name, [...records]);
+}
+
+function removeName(zones: Zones, name: string): void {
+  if (!zones.delete(name)) return;
+  for (const parent of parentsOf(name)) {
+    const below = (zones.parents.get(parent) ?? 1) - 1;
+    if (below > 0) zones.parents.set(parent, below);
+    else zones.parents.delete(parent);
+  }
+}
 
 const EDNS = { type: 'OPT', name: '.', udpPayloadSize: OUR_UDP_SIZE } as dnsPacket.Answer;
 
@@ -137,12 +161,11 @@ function listen(zones: Zones): Promise<{ udp: UdpSocket; tcp: Server; sockets: S
 
 /** Starts the server; retries when the free UDP port happens to be taken on TCP. */
 export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer> {
-  const zones = Object.assign(
-    new Map(Object.entries(initial).map(([name, records]) => [canonical(name), [...records]])),
-    {
-      log: [] as DnsServer['queries'],
-    },
-  );
+  const zones: Zones = Object.assign(new Map<string, DnsRecord[]>(), {
+    log: [] as DnsServer['queries'],
+    parents: new Map<string, number>(),
+  });
+  for (const [name, records] of Object.entries(initial)) putName(zones, canonical(name), records);
   let bound: Awaited<ReturnType<typeof listen>> | undefined;
   for (let attempt = 0; !bound; attempt++) {
     try {
@@ -158,8 +181,8 @@ export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer>
     address: `127.0.0.1:${port}`,
     queries: zones.log,
     setRecords(name, records) {
-      if (records.length === 0) zones.delete(canonical(name));
-      else zones.set(canonical(name), [...records]);
+      if (records.length === 0) removeName(zones, canonical(name));
+      else putName(zones, canonical(name), records);
     },
     async close() {
       for (const socket of sockets) socket.destroy();

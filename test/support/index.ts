@@ -7,3 +7,6 @@ export * from './counter-load';
 export * from './nats-server';
 export * from './domain-fixtures';
 export * from './pebble';
+export * from './webhook-receiver';
+export * from './webhook-app';
+export * from './edge';

@@ -4,6 +4,7 @@ import { ResolvedDatabase } from '@app/runtime';
 import { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
+import { freeEdgePorts } from './free-ports';
 import { TestDatabase, createTestDatabase } from './test-database';
 import { Client } from 'pg';
 
@@ -37,6 +38,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       RATE_LIMITS: 'off',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      ...(await freeEdgePorts()),
       ...options.env,
       DATABASE_URL: db.url,
     },

@@ -67,7 +67,7 @@ export class ServedCertificateProbe {
         done({ valid: covers && inWindow, expiresAt: expiresAt.toISOString(), reason });
       });
       socket.once('timeout', () => done({ valid: false, reason: 'TLS handshake timed out' }));
-      socket.once('error', (error) => done({ valid: false, reason: `TLS handshake failed: ${error.message}` }));
+      socket.once('error', (error: Error) => done({ valid: false, reason: `TLS handshake failed: ${error.message}` }));
     });
   }
 }

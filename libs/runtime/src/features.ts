@@ -2,6 +2,9 @@ import { ActorClientModule, ActorNodeModule, ClusterAdminModule } from '@app/act
 import { AdminModule } from '@app/admin';
 import { AuthModule } from '@app/auth';
 import { DomainsApiModule, DomainsNodeModule } from '@app/domains';
+import { LimitsModule } from '@app/limits';
+import { EdgeModule } from '@app/edge';
+import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
 import { DynamicModule, Type } from '@nestjs/common';
 
@@ -9,15 +12,24 @@ type ModuleRef = Type<unknown> | DynamicModule;
 
 /** The HTTP API: authentication, the admin API and the /v1 resources. */
 export function apiFeatures(): ModuleRef[] {
-  return [AuthModule, AdminModule, WorkspacesModule, ActorClientModule, ClusterAdminModule, DomainsApiModule];
+  return [
+    AuthModule,
+    LimitsModule,
+    AdminModule,
+    WorkspacesModule,
+    ActorClientModule,
+    ClusterAdminModule,
+    DomainsApiModule,
+    WebhooksApiModule,
+  ];
 }
 
 /** The actor node: hosts the actors of the shards it owns. */
 export function nodeFeatures(): ModuleRef[] {
-  return [ActorNodeModule.forRoot(), DomainsNodeModule];
+  return [ActorNodeModule.forRoot(), ActorClientModule, DomainsNodeModule, WebhooksNodeModule];
 }
 
-/** The edge: TLS termination and proxying (filled in by the edge issue). */
+/** The edge: TLS termination by SNI, proxy and redirect to origins, ACME HTTP-01 answers. */
 export function edgeFeatures(): ModuleRef[] {
-  return [];
+  return [EdgeModule.forRoot()];
 }

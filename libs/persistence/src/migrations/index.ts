@@ -3,6 +3,8 @@ import { Migration20261121000000Foundation } from './Migration20261121000000Foun
 import { Migration20261121010000Actors } from './Migration20261121010000Actors';
 import { Migration20261121020000Domains } from './Migration20261121020000Domains';
 import { Migration20261121030000Certificates } from './Migration20261121030000Certificates';
+import { Migration20261121040000Webhooks } from './Migration20261121040000Webhooks';
+import { Migration20261121050000Limits } from './Migration20261121050000Limits';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -10,4 +12,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121010000Actors', class: Migration20261121010000Actors },
   { name: 'Migration20261121020000Domains', class: Migration20261121020000Domains },
   { name: 'Migration20261121030000Certificates', class: Migration20261121030000Certificates },
+  { name: 'Migration20261121040000Webhooks', class: Migration20261121040000Webhooks },
+  { name: 'Migration20261121050000Limits', class: Migration20261121050000Limits },
 ];

@@ -1,0 +1,127 @@
+import type { Request } from 'autocannon';
+import { pool } from '../lib/cluster';
+import { stopAll } from '../lib/processes';
+import { round } from '../lib/stats';
+import { BenchEnv, Benchmark, Measured, figure } from '../lib/types';
+import { DOMAINS_AREA } from './area';
+import {
+  CONNECTIONS,
+  TargetLoad,
+  alternate,
+  assertClean,
+  cannon,
+  line,
+  startBareApi,
+  summarizeHttp,
+} from './http-load';
+import { createDomain, createWorkspace, fixtures, percent, startDns, startService } from './service';
+
+const ROUND_S = 6;
+const ROUNDS = 2;
+const WARMUP_S = 2;
+
+async function run(env: BenchEnv): Promise<Measured> {
+  const pg = pool(env, 2);
+  try {
+    const { ORIGIN_URL, domainZones } = fixtures();
+    const dns = await startDns(domainZones());
+    const { api, node } = await startService(env, pg, dns.address);
+    const { apiKey } = await createWorkspace(api.url);
+    const sample = await createDomain(api.url, apiKey, 'sample.bench-customer.com');
+    const bodyBytes = Buffer.byteLength(JSON.stringify(sample));
+    const bare = await startBareApi({ post: sample });
+
+    // Every request a hostname of its own (unknown to the DNS server: NXDOMAIN, which creation allows).
+    let next = 0;
+    const requests: Request[] = [
+      {
+        method: 'POST',
+        path: '/v1/domains',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ hostname: `b${next++}.bench-customer.com`, originUrl: ORIGIN_URL }),
+        }),
+      },
+    ];
+    const targets = {
+      service: { url: api.url, procs: [api.proc, node.proc] },
+      bare: { url: bare.url, procs: [bare.proc] },
+    };
+    for (const { url } of Object.values(targets)) await cannon(url, WARMUP_S, requests);
+    const load = await alternate(targets, ROUNDS, ROUND_S, requests, pg);
+    const s = summarizeHttp(load.service.runs);
+    const b = summarizeHttp(load.bare.runs);
+    assertClean('POST /v1/domains', s);
+    assertClean('bare handler', b);
+    console.log(`  ${line('service', s)}; ${line('bare', b)}`);
+    const cpu = (t: TargetLoad, seconds: number) => percent(seconds, t.ms);
+    const { rows } = await pg.query<{ n: string }>('select count(*) as n from domains where deleted_at is null');
+
+    return {
+      method:
+        `The same service processes as domains.get (dist/apps/api and one dist/apps/node on the benchmark's database ` +
+        `and NATS prefix, RATE_LIMITS=off so the SPEC's 60 creations per minute per key do not throttle the ` +
+        `benchmark, LOG_LEVEL=warn, loopback DNS server process with the fixture zones). autocannon ` +
+        `(${CONNECTIONS} connections, one request in flight each) sends POST /v1/domains with a unique hostname per ` +
+        `request (b<n>.bench-customer.com: NXDOMAIN, which creation allows) and the fixture origin ` +
+        `(origin.saas-test.net, a public address). Each creation runs the hostname rules, the origin's SSRF ` +
+        `preflight (A and AAAA) and the CAA climb (two CAA queries) in the api, then the create command over NATS ` +
+        `to the domain's actor, which checks the hostname is free and commits the snapshot and domain.created ` +
+        `before the 201. The node's monitor probes the new domains 10 s after creation (background work during ` +
+        `later rounds). Baseline: the bare NestJS-on-Fastify app answering 201 with the service's own answer ` +
+        `(${bodyBytes} bytes) after parsing the same JSON body. ${ROUNDS} alternating rounds of ${ROUND_S} s after ` +
+        `${WARMUP_S} s of warm-up of each; latency percentiles over every answer of the measured rounds ` +
+        `(autocannon's per-response times).`,
+      figures: [
+        figure({
+          label: `POST /v1/domains requests per second (${CONNECTIONS} connections)`,
+          value: round(s.perSecond),
+          unit: '/s',
+          baseline: { label: 'bare NestJS-on-Fastify handler', value: round(b.perSecond) },
+        }),
+        figure({
+          label: 'POST p50 latency',
+          value: round(s.p50, 3),
+          unit: 'ms',
+          baseline: { label: 'bare handler p50', value: round(b.p50, 3) },
+        }),
+        figure({
+          label: 'POST p99 latency',
+          value: round(s.p99, 3),
+          unit: 'ms',
+          baseline: { label: 'bare handler p99', value: round(b.p99, 3) },
+        }),
+      ],
+      details: {
+        'Domains created while measured (201)': s.ok,
+        'Live domains at the end (warm-up included)': Number(rows[0].n),
+        'Requests measured (bare)': b.ok,
+        'Non-2xx answers / errors (service)': `${s.non2xx} / ${s.errors}`,
+        'Measured seconds (each side)': round(s.seconds, 1),
+        'CPU during the service rounds (one core = 100%): api / node / PostgreSQL / autocannon':
+          `${cpu(load.service, load.service.cpu[0])} / ${cpu(load.service, load.service.cpu[1])} / ` +
+          `${cpu(load.service, load.service.databaseCpu)} / ${cpu(load.service, load.service.loadCpu)}`,
+        'CPU during the bare rounds: bare app / autocannon': `${cpu(load.bare, load.bare.cpu[0])} / ${cpu(
+          load.bare,
+          load.bare.loadCpu,
+        )}`,
+        'CPU per created domain (ms): api / node / PostgreSQL':
+          `${round((load.service.cpu[0] * 1000) / s.ok, 2)} / ${round((load.service.cpu[1] * 1000) / s.ok, 2)} / ` +
+          `${round((load.service.databaseCpu * 1000) / s.ok, 2)}`,
+      },
+    };
+  } finally {
+    await stopAll();
+    await pg.end();
+  }
+}
+
+export const domainsCreateBench: Benchmark = {
+  name: 'domains.create',
+  area: DOMAINS_AREA,
+  order: 2,
+  title: 'POST /v1/domains throughput and latency, against a bare NestJS-on-Fastify handler',
+  timeoutMs: 120_000,
+  run,
+};

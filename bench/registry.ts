@@ -1,0 +1,41 @@
+import { failoverBench } from './actors/failover.bench';
+import { persistedBench } from './actors/persisted.bench';
+import { residentMemoryBench } from './actors/resident-memory.bench';
+import { throughputBench } from './actors/throughput.bench';
+import { edgeHandshakesBench } from './edge/handshakes.bench';
+import { edgeProxyBench } from './edge/proxy.bench';
+import { domainsCreateBench } from './domains/create.bench';
+import { domainsGetBench } from './domains/get.bench';
+import { domainsMonitorBench } from './domains/monitor.bench';
+import { Benchmark } from './lib/types';
+import { webhookLatencyBench } from './webhooks/latency.bench';
+import { webhookThroughputBench } from './webhooks/throughput.bench';
+
+/** Every benchmark, in the order `npm run bench` runs them. Add other areas' benchmarks here. */
+export const BENCHMARKS: Benchmark[] = [
+  throughputBench,
+  persistedBench,
+  residentMemoryBench,
+  failoverBench,
+  edgeProxyBench,
+  edgeHandshakesBench,
+  webhookLatencyBench,
+  webhookThroughputBench,
+  domainsGetBench,
+  domainsCreateBench,
+  domainsMonitorBench,
+];
+
+/** `actors.failover`, `failover` or a whole area (`actors`) select benchmarks; nothing selects all. */
+export function select(names: string[]): Benchmark[] {
+  if (!names.length) return BENCHMARKS;
+  const unknown = names.filter((n) => !BENCHMARKS.some((b) => matches(b, n)));
+  if (unknown.length) {
+    throw new Error(`Unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+  }
+  return BENCHMARKS.filter((b) => names.some((n) => matches(b, n)));
+}
+
+function matches(bench: Benchmark, name: string): boolean {
+  return bench.name === name || bench.name.split('.')[0] === name || bench.name.split('.').slice(1).join('.') === name;
+}

@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'nats';
+import { DEFAULT_MEMBERSHIP } from '@app/actors';
+import { NATS_URL, createBenchDatabase, uniqueSubjectPrefix } from './lib/database';
+import { describeMachine } from './lib/machine';
+import { BENCHMARKS_MD, REPO_ROOT, built } from './lib/paths';
+import { render } from './lib/render';
+import { loadResults, saveResult } from './lib/results';
+import { formatNumber } from './lib/stats';
+import { BenchResult, Benchmark, Machine, Measured } from './lib/types';
+import { select } from './registry';
+
+/**
+ * `npm run bench [-- name...]`: runs the benchmarks one after another, each in a process group of
+ * its own on a fresh database and NATS namespace, with a hard time limit; saves each result to
+ * bench/results/<name>.json and renders BENCHMARKS.md from every result file present.
+ */
+
+let running: number | undefined;
+let interrupted = false;
+
+const killGroup = (pid?: number) => {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+};
+
+// Ctrl-C: kill the running benchmark's group; its database and bucket are removed as it ends.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    console.error(`\n${signal}: stopping without saving results`);
+    if (running) killGroup(running);
+    else process.exit(130);
+  });
+}
+
+/** The benchmark's own process group and resources: removed whatever happens. */
+async function runIsolated(bench: Benchmark): Promise<Measured> {
+  const db = await createBenchDatabase();
+  const prefix = uniqueSubjectPrefix();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+  const output = join(dir, 'measured.json');
+  const cleanup = async () => {
+    await db.drop().catch((err: unknown) => console.error(`  could not drop ${db.name}: ${String(err)}`));
+    await deleteMembershipBucket(prefix);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const child = spawn(process.execPath, ['--expose-gc', built('bench/worker')], {
+    cwd: REPO_ROOT,
+    detached: true,
+    // Its stdin closes if this process dies, so it never outlives the runner.
+    stdio: ['pipe', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      BENCH_NAME: bench.name,
+      BENCH_DATABASE_URL: db.url,
+      BENCH_NATS_URL: NATS_URL,
+      BENCH_PREFIX: prefix,
+      BENCH_OUTPUT: output,
+    },
+  });
+  running = child.pid;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child.pid);
+  }, bench.timeoutMs);
+  try {
+    const code = await new Promise<number | string | null>((resolve) =>
+      child.once('exit', (c, signal) => resolve(c ?? signal)),
+    );
+    // Whatever the worker left behind (nodes it started) goes with its group.
+    killGroup(child.pid);
+    if (timedOut) throw new Error(`No result within ${bench.timeoutMs / 1000} s; killed`);
+    if (code !== 0) throw new Error(`The benchmark process ended with ${code}`);
+    return JSON.parse(readFileSync(output, 'utf8')) as Measured;
+  } finally {
+    clearTimeout(timer);
+    await cleanup();
+    running = undefined;
+  }
+}
+
+/** The JetStream KV bucket the nodes' membership created under this run's prefix. */
+async function deleteMembershipBucket(prefix: string): Promise<void> {
+  try {
+    const nc = await connect({ servers: NATS_URL, name: 'bench-cleanup' });
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.delete(`KV_${DEFAULT_MEMBERSHIP.bucket}_${prefix}`).catch(() => undefined);
+    await nc.close();
+  } catch (err) {
+    console.error(`  could not delete the membership bucket of ${prefix}: ${String(err)}`);
+  }
+}
+
+function print(result: BenchResult): void {
+  if (result.error) return console.log(`  FAILED: ${result.error.split('\n')[0]}`);
+  for (const f of result.figures ?? []) {
+    const base = f.baseline ? ` vs ${formatNumber(f.baseline.value, f.unit)} ${f.baseline.label}` : '';
+    const ratio = f.ratio !== undefined ? ` = ${f.ratio.toFixed(2)}x` : '';
+    const met = f.met === undefined ? '' : f.met ? ' (goal met)' : ' (goal MISSED)';
+    console.log(`  ${f.label}: ${formatNumber(f.value, f.unit)}${base}${ratio}${met}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const selected = select(process.argv.slice(2));
+  const machine: Machine = await describeMachine(NATS_URL);
+  console.log(`Benchmarks: ${selected.map((b) => b.name).join(', ')}`);
+  let failed = 0;
+  for (const bench of selected) {
+    console.log(`\n${bench.name}: ${bench.title}`);
+    const started = Date.now();
+    const loadAverage = Number(loadavg()[0].toFixed(2));
+    if (loadAverage > 0.5) console.log(`  (load average ${loadAverage}: other work on this machine skews the figures)`);
+    const base = { name: bench.name, area: bench.area, order: bench.order, title: bench.title, machine, loadAverage };
+    let result: BenchResult;
+    try {
+      const measured = await runIsolated(bench);
+      result = { ...base, ...measured, ranAt: new Date(started).toISOString(), seconds: (Date.now() - started) / 1000 };
+    } catch (error) {
+      failed++;
+      const message = error instanceof Error ? error.message : String(error);
+      result = {
+        ...base,
+        ranAt: new Date(started).toISOString(),
+        seconds: (Date.now() - started) / 1000,
+        error: message,
+      };
+    }
+    if (interrupted) process.exit(130);
+    print(result);
+    await saveResult(result);
+  }
+  writeFileSync(BENCHMARKS_MD, render(loadResults()));
+  console.log(`\nWrote ${BENCHMARKS_MD}${failed ? `; ${failed} benchmark(s) failed` : ''}`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(2);
+});

@@ -1,0 +1,19 @@
+import type { Bus } from '@app/bus';
+
+/** Every edge drops its cached route and certificate of `{hostname}` (and its www twin) at once. */
+export const EDGE_INVALIDATE_SUBJECT = 'edge.invalidate';
+
+export interface EdgeInvalidation {
+  hostname: string;
+}
+
+/** Call after storing a certificate, or when a domain changes or is deleted. */
+export function publishEdgeInvalidation(bus: Bus, hostname: string): void {
+  bus.publish(EDGE_INVALIDATE_SUBJECT, { hostname } satisfies EdgeInvalidation);
+}
+
+/** The hostname of a well-formed invalidation message, lowercased; undefined otherwise. */
+export function invalidatedHostname(payload: unknown): string | undefined {
+  const hostname = (payload as Partial<EdgeInvalidation> | null)?.hostname;
+  return typeof hostname === 'string' && hostname.length <= 253 ? hostname.trim().toLowerCase() : undefined;
+}

@@ -1,0 +1,49 @@
+import type { AppConfig } from '@app/config';
+
+/** Injection token of the edge's `EdgeOptions`. */
+export const EDGE_OPTIONS = Symbol('EDGE_OPTIONS');
+
+export interface EdgeOptions {
+  httpPort: number;
+  httpsPort: number;
+  /** Address the traffic ports bind to. */
+  listenHost: string;
+  /** OUTBOUND_ALLOW_CIDRS: ranges exempt from the SSRF rules. */
+  allowCidrs: readonly string[];
+  /** Peers whose X-Forwarded-Proto is believed on the HTTP port (Caddy in front of the edge). */
+  trustedProxyCidrs: readonly string[];
+  connectTimeoutMs: number;
+  /** Longest silence from the origin while waiting for or streaming its response. */
+  idleTimeoutMs: number;
+  maxBodyBytes: number;
+  routeTtlMs: number;
+  /** Unknown hostnames and domains without a certificate. */
+  negativeTtlMs: number;
+  certificateTtlMs: number;
+  maxCachedRoutes: number;
+  /** Each cached TLS context holds about 25 KB. */
+  maxCachedCertificates: number;
+}
+
+export const EDGE_DEFAULTS: Omit<EdgeOptions, 'httpPort' | 'httpsPort' | 'allowCidrs'> = {
+  listenHost: '0.0.0.0',
+  trustedProxyCidrs: ['127.0.0.0/8', '::1/128'],
+  connectTimeoutMs: 10_000,
+  idleTimeoutMs: 60_000,
+  maxBodyBytes: 100 * 1024 * 1024,
+  routeTtlMs: 15_000,
+  negativeTtlMs: 5_000,
+  certificateTtlMs: 5 * 60_000,
+  maxCachedRoutes: 200_000,
+  maxCachedCertificates: 20_000,
+};
+
+export function edgeOptions(config: AppConfig, overrides: Partial<EdgeOptions> = {}): EdgeOptions {
+  return {
+    ...EDGE_DEFAULTS,
+    httpPort: config.edgeHttpPort,
+    httpsPort: config.edgeHttpsPort,
+    allowCidrs: config.outboundAllowCidrs,
+    ...overrides,
+  };
+}

@@ -1,0 +1,38 @@
+import { parseHost, wwwTwin } from './host';
+
+describe('parseHost', () => {
+  it.each([
+    ['shop.example.com', 'shop.example.com'],
+    ['Shop.Example.COM', 'shop.example.com'],
+    ['shop.example.com:8443', 'shop.example.com'],
+    ['shop.example.com.', 'shop.example.com'],
+    ['  shop.example.com ', 'shop.example.com'],
+    ['xn--bcher-kva.example', 'xn--bcher-kva.example'],
+    ['127.0.0.1', '127.0.0.1'],
+  ])('%j -> %j', (input, expected) => expect(parseHost(input)).toBe(expected));
+
+  it.each([
+    [undefined],
+    [''],
+    ['localhost'],
+    ['[::1]:443'],
+    ['::1'],
+    ['shop.example.com:abc'],
+    ['shop.example.com:'],
+    ['shop..example.com'],
+    ['-shop.example.com'],
+    ['shop.example.com/evil'],
+    ['shop example.com'],
+    ['a'.repeat(64) + '.com'],
+    [`${'a.'.repeat(127)}com`],
+  ])('refuses %j', (input) => expect(parseHost(input)).toBeUndefined());
+});
+
+describe('wwwTwin', () => {
+  it('pairs the apex and www', () => {
+    expect(wwwTwin('example.com')).toBe('www.example.com');
+    expect(wwwTwin('www.example.com')).toBe('example.com');
+    expect(wwwTwin('shop.example.com')).toBe('www.shop.example.com');
+    expect(wwwTwin('www.com')).toBeUndefined();
+  });
+});

@@ -1,0 +1,28 @@
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)+$/;
+
+/**
+ * The hostname a Host header or an SNI name asks for: trimmed, lowercased, without the port and
+ * one trailing dot. Undefined for anything that cannot be a connected hostname (IPv6 literals,
+ * single labels, bad characters, a non-numeric port), which the edge answers as unknown.
+ */
+export function parseHost(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let host = value.trim().toLowerCase();
+  const colon = host.indexOf(':');
+  if (colon !== -1) {
+    if (!/^\d{1,5}$/.test(host.slice(colon + 1))) return undefined;
+    host = host.slice(0, colon);
+  }
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  return HOSTNAME.test(host) ? host : undefined;
+}
+
+/**
+ * The other half of a `redirectWww` pair: `www.example.com` for `example.com` and back.
+ * Undefined when stripping `www.` would leave a single label.
+ */
+export function wwwTwin(hostname: string): string | undefined {
+  if (!hostname.startsWith('www.')) return `www.${hostname}`;
+  const rest = hostname.slice(4);
+  return rest.includes('.') ? rest : undefined;
+}
