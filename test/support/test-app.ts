@@ -1,7 +1,8 @@
 import { AppConfig, Env, ProcessRole, loadConfig } from '@app/config';
-import { createHttpApp } from '@app/http';
+import { configureHttpApp, createFastifyAdapter } from '@app/http';
 import { ResolvedDatabase } from '@app/runtime';
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, InjectionToken } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
 import { freeEdgePorts } from './free-ports';
@@ -26,6 +27,8 @@ export interface TestAppOptions {
   role?: ProcessRole;
   /** The root module; default: standalone (api + node + edge features) on the given database. */
   rootModule?: (config: AppConfig, database: ResolvedDatabase) => DynamicModule;
+  /** Providers replaced by test values (e.g. a clock the test moves by hand). */
+  overrides?: { provide: InjectionToken; useValue: unknown }[];
 }
 
 /** The real Nest app with the real pipeline on a fresh PostgreSQL database; nothing mocked. */
@@ -47,7 +50,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = { url: db.url, embedded: false };
   const rootModule = options.rootModule ?? ((c, d) => StandaloneModule.forRoot(c, d));
   try {
-    const app = await createHttpApp(rootModule(config, database), config.trustedProxies);
+    let builder = Test.createTestingModule({ imports: [rootModule(config, database)] });
+    for (const o of options.overrides ?? []) builder = builder.overrideProvider(o.provide).useValue(o.useValue);
+    const app = (await builder.compile()).createNestApplication<NestFastifyApplication>(
+      createFastifyAdapter(config.trustedProxies),
+      { bufferLogs: true, bodyParser: false },
+    );
+    configureHttpApp(app);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
     return {
@@ -66,7 +75,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 }
 
-async function queryOnce<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function queryOnce<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const pg = new Client({ connectionString: url });
   await pg.connect();
   try {

@@ -1,14 +1,6 @@
-import { AppConfig, loadConfig } from '@app/config';
-import { configureHttpApp, createFastifyAdapter } from '@app/http';
 import { Clock, WEBHOOK_CLOCK } from '@app/webhooks';
-import { Test } from '@nestjs/testing';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
 import request from 'supertest';
-import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
-import { freeEdgePorts } from './free-ports';
-import { createTestDatabase } from './test-database';
-import { TEST_ADMIN_TOKEN, TEST_ENCRYPTION_KEY, TEST_SIGNING_SECRET, TestApp } from './test-app';
+import { TEST_ADMIN_TOKEN, TestApp, startTestApp } from './test-app';
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {
@@ -25,62 +17,11 @@ export class ManualClock implements Clock {
 }
 
 /**
- * Like startTestApp (the real standalone app and pipeline on a fresh database), with the webhook
- * clock replaced: the relay and delivery workers then see only the time the test sets.
+ * startTestApp with the webhook clock replaced: the relay and delivery workers then see only the
+ * time the test sets.
  */
-export async function startTestAppWithClock(clock: Clock, env: Record<string, string> = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
-  const config: AppConfig = loadConfig(
-    {
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      SIGNING_SECRET: TEST_SIGNING_SECRET,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      RATE_LIMITS: 'off',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      ...(await freeEdgePorts()),
-      ...env,
-      DATABASE_URL: db.url,
-    },
-    'standalone',
-  );
-  try {
-    const moduleRef = await Test.createTestingModule({
-      imports: [StandaloneModule.forRoot(config, { url: db.url, embedded: false })],
-    })
-      .overrideProvider(WEBHOOK_CLOCK)
-      .useValue(clock)
-      .compile();
-    const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), {
-      bufferLogs: true,
-      bodyParser: false,
-    });
-    configureHttpApp(app);
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
-    return {
-      app,
-      config,
-      db: { ...db, query: (sql, params) => queryOnce(db.url, sql, params) },
-      server: app.getHttpServer(),
-      close: async () => {
-        await app.close();
-        await db.drop();
-      },
-    };
-  } catch (error) {
-    await db.drop();
-    throw error;
-  }
-}
-
-async function queryOnce<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const pg = new Client({ connectionString: url });
-  await pg.connect();
-  try {
-    return (await pg.query(sql, params)).rows as T[];
-  } finally {
-    await pg.end();
-  }
+export function startTestAppWithClock(clock: Clock, env: Record<string, string> = {}): Promise<TestApp> {
+  return startTestApp({ env, overrides: [{ provide: WEBHOOK_CLOCK, useValue: clock }] });
 }
 
 /** A workspace through the admin API: its key and id. */

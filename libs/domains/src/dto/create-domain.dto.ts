@@ -1,8 +1,7 @@
-import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { DOMAIN_MODES, DomainMode } from '../domain.record';
-import { IsMetadata } from './domain-settings.validators';
+import { IsString, Length, MaxLength } from 'class-validator';
+import { DomainSettingsDto } from './domain-settings.dto';
 
-export class CreateDomainDto {
+export class CreateDomainDto extends DomainSettingsDto {
   @IsString()
   @Length(1, 253)
   hostname!: string;
@@ -10,24 +9,4 @@ export class CreateDomainDto {
   @IsString()
   @MaxLength(2048)
   originUrl!: string;
-
-  @IsOptional()
-  @IsMetadata()
-  metadata?: Record<string, unknown>;
-
-  @IsOptional()
-  @IsIn(DOMAIN_MODES)
-  mode?: DomainMode;
-
-  @IsOptional()
-  @IsBoolean()
-  keepHost?: boolean;
-
-  @IsOptional()
-  @IsBoolean()
-  redirectWww?: boolean;
-
-  @IsOptional()
-  @IsIn([301, 302])
-  redirectStatus?: 301 | 302;
 }

@@ -1,9 +1,9 @@
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { DOMAIN_MODES, DomainMode } from '../domain.record';
-import { IsAbsent, IsMetadata } from './domain-settings.validators';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { DomainSettingsDto } from './domain-settings.dto';
+import { IsAbsent } from './domain-settings.validators';
 
-/** Only sent fields change; `hostname` is immutable and refused by the use-case with a clear message. */
-export class UpdateDomainDto {
+/** Only sent fields change; `hostname` is immutable and refused with a message that says so. */
+export class UpdateDomainDto extends DomainSettingsDto {
   @IsAbsent('hostname is immutable: delete the domain and connect the new hostname instead')
   hostname?: never;
 
@@ -11,24 +11,4 @@ export class UpdateDomainDto {
   @IsString()
   @MaxLength(2048)
   originUrl?: string;
-
-  @IsOptional()
-  @IsMetadata()
-  metadata?: Record<string, unknown>;
-
-  @IsOptional()
-  @IsIn(DOMAIN_MODES)
-  mode?: DomainMode;
-
-  @IsOptional()
-  @IsBoolean()
-  keepHost?: boolean;
-
-  @IsOptional()
-  @IsBoolean()
-  redirectWww?: boolean;
-
-  @IsOptional()
-  @IsIn([301, 302])
-  redirectStatus?: 301 | 302;
 }
