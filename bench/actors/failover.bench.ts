@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { ActorClient, DEFAULT_LEASE_TIMINGS, DEFAULT_MEMBERSHIP, shardOf } from '@app/actors';
 
 import { CounterReply } from '../../test/fixtures/counter.actor';
-import { actorClient, covered, leaseOwners, pool, startCounterNode, waitForCoverage } from '../lib/cluster';
+import { actorClient, covered, leaseOwners, pool, startCounterNode, waitForPlacement } from '../lib/cluster';
 import { percentile, round, sleep } from '../lib/stats';
 import { stopAll } from '../lib/processes';
 import { ACTORS_AREA, BenchEnv, Benchmark, Measured, figure } from '../lib/types';
@@ -49,7 +49,7 @@ async function run(env: BenchEnv): Promise<Measured> {
   const { bus, actors } = await actorClient(env);
   try {
     const nodes = await Promise.all(NODES.map((id) => startCounterNode(env, id)));
-    await waitForCoverage(pg, NODES, 45_000, nodes);
+    await waitForPlacement(pg, NODES, 45_000, nodes);
     const { rows } = await pg.query<{ shard: number }>(
       'select shard from shard_leases where owner = $1 and expires_at > now()',
       [VICTIM],

@@ -26,7 +26,7 @@ import {
   startService,
 } from './service';
 
-const DOMAINS = Number(process.env.BENCH_MONITOR_DOMAINS ?? 50_000);
+const DOMAINS = Number(process.env.BENCH_MONITOR_DOMAINS ?? 120_000);
 /** MONITOR_CONCURRENCY's default; the baseline runs as many probes in flight. */
 const CONCURRENCY = Number(process.env.BENCH_MONITOR_CONCURRENCY ?? 256);
 const INTERVAL_S = 300;

@@ -1,4 +1,4 @@
-import { ActorClient } from '@app/actors';
+import { ActorClient, member, ownerOf } from '@app/actors';
 import { NatsBus } from '@app/bus';
 import { Pool } from 'pg';
 import { built } from './paths';
@@ -58,6 +58,29 @@ export async function waitForCoverage(pg: Pool, nodeIds: string[], timeoutMs: nu
     await sleep(100);
   }
   throw new Error(`Shards not covered by ${nodeIds.join(', ')} in ${timeoutMs} ms: ${JSON.stringify([...owners])}`);
+}
+
+/**
+ * Waits until the leases match rendezvous placement over `nodeIds` exactly: the cluster has settled.
+ * (Coverage alone can be transient while nodes that started together still hand shards over.)
+ */
+export async function waitForPlacement(pg: Pool, nodeIds: string[], timeoutMs: number, nodes: Child[] = []) {
+  const members = nodeIds.map(member);
+  const expected = Array.from({ length: SHARDS }, (_, shard) => ownerOf(shard, members));
+  const deadline = Date.now() + timeoutMs;
+  let misplaced = SHARDS;
+  while (Date.now() < deadline) {
+    const { rows } = await pg.query<{ shard: number; owner: string }>(
+      'select shard, owner from shard_leases where owner is not null and expires_at > now()',
+    );
+    const owners = new Map(rows.map((r) => [Number(r.shard), r.owner]));
+    misplaced = expected.filter((owner, shard) => owners.get(shard) !== owner).length;
+    if (!misplaced) return;
+    const dead = nodes.find((n) => n.child.exitCode !== null || n.child.signalCode !== null);
+    if (dead) throw new Error(`${dead.name} exited; output:\n${dead.output()}`);
+    await sleep(100);
+  }
+  throw new Error(`${misplaced} shards still not where placement over ${nodeIds.join(', ')} puts them`);
 }
 
 /** The benchmark's own client: the same ActorClient over NatsBus the api process uses. */
