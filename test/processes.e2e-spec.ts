@@ -10,6 +10,7 @@ import {
   startProcess,
   stopAllProcesses,
   uniqueSubjectPrefix,
+  freeEdgePorts,
   startDnsServer,
   domainZones,
   domainEnv,
@@ -35,7 +36,7 @@ describe('standalone on the embedded PostgreSQL', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('starts with no configuration, prints the admin token, and keeps data across restarts', async () => {
-    const env = { PORT: '0', DATA_DIR: dataDir };
+    const env = { PORT: '0', DATA_DIR: dataDir, ...(await freeEdgePorts()) };
     const first = startProcess('dist/apps/standalone/src/main.js', env);
     const url = await waitForUrl(first, 60_000);
     const token = await first.waitFor(/Admin token: (\S+)/);
@@ -61,9 +62,17 @@ describe('standalone on the embedded PostgreSQL', () => {
   });
 
   it('refuses a second process on the same DATA_DIR', async () => {
-    const first = startProcess('dist/apps/standalone/src/main.js', { PORT: '0', DATA_DIR: dataDir });
+    const first = startProcess('dist/apps/standalone/src/main.js', {
+      PORT: '0',
+      DATA_DIR: dataDir,
+      ...(await freeEdgePorts()),
+    });
     await waitForUrl(first, 60_000);
-    const second = startProcess('dist/apps/standalone/src/main.js', { PORT: '0', DATA_DIR: dataDir });
+    const second = startProcess('dist/apps/standalone/src/main.js', {
+      PORT: '0',
+      DATA_DIR: dataDir,
+      ...(await freeEdgePorts()),
+    });
     expect(await second.exited).toBe(1);
     expect(second.output()).toMatch(/in use by process/);
     await first.stop();
@@ -114,7 +123,7 @@ describe('the split processes on PostgreSQL and NATS', () => {
 
   it('starts node and edge, which answer health and readiness', async () => {
     const node = startProcess('dist/apps/node/src/main.js', { ...env(), NODE_ID: 'node-a' });
-    const edge = startProcess('dist/apps/edge/src/main.js', env());
+    const edge = startProcess('dist/apps/edge/src/main.js', { ...env(), ...(await freeEdgePorts()) });
     for (const proc of [node, edge]) {
       const url = await waitForUrl(proc);
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true });

@@ -88,7 +88,7 @@ async function run(env: BenchEnv): Promise<Measured> {
 
     return {
       method:
-        `Three counter node processes on one database and NATS; once all 4096 shards are leased, ${SAMPLE} ` +
+        `Three counter node processes on one database and NATS; once all 4096 shards are leased where placement puts them, ${SAMPLE} ` +
         `counters placed on ${VICTIM} are written once, then ${VICTIM} is killed with SIGKILL. Measured from the ` +
         `kill until both the shard_leases table shows all 4096 live leases on ${SURVIVORS.join(' and ')} (polled ` +
         `every 100 ms) and a \`get\` to each of the ${SAMPLE} counters answers from a survivor with its state ` +
@@ -100,7 +100,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           label: 'Until all shards of a SIGKILLed node are served again',
           value: round(failover, 2),
           unit: 's',
-          baseline: { label: 'lease TTL (floor)', value: DEFAULT_LEASE_TIMINGS.ttlMs / 1000 },
+          baseline: { label: 'lease TTL, the floor', value: DEFAULT_LEASE_TIMINGS.ttlMs / 1000 },
           goal: { of: 'value', atMost: 20 },
         }),
       ],

@@ -10,3 +10,4 @@ export * from './pebble';
 export * from './webhook-receiver';
 export * from './webhook-app';
 export * from './edge';
+export * from './free-ports';
