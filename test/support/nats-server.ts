@@ -17,6 +17,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Waits until something accepts TCP connections on the loopback port (10 s at most). */
+export async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface PrivateNats {
   url: string;
   stop(): Promise<void>;
@@ -30,15 +43,7 @@ export async function startPrivateNats(): Promise<PrivateNats> {
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForPort(port);
   return {
     url: `nats://127.0.0.1:${port}`,
     stop: async () => {

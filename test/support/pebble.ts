@@ -1,9 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './nats-server';
+import { freePort, waitForPort } from './nats-server';
 
 const PEBBLE = process.env.PEBBLE_BIN ?? '/usr/bin/pebble';
 
@@ -64,15 +63,7 @@ export async function startPebble(options: { dnsServer: string; httpPort: number
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForPort(port);
   return {
     directoryUrl: `https://127.0.0.1:${port}/dir`,
     caFile: join(dir, 'cert.pem'),

@@ -9,3 +9,4 @@ export * from './http-app';
 export * from './http-core.module';
 export * from './replayed-response';
 export * from './keyset-cursor';
+export * from './page-query.dto';

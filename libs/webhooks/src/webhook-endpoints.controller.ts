@@ -4,7 +4,7 @@ import { DeliveryRepository } from './delivery.repository';
 import { toDeliveryView } from './delivery.view';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { ListDeliveriesDto } from './dto/list-deliveries.dto';
-import { PageQueryDto } from './dto/page-query.dto';
+import { PageQueryDto } from '@app/http';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
 import { EndpointRepository } from './endpoint.repository';
 import { toEndpointView } from './endpoint.view';

@@ -1,8 +1,8 @@
 import { DOMAIN_STATUSES, DomainStatus } from '@app/domain-model';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { PageQueryDto } from '@app/http';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 
-export class ListDomainsDto {
+export class ListDomainsDto extends PageQueryDto {
   @IsOptional()
   @IsString()
   @MaxLength(253)
@@ -11,16 +11,4 @@ export class ListDomainsDto {
   @IsOptional()
   @IsIn(DOMAIN_STATUSES)
   status?: DomainStatus;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  cursor?: string;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
 }

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../delivery.view';
-import { PageQueryDto } from './page-query.dto';
+import { PageQueryDto } from '@app/http';
 
 export class ListDeliveriesDto extends PageQueryDto {
   @IsOptional()

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { EVENT_TYPES } from '../event-types';
-import { PageQueryDto } from './page-query.dto';
+import { PageQueryDto } from '@app/http';
 
 /** `type=a&type=b` or `type=a,b`. */
 const list = ({ value }: { value: unknown }): unknown =>
