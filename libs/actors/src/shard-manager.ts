@@ -103,6 +103,8 @@ export class ShardManager {
   /** The transport is gone: nobody can reach us, so give every shard back now. */
   async suspend(): Promise<void> {
     this.paused = true;
+    // A claim already on its way would otherwise land after the release below.
+    await this.reconciling;
     const shards = this.ownedShards();
     this.dropShards(shards, 'bus disconnected');
     await this.leases.release(this.nodeId, shards).catch(() => undefined);
@@ -140,6 +142,11 @@ export class ShardManager {
   private async claim(shards: number[]): Promise<void> {
     const sentAt = Date.now();
     const claimed = await this.leases.claim(this.nodeId, shards);
+    if (this.paused || this.draining) {
+      // Suspended or draining while the claim ran: give the shards straight back.
+      await this.leases.release(this.nodeId, claimed.map((l) => l.shard));
+      return;
+    }
     const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
     for (const lease of claimed) {
       this.held.set(lease.shard, { ...lease, deadline });
