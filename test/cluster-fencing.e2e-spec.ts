@@ -106,7 +106,9 @@ describe('fencing and lease safety', () => {
     // The release follows the drop; give it a moment rather than racing it.
     let live = -1;
     for (let i = 0; i < 50 && live !== 0; i++) {
-      live = Number(await scalar(db.url, "select count(*) from shard_leases where owner = 'n1' and expires_at > now()"));
+      live = Number(
+        await scalar(db.url, "select count(*) from shard_leases where owner = 'n1' and expires_at > now()"),
+      );
       if (live) await sleep(100);
     }
     expect(live).toBe(0);

@@ -144,7 +144,10 @@ export class ShardManager {
     const claimed = await this.leases.claim(this.nodeId, shards);
     if (this.paused || this.draining) {
       // Suspended or draining while the claim ran: give the shards straight back.
-      await this.leases.release(this.nodeId, claimed.map((l) => l.shard));
+      await this.leases.release(
+        this.nodeId,
+        claimed.map((l) => l.shard),
+      );
       return;
     }
     const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
