@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'nats';
-import { DEFAULT_MEMBERSHIP } from '@app/actors';
+import { deleteStreams, dropStaleDatabases } from './lib/cleanup';
 import { NATS_URL, createBenchDatabase, uniqueSubjectPrefix } from './lib/database';
-import { describeMachine } from './lib/machine';
+import { busyPercent, describeMachine } from './lib/machine';
 import { BENCHMARKS_MD, REPO_ROOT, built } from './lib/paths';
 import { render } from './lib/render';
 import { loadResults, saveResult } from './lib/results';
@@ -49,7 +48,9 @@ async function runIsolated(bench: Benchmark): Promise<Measured> {
   const output = join(dir, 'measured.json');
   const cleanup = async () => {
     await db.drop().catch((err: unknown) => console.error(`  could not drop ${db.name}: ${String(err)}`));
-    await deleteMembershipBucket(prefix);
+    await deleteStreams(prefix).catch((err: unknown) =>
+      console.error(`  could not delete the streams of ${prefix}: ${String(err)}`),
+    );
     rmSync(dir, { recursive: true, force: true });
   };
   const child = spawn(process.execPath, ['--expose-gc', built('bench/worker')], {
@@ -88,18 +89,6 @@ async function runIsolated(bench: Benchmark): Promise<Measured> {
   }
 }
 
-/** The JetStream KV bucket the nodes' membership created under this run's prefix. */
-async function deleteMembershipBucket(prefix: string): Promise<void> {
-  try {
-    const nc = await connect({ servers: NATS_URL, name: 'bench-cleanup' });
-    const jsm = await nc.jetstreamManager();
-    await jsm.streams.delete(`KV_${DEFAULT_MEMBERSHIP.bucket}_${prefix}`).catch(() => undefined);
-    await nc.close();
-  } catch (err) {
-    console.error(`  could not delete the membership bucket of ${prefix}: ${String(err)}`);
-  }
-}
-
 function print(result: BenchResult): void {
   if (result.error) return console.log(`  FAILED: ${result.error.split('\n')[0]}`);
   for (const f of result.figures ?? []) {
@@ -113,14 +102,20 @@ function print(result: BenchResult): void {
 async function main(): Promise<void> {
   const selected = select(process.argv.slice(2));
   const machine: Machine = await describeMachine(NATS_URL);
+  // What killed runs left behind (a runner killed with SIGKILL cannot clean up after itself).
+  await Promise.all([dropStaleDatabases(), deleteStreams()]).catch((err: unknown) =>
+    console.error(`Could not remove leftovers of earlier runs: ${String(err)}`),
+  );
   console.log(`Benchmarks: ${selected.map((b) => b.name).join(', ')}`);
   let failed = 0;
   for (const bench of selected) {
     console.log(`\n${bench.name}: ${bench.title}`);
     const started = Date.now();
-    const loadAverage = Number(loadavg()[0].toFixed(2));
-    if (loadAverage > 0.5) console.log(`  (load average ${loadAverage}: other work on this machine skews the figures)`);
-    const base = { name: bench.name, area: bench.area, order: bench.order, title: bench.title, machine, loadAverage };
+    const busyBefore = await busyPercent();
+    if (busyBefore !== undefined && busyBefore > 10) {
+      console.log(`  (the machine was ${busyBefore}% busy with other work just before: it skews the figures)`);
+    }
+    const base = { name: bench.name, area: bench.area, order: bench.order, title: bench.title, machine, busyBefore };
     let result: BenchResult;
     try {
       const measured = await runIsolated(bench);

@@ -36,3 +36,25 @@ export async function describeMachine(natsUrl: string): Promise<Machine> {
 export const describe = (m: Machine) =>
   `${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, ${m.os}, Node ${m.node}, ` +
   `PostgreSQL ${m.postgres}, NATS ${m.nats}`;
+
+function cpuTimes(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    return { busy: total - fields[3] - fields[4], total };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How busy the machine is with other work: percent of all cores in use over `ms`, sampled while no
+ * benchmark runs. (The load average would still count the previous benchmark's own processes.)
+ */
+export async function busyPercent(ms = 1_000): Promise<number | undefined> {
+  const before = cpuTimes();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = cpuTimes();
+  if (!before || !after || after.total === before.total) return undefined;
+  return Math.round(((after.busy - before.busy) / (after.total - before.total)) * 100);
+}

@@ -52,8 +52,10 @@ export interface BenchResult extends Partial<Measured> {
   ranAt: string;
   seconds: number;
   machine: Machine;
-  /** The 1-minute load average when it started: other work on the machine skews the figures. */
-  loadAverage: number;
+  /** Percent of all cores busy with other work in the second before it started (it skews the figures). */
+  busyBefore?: number;
+  /** Older results: the 1-minute load average when it started. */
+  loadAverage?: number;
   /** Set when the benchmark did not finish; its figures are then absent. */
   error?: string;
 }
