@@ -2,6 +2,7 @@ import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
 import { DnsResolver, climbCaa } from '@app/dns';
 import { evaluateCaa } from '@app/domain-model';
+import { publishEdgeInvalidation } from '@app/edge';
 import { DomainError } from '@app/http';
 import { Injectable, Logger } from '@nestjs/common';
 import { AcmeIssuer } from './acme-issuer.service';
@@ -13,9 +14,6 @@ export type CertificateResult =
   | { type: 'certificate'; result: 'issued'; expiresAt: string }
   | { type: 'certificate'; result: 'failed'; reason: string }
   | { type: 'certificate'; result: 'deferred'; reason: string; retryAt: string };
-
-/** Subject the edge listens on to drop a hostname's cached route and certificate. */
-export const EDGE_INVALIDATE = 'edge.invalidate';
 
 /**
  * Orders certificates for the domains of this node's shards, one order per domain at a time, in
@@ -69,7 +67,7 @@ export class CertificateManager {
       return; // transient: the next probe tries again
     }
     await this.certificates.save(domain.id, domain.hostname, issued);
-    this.bus.publish(EDGE_INVALIDATE, { hostname: domain.hostname });
+    publishEdgeInvalidation(this.bus, domain.hostname);
     await this.report(domain, { type: 'certificate', result: 'issued', expiresAt: issued.notAfter.toISOString() });
   }
 

@@ -1,6 +1,6 @@
 import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
-import { EDGE_INVALIDATE } from '@app/certificates';
+import { publishEdgeInvalidation } from '@app/edge';
 import { PreflightWarning } from '@app/domain-model';
 import { DomainError } from '@app/http';
 import { newId } from '@app/persistence';
@@ -55,13 +55,13 @@ export class DomainCommands {
       await this.preflight.origin(changes.originUrl);
     }
     const domain = domainOf(await this.send(id, { type: 'patch', workspaceId, changes }));
-    this.bus.publish(EDGE_INVALIDATE, { hostname: domain.hostname });
+    publishEdgeInvalidation(this.bus, domain.hostname);
     return { domain };
   }
 
   async remove(workspaceId: string, id: string): Promise<DomainReply> {
     const reply = await this.send(id, { type: 'delete', workspaceId });
-    if ('hostname' in reply) this.bus.publish(EDGE_INVALIDATE, { hostname: reply.hostname });
+    if ('hostname' in reply) publishEdgeInvalidation(this.bus, reply.hostname);
     return reply;
   }
 
