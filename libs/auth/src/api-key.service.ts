@@ -4,6 +4,7 @@ import { notFound } from '@app/http';
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ApiKey } from './api-key.entity';
 import { apiKeyHint, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-format';
+import { CredentialResolver, CredentialResolvers } from './credential-resolvers';
 import { Principal } from './principal';
 
 /** How long a successful lookup is trusted; revocations also evict at once through the bus. */
@@ -17,16 +18,18 @@ interface CachedKey {
 }
 
 @Injectable()
-export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
+export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModuleDestroy {
   private readonly cache = new Map<string, CachedKey>();
   private unsubscribe?: () => void;
 
   constructor(
     private readonly em: EntityManager,
     private readonly bus: Bus,
+    private readonly credentials: CredentialResolvers,
   ) {}
 
   onModuleInit(): void {
+    this.credentials.register(this);
     this.unsubscribe = this.bus.subscribe(API_KEY_REVOKED_SUBJECT, (payload) => {
       const { keyHash } = payload as { keyHash?: string };
       if (keyHash) this.cache.delete(keyHash);
@@ -55,6 +58,10 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     this.cache.delete(apiKey.keyHash);
     this.bus.publish(API_KEY_REVOKED_SUBJECT, { keyHash: apiKey.keyHash });
     return apiKey;
+  }
+
+  recognizes(token: string): boolean {
+    return looksLikeApiKey(token);
   }
 
   /** The principal of a live key, or undefined for an unknown, malformed or revoked one. */

@@ -2,13 +2,15 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError } from '@app/http';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiKeyService } from './api-key.service';
-import { AUTH_KIND, AuthKind } from './auth.decorators';
+import { AUTH_KIND, AuthKind, CONNECT_SESSION_ALLOWED, SCOPE_RESOURCE, ScopeResource } from './auth.decorators';
 import { bearerToken, safeEqual } from './bearer';
-import { RequestWithPrincipal } from './principal';
+import { CredentialResolvers } from './credential-resolvers';
+import { Principal, RequestWithPrincipal } from './principal';
 
 interface AuthRequest extends RequestWithPrincipal {
+  method: string;
   headers: Record<string, string | string[] | undefined>;
+  params?: Record<string, string | undefined>;
 }
 
 /** Default-deny: every route needs a workspace credential unless marked @Public() or @AdminOnly(). */
@@ -16,23 +18,49 @@ interface AuthRequest extends RequestWithPrincipal {
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly apiKeys: ApiKeyService,
+    private readonly credentials: CredentialResolvers,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const kind =
-      this.reflector.getAllAndOverride<AuthKind | undefined>(AUTH_KIND, [context.getHandler(), context.getClass()]) ??
-      'workspace';
+    const targets = [context.getHandler(), context.getClass()];
+    const kind = this.reflector.getAllAndOverride<AuthKind | undefined>(AUTH_KIND, targets) ?? 'workspace';
     if (kind === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthRequest>();
     const token = bearerToken(request.headers.authorization);
     if (kind === 'admin') return this.checkAdmin(token);
-    if (!token) throw new DomainError('unauthorized', 'Missing bearer token: send Authorization: Bearer <api key>');
-    const principal = await this.apiKeys.authenticate(token);
-    if (!principal) throw new DomainError('unauthorized', 'Invalid or revoked bearer token');
+    if (!token) throw new DomainError('unauthorized', 'Missing bearer token: send Authorization: Bearer <token>');
+    const principal = await this.credentials.authenticate(token);
+    if (!principal) throw new DomainError('unauthorized', 'Invalid, expired or revoked bearer token');
+    this.checkConnectSession(
+      principal,
+      request,
+      this.reflector.getAllAndOverride<boolean>(CONNECT_SESSION_ALLOWED, targets),
+    );
+    this.checkScope(
+      principal,
+      request.method,
+      this.reflector.getAllAndOverride<ScopeResource>(SCOPE_RESOURCE, targets),
+    );
     request.principal = principal;
     return true;
+  }
+
+  private checkConnectSession(principal: Principal, request: AuthRequest, allowed: boolean | undefined): void {
+    if (principal.kind !== 'connect_session') return;
+    if (!allowed) throw new DomainError('forbidden', 'A connect-session token cannot call this endpoint');
+    if (request.params?.id !== principal.domainId) {
+      throw new DomainError('forbidden', 'This connect-session token is scoped to another domain');
+    }
+  }
+
+  private checkScope(principal: Principal, method: string, resource: ScopeResource | undefined): void {
+    if (!principal.scopes || principal.kind === 'connect_session') return;
+    if (!resource) throw new DomainError('forbidden', 'This endpoint is not available to scoped tokens');
+    const needed = `${resource}:${method === 'GET' || method === 'HEAD' ? 'read' : 'write'}`;
+    if (!principal.scopes.includes(needed)) {
+      throw new DomainError('forbidden', `This token lacks the ${needed} scope`, { requiredScope: needed });
+    }
   }
 
   private checkAdmin(token: string | undefined): boolean {

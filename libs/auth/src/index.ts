@@ -4,4 +4,5 @@ export * from './api-key.service';
 export * from './auth.decorators';
 export * from './auth.module';
 export * from './bearer';
+export * from './credential-resolvers';
 export * from './principal';

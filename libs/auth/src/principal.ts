@@ -1,11 +1,18 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import { DomainError } from '@app/http';
 
+/** The credential kinds; all are workspace-scoped and interchangeable where their scope allows. */
+export type PrincipalKind = 'api_key' | 'oauth_token' | 'connect_session';
+
 /** Who is calling: every workspace-scoped query takes `workspaceId` from here. */
 export interface Principal {
   workspaceId: string;
   credentialId: string;
-  kind: 'api_key';
+  kind: PrincipalKind;
+  /** Scopes the credential carries (`domains:read`, ...); undefined means all of them (API keys). */
+  scopes?: readonly string[];
+  /** The one domain a connect-session token may touch. */
+  domainId?: string;
 }
 
 export interface RequestWithPrincipal {

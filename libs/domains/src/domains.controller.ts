@@ -1,4 +1,4 @@
-import { CurrentPrincipal, Principal } from '@app/auth';
+import { ConnectSessionAllowed, CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Idempotent } from '@app/limits';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
@@ -10,6 +10,7 @@ import { ListDomainsDto } from './dto/list-domains.dto';
 import { UpdateDomainDto } from './dto/update-domain.dto';
 
 @Controller('v1/domains')
+@ScopeResourceOf('domains')
 export class DomainsController {
   constructor(
     private readonly commands: DomainCommands,
@@ -35,6 +36,7 @@ export class DomainsController {
   }
 
   @Get(':id')
+  @ConnectSessionAllowed()
   async get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return { domain: toDomainView(await this.domains.get(p.workspaceId, id), this.edge) };
   }
@@ -51,6 +53,7 @@ export class DomainsController {
 
   @Post(':id/check')
   @HttpCode(200)
+  @ConnectSessionAllowed()
   check(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return this.commands.check(p.workspaceId, id);
   }

@@ -5,8 +5,13 @@ export function statusOf(code: ErrorCode): number {
   switch (code) {
     case 'bad_request':
     case 'preflight_failed':
+    case 'invalid_request':
+    case 'invalid_grant':
+    case 'invalid_scope':
+    case 'unsupported_grant_type':
       return 400;
     case 'unauthorized':
+    case 'invalid_client':
       return 401;
     case 'billing_required':
       return 402;
@@ -23,6 +28,10 @@ export function statusOf(code: ErrorCode): number {
       return 413;
     case 'idempotency_key_reused':
     case 'provider_refused':
+    case 'dns_token_invalid':
+    case 'dns_token_insufficient_scope':
+    case 'dns_zone_not_found':
+    case 'dns_write_refused':
       return 422;
     case 'rate_limited':
       return 429;

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, Principal } from '@app/auth';
+import { CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ListEventsDto } from './dto/list-events.dto';
 import { ReplayEventDto } from './dto/replay-event.dto';
@@ -6,6 +6,7 @@ import { EventReplay } from './event-replay.usecase';
 import { EventRepository } from './event.repository';
 
 @Controller('v1/events')
+@ScopeResourceOf('webhooks')
 export class EventsController {
   constructor(
     private readonly events: EventRepository,

@@ -1,4 +1,4 @@
-import { CurrentPrincipal, Principal } from '@app/auth';
+import { CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { DeliveryRepository } from './delivery.repository';
 import { toDeliveryView } from './delivery.view';
@@ -11,6 +11,7 @@ import { toEndpointView } from './endpoint.view';
 import { WebhookEndpoints } from './webhook-endpoints.usecase';
 
 @Controller('v1/webhook-endpoints')
+@ScopeResourceOf('webhooks')
 export class WebhookEndpointsController {
   constructor(
     private readonly usecases: WebhookEndpoints,
