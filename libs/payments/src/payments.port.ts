@@ -1,0 +1,52 @@
+export interface ChargeRequest {
+  /** The workspace's saved card: a Stripe payment method id (`pm_...`). */
+  paymentMethod: string;
+  amountCents: number;
+  currency: 'USD';
+  /**
+   * Derived from the purchase and the step (`purchase:<id>:charge`), so a retried or recovered step can
+   * never charge twice.
+   */
+  idempotencyKey: string;
+  description: string;
+  metadata: Record<string, string>;
+}
+
+export interface Charge {
+  /** The provider's id for the charge (a PaymentIntent id), needed to refund it. */
+  chargeId: string;
+  amountCents: number;
+}
+
+export interface RefundRequest {
+  chargeId: string;
+  idempotencyKey: string;
+}
+
+export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'authentication_required' | 'no_payment_method';
+
+/** The card was not charged and retrying will not help (a 402 for the caller). */
+export class PaymentDeclinedError extends Error {
+  constructor(
+    readonly reason: DeclineReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PaymentDeclinedError';
+  }
+}
+
+/** The provider could not be reached or failed on its side: the same idempotent request may be retried. */
+export class PaymentUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PaymentUnavailableError';
+  }
+}
+
+/** Charges the workspace's saved card off-session and refunds: `sandbox` or `stripe` (PaymentIntents). */
+export abstract class Payments {
+  abstract readonly name: string;
+  abstract charge(request: ChargeRequest): Promise<Charge>;
+  abstract refund(request: RefundRequest): Promise<{ refundId: string }>;
+}
