@@ -17,7 +17,12 @@ export interface Pebble {
  * Let's Encrypt's ACME test server on loopback. It validates HTTP-01 against `httpPort` on the
  * address our DNS server gives for the hostname, and resolves through `dnsServer`.
  */
-export async function startPebble(options: { dnsServer: string; httpPort: number }): Promise<Pebble> {
+export async function startPebble(options: {
+  dnsServer: string;
+  httpPort: number;
+  /** Lifetime of issued certificates in seconds (Pebble's default is about five years). */
+  certificateValidityPeriod?: number;
+}): Promise<Pebble> {
   const dir = mkdtempSync(join(tmpdir(), 'pebble-'));
   const [port, managementPort, tlsPort] = [await freePort(), await freePort(), await freePort()];
   execFileSync(
@@ -55,6 +60,7 @@ export async function startPebble(options: { dnsServer: string; httpPort: number
         tlsPort,
         ocspResponderURL: '',
         externalAccountBindingRequired: false,
+        ...(options.certificateValidityPeriod ? { certificateValidityPeriod: options.certificateValidityPeriod } : {}),
       },
     }),
   );

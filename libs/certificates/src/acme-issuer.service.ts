@@ -32,18 +32,21 @@ export class AcmeIssuer implements OnModuleInit {
     acme.setLogger(() => undefined);
   }
 
-  async issue(hostname: string): Promise<IssuedCertificate> {
+  /** One certificate for `names`: the first is the common name, all are subject alternative names. */
+  async issue(names: string[]): Promise<IssuedCertificate> {
+    const [hostname] = names;
     const client = await this.client();
-    const order = await client.createOrder({ identifiers: [{ type: 'dns', value: hostname }] });
+    const order = await client.createOrder({ identifiers: names.map((value) => ({ type: 'dns', value })) });
     for (const authz of await client.getAuthorizations(order)) {
       if (authz.status === 'valid') continue;
+      const name = authz.identifier.value;
       const challenge = authz.challenges.find((c) => c.type === 'http-01');
-      if (!challenge) throw new Error(`The CA offers no http-01 challenge for ${hostname}`);
+      if (!challenge) throw new Error(`The CA offers no http-01 challenge for ${name}`);
       const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
       await this.db.query(
         `insert into acme_challenges (token, key_authorization, hostname, expires_at)
          values (?, ?, ?, now() + ? * interval '1 minute') on conflict (token) do nothing`,
-        [challenge.token, keyAuthorization, hostname, CHALLENGE_TTL_MINUTES],
+        [challenge.token, keyAuthorization, name, CHALLENGE_TTL_MINUTES],
       );
       try {
         await client.completeChallenge(challenge);
@@ -53,7 +56,7 @@ export class AcmeIssuer implements OnModuleInit {
       }
     }
     const key = await acme.crypto.createPrivateEcdsaKey('P-256');
-    const [, csr] = await acme.crypto.createCsr({ commonName: hostname, altNames: [hostname] }, key);
+    const [, csr] = await acme.crypto.createCsr({ commonName: hostname, altNames: names }, key);
     const finalized = await client.finalizeOrder(order, csr);
     const certPem = await client.getCertificate(finalized);
     const info = acme.crypto.readCertificateInfo(certPem);

@@ -1,6 +1,6 @@
 import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
-import { DnsResolver, climbCaa } from '@app/dns';
+import { DnsProber, DnsResolver, climbCaa } from '@app/dns';
 import { evaluateCaa } from '@app/domain-model';
 import { publishEdgeInvalidation } from '@app/edge';
 import { DomainError } from '@app/http';
@@ -29,12 +29,17 @@ export class CertificateManager {
     private readonly issuer: AcmeIssuer,
     private readonly certificates: CertificateRepository,
     private readonly resolver: DnsResolver,
+    private readonly prober: DnsProber,
     private readonly actors: ActorClient,
     private readonly bus: Bus,
   ) {}
 
-  /** Starts an order unless one is already running for the domain. */
-  request(domain: { id: string; hostname: string }): void {
+  /**
+   * Starts an order unless one is already running for the domain. A `twin` (the www name of a
+   * `redirectWww` domain) is named in the certificate too, but only when its DNS already points at the
+   * edge: HTTP-01 must pass for every name, and a twin the customer never set up must not sink the order.
+   */
+  request(domain: { id: string; hostname: string; twin?: string }): void {
     if (this.inFlight.has(domain.id)) return;
     this.inFlight.add(domain.id);
     void this.order(domain)
@@ -46,7 +51,7 @@ export class CertificateManager {
     return this.inFlight.size;
   }
 
-  private async order(domain: { id: string; hostname: string }): Promise<void> {
+  private async order(domain: { id: string; hostname: string; twin?: string }): Promise<void> {
     const caa = evaluateCaa(await climbCaa(this.resolver, domain.hostname).catch(() => []));
     if (caa.relevantName && !caa.authorizes.letsencrypt && !caa.authorizes.google) {
       const reason = `CAA records on ${caa.relevantName} (${caa.records.join('; ')}) allow neither Let's Encrypt nor Google Trust Services`;
@@ -54,7 +59,7 @@ export class CertificateManager {
     }
     let issued;
     try {
-      issued = await this.issuer.issue(domain.hostname);
+      issued = await this.issuer.issue([domain.hostname, ...(await this.reachableTwin(domain.twin))]);
     } catch (error) {
       const failure = classifyIssuanceError(error instanceof Error ? error.message : String(error), new Date());
       this.logger.warn({ domainId: domain.id, hostname: domain.hostname, failure }, 'Certificate order failed');
@@ -69,6 +74,12 @@ export class CertificateManager {
     await this.certificates.save(domain.id, domain.hostname, issued);
     publishEdgeInvalidation(this.bus, domain.hostname);
     await this.report(domain, { type: 'certificate', result: 'issued', expiresAt: issued.notAfter.toISOString() });
+  }
+
+  private async reachableTwin(twin: string | undefined): Promise<string[]> {
+    if (!twin) return [];
+    const probe = await this.prober.probe(twin).catch(() => undefined);
+    return probe?.dns === 'correct' ? [twin] : [];
   }
 
   private async report(domain: { id: string; hostname: string }, result: CertificateResult): Promise<void> {

@@ -69,6 +69,8 @@ export interface AppConfig {
   outboundAllowCidrs: string[];
   edgeHttpPort: number;
   edgeHttpsPort: number;
+  /** Where the monitor connects to read the certificate a hostname serves (the edge's public HTTPS port). */
+  probeTlsPort: number;
   logLevel: LogLevel;
   migrateOnStart: boolean;
   /** Idle actors are evicted from memory after this long. */
@@ -134,6 +136,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     outboundAllowCidrs: cidrList(env, 'OUTBOUND_ALLOW_CIDRS'),
     edgeHttpPort: integer(env, 'EDGE_HTTP_PORT', 8080, 1, 65535),
     edgeHttpsPort: integer(env, 'EDGE_HTTPS_PORT', 8443, 1, 65535),
+    probeTlsPort: integer(env, 'PROBE_TLS_PORT', integer(env, 'EDGE_HTTPS_PORT', 8443, 1, 65535), 1, 65535),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     migrateOnStart: boolean(env, 'MIGRATE_ON_START', true),
     actorIdleSeconds: integer(env, 'ACTOR_IDLE_SECONDS', 300, 1, 86_400),

@@ -3,8 +3,9 @@ import { Global, Module } from '@nestjs/common';
 import { DnsProber } from './dns-prober';
 import { DnsResolver } from './dns-resolver';
 import { OriginPreflight } from './origin-preflight';
+import { ServedCertificateProbe } from './served-certificate.probe';
 
-/** DNS through DNS_RESOLVERS: the resolver, the edge prober and the origin SSRF preflight. */
+/** DNS through DNS_RESOLVERS: the resolver, the edge prober, the origin SSRF preflight and the served-certificate probe. */
 @Global()
 @Module({
   providers: [
@@ -24,7 +25,12 @@ import { OriginPreflight } from './origin-preflight';
       inject: [DnsResolver, APP_CONFIG],
       useFactory: (r: DnsResolver, c: AppConfig) => new OriginPreflight(r, c.outboundAllowCidrs),
     },
+    {
+      provide: ServedCertificateProbe,
+      inject: [DnsResolver, APP_CONFIG],
+      useFactory: (r: DnsResolver, c: AppConfig) => new ServedCertificateProbe(r, c.probeTlsPort),
+    },
   ],
-  exports: [DnsResolver, DnsProber, OriginPreflight],
+  exports: [DnsResolver, DnsProber, OriginPreflight, ServedCertificateProbe],
 })
 export class DnsModule {}

@@ -1,9 +1,12 @@
 import { connect } from 'node:tls';
 import { DnsResolver } from './dns-resolver';
 
+/**
+ * What the hostname serves over TLS. `unreachable` judges nothing (no address, refused, timed out:
+ * the network between this node and the edge may be at fault); the other outcomes saw a certificate.
+ */
 export interface ServedCertificate {
-  /** Covers the hostname and is inside its validity window. */
-  valid: boolean;
+  outcome: 'valid' | 'wrong_name' | 'outside_validity' | 'unreachable';
   expiresAt?: string;
   reason?: string;
 }
@@ -40,7 +43,7 @@ export class ServedCertificateProbe {
 
   async check(hostname: string, now = new Date()): Promise<ServedCertificate> {
     const [address] = await this.resolver.a(hostname).catch(() => []);
-    if (!address) return { valid: false, reason: 'no address to connect to' };
+    if (!address) return { outcome: 'unreachable', reason: 'no address to connect to' };
     return new Promise((resolve) => {
       const socket = connect({
         host: address,
@@ -55,19 +58,21 @@ export class ServedCertificateProbe {
       };
       socket.once('secureConnect', () => {
         const cert = socket.getPeerCertificate();
-        if (!cert || !cert.valid_to) return done({ valid: false, reason: 'no certificate served' });
+        if (!cert || !cert.valid_to) return done({ outcome: 'unreachable', reason: 'no certificate served' });
         const expiresAt = new Date(cert.valid_to);
-        const inWindow = new Date(cert.valid_from) <= now && now < expiresAt;
-        const covers = certificateCovers(cert.subjectaltname, cert.subject?.CN as string | undefined, hostname);
-        const reason = !covers
-          ? 'served certificate does not cover the hostname'
-          : !inWindow
-            ? 'served certificate is outside its validity'
-            : undefined;
-        done({ valid: covers && inWindow, expiresAt: expiresAt.toISOString(), reason });
+        const at = { expiresAt: expiresAt.toISOString() };
+        if (!certificateCovers(cert.subjectaltname, cert.subject?.CN as string | undefined, hostname)) {
+          return done({ outcome: 'wrong_name', ...at, reason: 'the certificate served does not name the hostname' });
+        }
+        if (now < new Date(cert.valid_from) || now >= expiresAt) {
+          return done({ outcome: 'outside_validity', ...at, reason: 'the certificate served is outside its validity' });
+        }
+        done({ outcome: 'valid', ...at });
       });
-      socket.once('timeout', () => done({ valid: false, reason: 'TLS handshake timed out' }));
-      socket.once('error', (error: Error) => done({ valid: false, reason: `TLS handshake failed: ${error.message}` }));
+      socket.once('timeout', () => done({ outcome: 'unreachable', reason: 'TLS handshake timed out' }));
+      socket.once('error', (error: Error) =>
+        done({ outcome: 'unreachable', reason: `TLS handshake failed: ${error.message}` }),
+      );
     });
   }
 }

@@ -65,8 +65,11 @@ export class DomainCommands {
     return reply;
   }
 
+  /** The probe now; every edge then re-reads the name, since the status it routes by may have moved. */
   async check(workspaceId: string, id: string): Promise<{ domain: DomainView }> {
-    return { domain: domainOf(await this.send(id, { type: 'check', workspaceId })) };
+    const domain = domainOf(await this.send(id, { type: 'check', workspaceId }));
+    publishEdgeInvalidation(this.bus, domain.hostname);
+    return { domain };
   }
 
   private send(id: string, command: DomainCommand): Promise<DomainReply> {

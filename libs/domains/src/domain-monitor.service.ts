@@ -1,6 +1,8 @@
 import { ActorNode } from '@app/actors';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DnsLookupError, DnsProber, OriginPreflight } from '@app/dns';
+import { Bus } from '@app/bus';
+import { DnsLookupError, DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
+import { publishEdgeInvalidation } from '@app/edge';
 import { DomainError } from '@app/http';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
@@ -34,6 +36,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     private readonly db: MikroSqlExecutor,
     private readonly prober: DnsProber,
     private readonly preflight: OriginPreflight,
+    private readonly served: ServedCertificateProbe,
+    private readonly bus: Bus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -98,21 +102,29 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     } else {
       try {
         const probe = await this.prober.probe(domain.hostname);
-        command = { type: 'observe', dns: probe.dns, originBlocked: false };
-        outcome = probe.dns;
+        const served =
+          probe.dns === 'correct' && domain.hasCertificate ? await this.served.check(domain.hostname) : undefined;
+        command = { type: 'observe', dns: probe.dns, originBlocked: false, served: served?.outcome };
+        outcome = served && served.outcome !== 'valid' ? `served_${served.outcome}` : probe.dns;
       } catch (error) {
         // A resolver outage says nothing about the customer's DNS: record it, change nothing.
         if (error instanceof DnsLookupError) return 'lookup_failed';
         throw error;
       }
     }
-    await this.node.host.dispatch(domain.shard, {
+    const response = await this.node.host.dispatch(domain.shard, {
       kind: DOMAIN_KIND,
       id: domain.id,
       command,
       commandId: randomUUID(),
       attempt: 1,
     });
+    // A changed status can change what the edge does with the name; a wrong certificate served while we
+    // hold a good one means an edge cache missed an update. Either way every edge re-reads the name.
+    const changed = 'ok' in response && response.ok && !isUnchanged(response.reply);
+    if (changed || (command.type === 'observe' && command.served && command.served !== 'valid')) {
+      publishEdgeInvalidation(this.bus, domain.hostname);
+    }
     return outcome;
   }
 
@@ -128,3 +140,6 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     return blocked;
   }
 }
+
+const isUnchanged = (reply: unknown): boolean =>
+  typeof reply === 'object' && reply !== null && 'unchanged' in reply && reply.unchanged === true;

@@ -1,12 +1,14 @@
 import { ActorContext, ActorKind, Decision, OutboxEvent } from '@app/actors';
-import { DnsProber, OriginPreflight } from '@app/dns';
+import { DnsProber, OriginPreflight, ServedCertificate, ServedCertificateProbe } from '@app/dns';
 import { DomainEvent, DomainInput, DomainState, initialDomainState, transition } from '@app/domain-model';
+import { wwwTwin } from '@app/edge';
 import { DomainError, notFound } from '@app/http';
 import type { SqlExecutor } from '@app/persistence';
 import { hash53 } from '@app/actors';
 import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';
 import { DomainRecord } from './domain.record';
 import { DomainStore } from './domain.store';
+import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
 import { EdgeSettings, toDomainView } from './domain.view';
 
 type Ctx = ActorContext<DomainRecord>;
@@ -14,13 +16,16 @@ type Result = Decision<DomainRecord, DomainReply>;
 
 /** Orders certificates in the background (CertificateManager on nodes). */
 export interface CertificateRequester {
-  request(domain: { id: string; hostname: string }): void;
+  /** `twin`: the www twin of a `redirectWww` domain, named too when its DNS points at the edge. */
+  request(domain: { id: string; hostname: string; twin?: string }): void;
 }
 
 export interface DomainActorDeps {
   db: SqlExecutor;
   prober: DnsProber;
   preflight: OriginPreflight;
+  /** Reads the certificate the hostname actually serves (checks only). */
+  served?: ServedCertificateProbe;
   edge: EdgeSettings;
   monitorIntervalSeconds: number;
   certificates?: CertificateRequester;
@@ -28,7 +33,6 @@ export interface DomainActorDeps {
   renewDays: number;
 }
 
-type CertificateState = 'none' | 'valid' | 'renewal_due' | 'expired';
 /** After a refusal (CAA, policy) a new order waits this long, unless the customer asks for a check. */
 const REFUSED_RETRY_MS = 60 * 60 * 1000;
 
@@ -62,7 +66,11 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
       case 'observe': {
         const input: DomainInput = command.originBlocked
           ? { type: 'origin_blocked' }
-          : { type: 'probe_observed', dns: command.dns, certificate: this.machineCertificate(ctx, record) };
+          : {
+              type: 'probe_observed',
+              dns: command.dns,
+              certificate: this.observedCertificate(ctx, record, command.served),
+            };
         const next = this.probed(ctx, record, input);
         if (!next.events.length && sameMachine(record.machine, next.state.machine))
           return { reply: { unchanged: true } };
@@ -80,11 +88,12 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
    */
   private probed(ctx: Ctx, record: DomainRecord, input: DomainInput, forced = false) {
     const next = this.apply(ctx, record, input);
-    const cert = this.certificateState(ctx, record);
+    const cert = certificateState(record, ctx.now(), this.deps.renewDays);
     const retryAt = record.certificateRetryAt ? Date.parse(record.certificateRetryAt) : 0;
     const waiting = retryAt > ctx.now().getTime() && (!forced || record.certificateNote !== undefined);
     if (input.type === 'probe_observed' && input.dns === 'correct' && cert !== 'valid' && !waiting) {
-      this.deps.certificates?.request({ id: record.id, hostname: record.hostname });
+      const twin = record.redirectWww ? wwwTwin(record.hostname) : undefined;
+      this.deps.certificates?.request({ id: record.id, hostname: record.hostname, twin });
     }
     return next;
   }
@@ -115,19 +124,8 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
     }
   }
 
-  private certificateState(ctx: Ctx, record: DomainRecord): CertificateState {
-    const expiresAt = record.machine.certificateExpiresAt;
-    if (!expiresAt) return 'none';
-    const left = Date.parse(expiresAt) - ctx.now().getTime();
-    if (left <= 0) return 'expired';
-    return left <= this.deps.renewDays * 86_400_000 ? 'renewal_due' : 'valid';
-  }
-
-  /** What the state machine distinguishes: a certificate due for renewal still serves; a refusal sticks. */
-  private machineCertificate(ctx: Ctx, record: DomainRecord): 'none' | 'valid' | 'expired' | 'failed' {
-    const state = this.certificateState(ctx, record);
-    if (state === 'none' && record.machine.certificateError) return 'failed';
-    return state === 'renewal_due' ? 'valid' : state;
+  private observedCertificate(ctx: Ctx, record: DomainRecord, served?: ServedCertificate['outcome']) {
+    return observedCertificate(record, ctx.now(), this.deps.renewDays, served);
   }
 
   private async create(ctx: Ctx, command: Extract<DomainCommand, { type: 'create' }>): Promise<Result> {
@@ -180,7 +178,15 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
         `DNS lookup failed: ${error instanceof Error ? error.message : 'unknown'}`,
       );
     });
-    return { type: 'probe_observed', dns: probe.dns, certificate: this.machineCertificate(ctx, record) };
+    const served =
+      probe.dns === 'correct' && holdsCertificate(record)
+        ? await this.deps.served?.check(record.hostname, ctx.now())
+        : undefined;
+    return {
+      type: 'probe_observed',
+      dns: probe.dns,
+      certificate: this.observedCertificate(ctx, record, served?.outcome),
+    };
   }
 
   private apply(ctx: Ctx, record: DomainRecord, input: DomainInput): { state: DomainRecord; events: OutboxEvent[] } {

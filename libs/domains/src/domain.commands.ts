@@ -1,3 +1,4 @@
+import type { ServedCertificate } from '@app/dns';
 import { DnsObservation } from '@app/domain-model';
 import { DomainSettings } from './domain.record';
 import { DomainView } from './domain.view';
@@ -10,7 +11,8 @@ export type DomainCommand =
   | { type: 'patch'; workspaceId: string; changes: Partial<DomainSettings> }
   | { type: 'delete'; workspaceId: string }
   | { type: 'check'; workspaceId: string }
-  | { type: 'observe'; dns: DnsObservation; originBlocked: boolean }
+  /** `served`: what the hostname's TLS served, when DNS was correct and the domain holds a certificate. */
+  | { type: 'observe'; dns: DnsObservation; originBlocked: boolean; served?: ServedCertificate['outcome'] }
   /** The outcome of a certificate order (sent by the node's CertificateManager). */
   | { type: 'certificate'; result: 'issued'; expiresAt: string }
   | { type: 'certificate'; result: 'failed'; reason: string }

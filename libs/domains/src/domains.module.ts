@@ -1,7 +1,7 @@
 import { ActorRegistry } from '@app/actors';
 import { CertificateManager, CertificatesModule } from '@app/certificates';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DnsModule, DnsProber, OriginPreflight } from '@app/dns';
+import { DnsModule, DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
 import { MikroSqlExecutor } from '@app/persistence';
 import { WorkspacesModule } from '@app/workspaces';
 import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
@@ -28,6 +28,7 @@ class DomainActorRegistration implements OnModuleInit {
     private readonly db: MikroSqlExecutor,
     private readonly prober: DnsProber,
     private readonly preflight: OriginPreflight,
+    private readonly served: ServedCertificateProbe,
     private readonly certificates: CertificateManager,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -39,6 +40,7 @@ class DomainActorRegistration implements OnModuleInit {
         db: this.db,
         prober: this.prober,
         preflight: this.preflight,
+        served: this.served,
         edge,
         monitorIntervalSeconds: this.config.monitorIntervalSeconds,
         certificates: this.certificates,

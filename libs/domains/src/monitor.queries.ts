@@ -5,6 +5,8 @@ export interface DueDomain {
   hostname: string;
   shard: number;
   originUrl: string;
+  /** Holds a certificate, so what the hostname serves over TLS is worth comparing. */
+  hasCertificate: boolean;
   /**
    * Due for more than an interval and a half minute (its node was down): rescheduled to its phase
    * slot instead of probed now, so a long outage ends without a stampede of probes.
@@ -38,7 +40,8 @@ export async function claimDueDomains(
        ceil((extract(epoch from now()) + ?::float8 / 2 - d.probe_phase * ?) / ?) * ? + d.probe_phase * ?)
      from due
      where d.id = due.id
-     returning d.id, d.hostname, d.shard, d.state->>'originUrl' as "originUrl", due.stale`,
+     returning d.id, d.hostname, d.shard, d.state->>'originUrl' as "originUrl",
+       (d.state->'machine'->>'certificateExpiresAt') is not null as "hasCertificate", due.stale`,
     [
       intervalSeconds,
       shards,

@@ -1,0 +1,33 @@
+import { initialDomainState } from '@app/domain-model';
+import { DomainRecord } from './domain.record';
+import { certificateState, observedCertificate } from './domain-certificate';
+
+const now = new Date('2026-11-22T00:00:00Z');
+const days = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString();
+const record = (certificateExpiresAt?: string, certificateError?: string) =>
+  ({ machine: { ...initialDomainState(now), certificateExpiresAt, certificateError } }) as unknown as DomainRecord;
+
+describe('certificate state and what the machine is told', () => {
+  it.each([
+    [undefined, 'none'],
+    [days(60), 'valid'],
+    [days(10), 'renewal_due'],
+    [days(-1), 'expired'],
+  ])('a certificate expiring %s is %s', (expiresAt, expected) => {
+    expect(certificateState(record(expiresAt), now, 30)).toBe(expected);
+  });
+
+  it.each([
+    [record(), undefined, 'none'],
+    [record(undefined, 'CAA forbids'), undefined, 'failed'],
+    [record(days(60)), undefined, 'valid'],
+    [record(days(10)), 'valid', 'valid'],
+    [record(days(60)), 'unreachable', 'valid'],
+    [record(days(60)), 'wrong_name', 'none'],
+    [record(days(60)), 'outside_validity', 'none'],
+    [record(days(-1)), 'valid', 'expired'],
+    [record(days(-1)), 'outside_validity', 'expired'],
+  ] as const)('%#: served %s', (r, served, expected) => {
+    expect(observedCertificate(r, now, 30, served)).toBe(expected);
+  });
+});

@@ -1,0 +1,37 @@
+import { CertificateObservation } from '@app/domain-model';
+import type { ServedCertificate } from '@app/dns';
+import { DomainRecord } from './domain.record';
+
+export type CertificateState = 'none' | 'valid' | 'renewal_due' | 'expired';
+
+const DAY_MS = 86_400_000;
+
+/** The stored certificate's state at `now`: renewal is due `renewDays` before expiry. */
+export function certificateState(record: DomainRecord, now: Date, renewDays: number): CertificateState {
+  const expiresAt = record.machine.certificateExpiresAt;
+  if (!expiresAt) return 'none';
+  const left = Date.parse(expiresAt) - now.getTime();
+  if (left <= 0) return 'expired';
+  return left <= renewDays * DAY_MS ? 'renewal_due' : 'valid';
+}
+
+/**
+ * What the state machine is told about the certificate. One due for renewal still serves; a refusal
+ * sticks. A certificate we hold but the hostname does not actually serve (wrong name or outside its
+ * validity, seen over TLS) counts as none: visitors get no working HTTPS, whatever the store says.
+ * An unreachable hostname judges nothing (the fault may lie between this node and the edge).
+ */
+export function observedCertificate(
+  record: DomainRecord,
+  now: Date,
+  renewDays: number,
+  served?: ServedCertificate['outcome'],
+): CertificateObservation {
+  const state = certificateState(record, now, renewDays);
+  if (state === 'none') return record.machine.certificateError ? 'failed' : 'none';
+  if (state === 'expired') return 'expired';
+  return served === 'wrong_name' || served === 'outside_validity' ? 'none' : 'valid';
+}
+
+/** Only a domain holding a certificate has one to compare with what is served. */
+export const holdsCertificate = (record: DomainRecord): boolean => record.machine.certificateExpiresAt !== undefined;

@@ -1,0 +1,187 @@
+import { X509Certificate } from 'node:crypto';
+import { connect } from 'node:tls';
+import {
+  ORIGIN_URL,
+  TEST_ADMIN_TOKEN,
+  domainZones,
+  freePort,
+  issueCertificate,
+  startDnsServer,
+  startPebble,
+  startTestApp,
+  storeCertificate,
+} from '@test/support';
+import request from 'supertest';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const EDGE = 'edge.saas-test.net';
+
+/** The certificate the edge presents for `servername`, read over TLS as a visitor's browser would. */
+function servedCertificate(port: number, servername: string): Promise<X509Certificate> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
+      const raw = socket.getPeerX509Certificate();
+      socket.destroy();
+      if (raw) resolve(raw);
+      else reject(new Error('no certificate'));
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** Standalone (api + node + edge) against Pebble and a loopback DNS server; `validity` shortens certificates. */
+async function startStack(validitySeconds?: number) {
+  const dns = await startDnsServer({ ...domainZones(), [EDGE]: [{ type: 'A', data: '127.0.0.1' }] });
+  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  const pebble = await startPebble({
+    dnsServer: dns.address,
+    httpPort,
+    certificateValidityPeriod: validitySeconds,
+  });
+  const t = await startTestApp({
+    env: {
+      DNS_RESOLVERS: dns.address,
+      EDGE_CNAME_TARGET: EDGE,
+      EDGE_IPV4: '127.0.0.1',
+      EDGE_HTTP_PORT: String(httpPort),
+      EDGE_HTTPS_PORT: String(httpsPort),
+      ACME_DIRECTORY_URL: pebble.directoryUrl,
+      ACME_CA_FILE: pebble.caFile,
+      MONITOR_INTERVAL_SECONDS: '2',
+    },
+  });
+  const ws = await request(t.server)
+    .post('/admin/workspaces')
+    .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+    .send({ name: 'lifecycle', paymentMethod: 'pm_card_visa' })
+    .expect(201);
+  const auth = { authorization: `Bearer ${ws.body.apiKey as string}` };
+  const waitFor = async (id: string, done: (d: Record<string, any>) => boolean, timeoutMs = 40_000) => {
+    const deadline = Date.now() + timeoutMs;
+    let domain: Record<string, any> = {};
+    while (Date.now() < deadline) {
+      domain = (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain;
+      if (done(domain)) return domain;
+      await sleep(250);
+    }
+    throw new Error(`Domain stayed ${JSON.stringify(domain)}`);
+  };
+  const close = async () => {
+    await t.close();
+    await pebble.stop().catch(() => undefined);
+    await dns.close();
+  };
+  return { dns, pebble, t, auth, httpsPort, waitFor, close };
+}
+
+describe('certificate lifecycle: what is served, www twins', () => {
+  let stack: Awaited<ReturnType<typeof startStack>>;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => stack?.close());
+
+  it('names the www twin of a redirectWww domain in its certificate when the twin points at the edge', async () => {
+    const { dns, t, auth, httpsPort, waitFor } = stack;
+    dns.setRecords('twin.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
+    dns.setRecords('www.twin.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
+    const { body } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'twin.customer-a.com', originUrl: ORIGIN_URL, redirectWww: true })
+      .expect(201);
+    await waitFor(body.domain.id, (d) => d.status === 'verified');
+    const [row] = await t.db.query<{ cert_pem: string }>('select cert_pem from certificates where domain_id = $1', [
+      body.domain.id,
+    ]);
+    expect(new X509Certificate(row.cert_pem).subjectAltName).toBe(
+      'DNS:twin.customer-a.com, DNS:www.twin.customer-a.com',
+    );
+    // The edge presents it for the twin too, so the HTTPS redirect of the twin works in a browser.
+    const served = await servedCertificate(httpsPort, 'www.twin.customer-a.com');
+    expect(served.checkHost('www.twin.customer-a.com')).toBe('www.twin.customer-a.com');
+  });
+
+  it('leaves a twin without DNS out of the order instead of failing it', async () => {
+    const { dns, t, auth, waitFor } = stack;
+    dns.setRecords('solo.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
+    const { body } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'solo.customer-a.com', originUrl: ORIGIN_URL, redirectWww: true })
+      .expect(201);
+    await waitFor(body.domain.id, (d) => d.status === 'verified');
+    const [row] = await t.db.query<{ cert_pem: string }>('select cert_pem from certificates where domain_id = $1', [
+      body.domain.id,
+    ]);
+    expect(new X509Certificate(row.cert_pem).subjectAltName).toBe('DNS:solo.customer-a.com');
+  });
+
+  it('shows pending_ssl while the hostname serves a certificate that does not name it, active_ssl once fixed', async () => {
+    const { dns, t, auth, waitFor } = stack;
+    dns.setRecords('served.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
+    const { body } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'served.customer-a.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    const id = body.domain.id as string;
+    await waitFor(id, (d) => d.status === 'verified' && d.monitorStatus === 'active_ssl');
+    const [good] = await t.db.query('select * from certificates where domain_id = $1', [id]);
+
+    // The edge ends up serving another name's certificate (a bad deploy, a stale cache).
+    const wrong = issueCertificate({ hostnames: ['someone-else.example.net'] });
+    await storeCertificate(t.db, { id, hostname: 'served.customer-a.com' }, wrong);
+    await request(t.server).post(`/v1/domains/${id}/check`).set(auth).expect(200); // edges re-read the name
+    const checked = (await request(t.server).post(`/v1/domains/${id}/check`).set(auth).expect(200)).body.domain;
+    expect(checked).toMatchObject({ status: 'verified', monitorStatus: 'pending_ssl' });
+    const updates = await t.db.query(
+      "select 1 from outbox_events where aggregate_id = $1 and type = 'domain.monitor_updated' and data->'domain'->>'monitorStatus' = 'pending_ssl'",
+      [id],
+    );
+    expect(updates.length).toBeGreaterThan(0);
+
+    await t.db.query('update certificates set cert_pem = $2, key_sealed = $3 where domain_id = $1', [
+      id,
+      good.cert_pem,
+      good.key_sealed,
+    ]);
+    await request(t.server).post(`/v1/domains/${id}/check`).set(auth).expect(200);
+    // The monitor sees the good certificate again on its own.
+    await waitFor(id, (d) => d.monitorStatus === 'active_ssl');
+  });
+});
+
+describe('certificate lifecycle: expiry without renewal', () => {
+  let stack: Awaited<ReturnType<typeof startStack>>;
+  beforeAll(async () => {
+    stack = await startStack(12);
+  });
+  afterAll(async () => stack?.close());
+
+  it('expires a verified domain with ssl_expired and domain.expired when its certificate lapses unrenewed', async () => {
+    const { dns, pebble, t, auth, waitFor } = stack;
+    dns.setRecords('lapse.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
+    const { body } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'lapse.customer-a.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    const id = body.domain.id as string;
+    const verified = await waitFor(id, (d) => d.status === 'verified');
+    // The CA goes away: every renewal attempt now fails, and the short certificate runs out.
+    await pebble.stop();
+    const expired = await waitFor(id, (d) => d.status === 'expired', 60_000);
+    expect(expired.monitorStatus).toBe('ssl_expired');
+    expect(Date.parse(expired.certificate.expiresAt)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(expired.certificate.expiresAt)).toBeGreaterThanOrEqual(
+      Date.parse(verified.certificate.expiresAt),
+    );
+    const events = await t.db.query<{ type: string }>(
+      'select type from outbox_events where aggregate_id = $1 order by created_at',
+      [id],
+    );
+    expect(events.map((e) => e.type)).toContain('domain.expired');
+    expect(events.map((e) => e.type).filter((type) => type === 'domain.expired')).toHaveLength(1);
+  });
+});
