@@ -4,9 +4,11 @@ import {
   ORIGIN_URL,
   TEST_ADMIN_TOKEN,
   domainZones,
+  edgeRequest,
   freePort,
   issueCertificate,
   startDnsServer,
+  startLoopbackOrigin,
   startPebble,
   startTestApp,
   storeCertificate,
@@ -48,6 +50,7 @@ async function startStack(validitySeconds?: number) {
       ACME_DIRECTORY_URL: pebble.directoryUrl,
       ACME_CA_FILE: pebble.caFile,
       MONITOR_INTERVAL_SECONDS: '2',
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', // the loopback origin below
     },
   });
   const ws = await request(t.server)
@@ -80,6 +83,34 @@ describe('certificate lifecycle: what is served, www twins', () => {
     stack = await startStack();
   });
   afterAll(async () => stack?.close());
+
+  it('serves the certificate Pebble issued by SNI and proxies to the origin; deletion removes the route', async () => {
+    const { dns, t, auth, httpsPort, waitFor } = stack;
+    const origin = await startLoopbackOrigin();
+    try {
+      dns.setRecords('live.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
+      const { body } = await request(t.server)
+        .post('/v1/domains')
+        .set(auth)
+        .send({ hostname: 'live.customer-a.com', originUrl: origin.url })
+        .expect(201);
+      await waitFor(body.domain.id, (d) => d.status === 'verified');
+      const [row] = await t.db.query<{ cert_pem: string }>('select cert_pem from certificates where domain_id = $1', [
+        body.domain.id,
+      ]);
+      const res = await edgeRequest('https', { port: httpsPort, hostname: 'live.customer-a.com', path: '/p?q=1' });
+      expect(res.status).toBe(200);
+      expect(res.fingerprint256).toBe(new X509Certificate(row.cert_pem).fingerprint256);
+      expect(origin.requests.map((r) => r.url)).toContain('/p?q=1');
+
+      await request(t.server).delete(`/v1/domains/${body.domain.id}`).set(auth).expect(200);
+      await expect(
+        edgeRequest('https', { port: httpsPort, hostname: 'live.customer-a.com', path: '/' }),
+      ).rejects.toThrow();
+    } finally {
+      await origin.close();
+    }
+  });
 
   it('names the www twin of a redirectWww domain in its certificate when the twin points at the edge', async () => {
     const { dns, t, auth, httpsPort, waitFor } = stack;

@@ -35,10 +35,11 @@ function challengeResponder(t: TestApp, port: number): Promise<Server> {
   });
 }
 
+// Renewal: Pebble issues one-hour certificates, inside a one-day renewal window from the start.
 describe.each([
-  ['issuance', {}],
-  ['renewal', { CERT_RENEW_DAYS: '36500' }],
-])('certificates over ACME (Pebble): %s', (scenario, extraEnv: Record<string, string>) => {
+  ['issuance', {}, undefined],
+  ['renewal', { CERT_RENEW_DAYS: '1' }, 3600],
+])('certificates over ACME (Pebble): %s', (scenario, extraEnv: Record<string, string>, validity?: number) => {
   let dns: DnsServer;
   let pebble: Pebble;
   let t: TestApp;
@@ -48,7 +49,7 @@ describe.each([
   beforeAll(async () => {
     dns = await startDnsServer({ ...domainZones(), [EDGE]: [{ type: 'A', data: '127.0.0.1' }] });
     const httpPort = await freePort();
-    pebble = await startPebble({ dnsServer: dns.address, httpPort });
+    pebble = await startPebble({ dnsServer: dns.address, httpPort, certificateValidityPeriod: validity });
     t = await startTestApp({
       env: {
         DNS_RESOLVERS: dns.address,
@@ -142,7 +143,7 @@ describe.each([
   );
 
   onlyIn('renewal')(
-    'renews a certificate inside the renewal window and says so with domain.monitor_updated',
+    'renews a short-lived certificate inside the renewal window and says so with domain.monitor_updated',
     async () => {
       dns.setRecords('renew.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
       const { body } = await request(t.server)
