@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Observable, from, lastValueFrom } from 'rxjs';
 import { IdempotencyScope, IdempotencyStore } from './idempotency.store';
 
-const IDEMPOTENT = 'idempotent';
+export const IDEMPOTENT = 'idempotent';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** Marks a POST that creates or charges: an Idempotency-Key makes its retries safe (SPEC 8). */

@@ -3,6 +3,7 @@ import { AdminModule } from '@app/admin';
 import { AuthModule } from '@app/auth';
 import { DomainsApiModule, DomainsNodeModule } from '@app/domains';
 import { LimitsModule } from '@app/limits';
+import { OpenApiModule } from '@app/openapi';
 import { EdgeModule } from '@app/edge';
 import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
@@ -21,6 +22,7 @@ export function apiFeatures(): ModuleRef[] {
     ClusterAdminModule,
     DomainsApiModule,
     WebhooksApiModule,
+    OpenApiModule,
   ];
 }
 

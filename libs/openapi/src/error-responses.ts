@@ -1,0 +1,31 @@
+import { ERROR_CODES, ErrorCode, statusOf } from '@app/http';
+import type { RouteInfo } from './route-scanner';
+
+export { ERROR_CODES };
+
+/** The codes an operation can answer beyond its success, by how the route is declared. */
+export function errorCodesOf(route: RouteInfo, extra: ErrorCode[] = []): ErrorCode[] {
+  const codes = new Set<ErrorCode>(extra);
+  if (route.auth !== 'public') codes.add('unauthorized');
+  if (route.auth === 'workspace' || route.auth === 'admin') codes.add('forbidden');
+  if (route.body || route.query) codes.add('bad_request');
+  if (route.body) codes.add('payload_too_large');
+  if (route.pathParams.length) codes.add('not_found');
+  if (isRateLimited(route)) codes.add('rate_limited');
+  if (route.idempotent) {
+    codes.add('idempotency_in_progress');
+    codes.add('idempotency_key_reused');
+  }
+  codes.add('internal_error');
+  return [...codes];
+}
+
+/** Every /v1 route counts against a limit (SPEC section 8). */
+export const isRateLimited = (route: RouteInfo): boolean => route.path.startsWith('/v1/');
+
+/** Codes grouped under their HTTP status, as OpenAPI lists responses. */
+export function byStatus(codes: ErrorCode[]): Map<number, ErrorCode[]> {
+  const groups = new Map<number, ErrorCode[]>();
+  for (const code of codes) groups.set(statusOf(code), [...(groups.get(statusOf(code)) ?? []), code]);
+  return new Map([...groups.entries()].sort(([a], [b]) => a - b));
+}

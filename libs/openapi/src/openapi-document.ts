@@ -1,0 +1,155 @@
+import { ALL_SCOPES } from '@app/auth';
+import { RESOURCE_SCHEMAS } from './resource-schemas';
+import { byStatus, errorCodesOf, isRateLimited } from './error-responses';
+import { OPERATIONS, OperationDoc } from './operations';
+import type { RouteInfo } from './route-scanner';
+import { SchemaObject, ref } from './schema';
+
+export const API_VERSION = '1.0.0';
+
+type Json = Record<string, unknown>;
+
+const HEADERS: Json = {
+  RequestId: { description: 'Request id for support correlation', schema: { type: 'string' } },
+  RateLimitLimit: { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
+  RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  RateLimitReset: { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+  RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  IdempotentReplay: { description: '`true` when this is the stored first response', schema: { type: 'string' } },
+};
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** The document: routes as the app registered them, bodies from the DTOs, answers from OPERATIONS. */
+export function buildOpenApiDocument(
+  routes: RouteInfo[],
+  dtoSchemas: Record<string, SchemaObject>,
+  serverUrl?: string,
+): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    const doc = OPERATIONS[`${route.method} ${route.path}`];
+    if (!doc) continue; // the OpenAPI test lists undocumented routes
+    paths[route.path] ??= {};
+    paths[route.path][route.method.toLowerCase()] = operation(route, doc, dtoSchemas);
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Custom domains and domain registration',
+      version: API_VERSION,
+      description:
+        'Connect customer hostnames (DNS instructions, certificates, proxy or redirect), buy and renew domains, ' +
+        'and receive webhooks. All bodies are JSON; every error is `{error, message, details}`.',
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    paths,
+    components: {
+      schemas: { ...dtoSchemas, ...RESOURCE_SCHEMAS },
+      headers: HEADERS,
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Makes retries safe: the first response is kept 24 h per workspace, method, path and key.',
+          schema: { type: 'string', maxLength: 255 },
+        },
+      },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key (`sk_live_...`) or an OAuth access token; connect-session tokens where noted.',
+        },
+        oauth2: {
+          type: 'oauth2',
+          flows: {
+            clientCredentials: {
+              tokenUrl: '/oauth/token',
+              scopes: Object.fromEntries(ALL_SCOPES.map((scope) => [scope, scope])),
+            },
+          },
+        },
+        adminToken: { type: 'http', scheme: 'bearer', description: "The operator's ADMIN_TOKEN" },
+      },
+    },
+  };
+}
+
+function operation(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<string, SchemaObject>): Json {
+  const parameters: Json[] = route.pathParams.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  if (route.query) parameters.push(...queryParameters(dtoSchemas[route.query.name]));
+  if (route.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  const limited = isRateLimited(route);
+  const successHeaders: Json = {
+    'x-service-request-id': header('RequestId'),
+    ...(limited ? rateHeaders() : {}),
+    ...(route.idempotent ? { 'idempotent-replay': header('IdempotentReplay') } : {}),
+  };
+  const contentType = doc.contentType ?? 'application/json';
+  const responses: Json = {
+    [route.status]: {
+      description: doc.summary,
+      headers: successHeaders,
+      content: { [contentType]: { schema: doc.response } },
+    },
+  };
+  for (const [status, codes] of byStatus(errorCodesOf(route, doc.errors))) {
+    responses[status] = {
+      description: codes.map((code) => `\`${code}\``).join(', '),
+      headers: {
+        'x-service-request-id': header('RequestId'),
+        ...(status === 429 ? { 'Retry-After': header('RetryAfter'), ...rateHeaders() } : {}),
+      },
+      content: { 'application/json': { schema: ref('Error') } },
+    };
+  }
+  return {
+    operationId: route.operationId,
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    tags: [tagOf(route.path)],
+    security: securityOf(route),
+    ...(parameters.length ? { parameters } : {}),
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.name) } } } }
+      : {}),
+    responses,
+    ...(route.connectSession ? { 'x-connect-session': true } : {}),
+  };
+}
+
+const rateHeaders = () => ({
+  'x-ratelimit-limit': header('RateLimitLimit'),
+  'x-ratelimit-remaining': header('RateLimitRemaining'),
+  'x-ratelimit-reset': header('RateLimitReset'),
+});
+
+function securityOf(route: RouteInfo): Json[] {
+  if (route.auth === 'public') return [];
+  if (route.auth === 'admin') return [{ adminToken: [] }];
+  const method = route.method === 'GET' ? 'read' : 'write';
+  return [{ bearer: [] }, { oauth2: route.scopeResource ? [`${route.scopeResource}:${method}`] : [] }];
+}
+
+/** `/v1/domain-purchases/{id}` -> `domain-purchases`; `/admin/...` -> `admin`. */
+function tagOf(path: string): string {
+  const [first, second] = path.split('/').filter(Boolean);
+  return first === 'v1' && second ? second : first === '.well-known' || first === 'oauth' ? 'oauth' : first;
+}
+
+function queryParameters(schema: SchemaObject | undefined): Json[] {
+  const required = new Set(schema?.required ?? []);
+  return Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: property,
+    ...(property.type === 'array' ? { style: 'form', explode: true } : {}),
+  }));
+}

@@ -1,0 +1,121 @@
+import type { ErrorCode } from '@app/http';
+import { SchemaObject, arrayOf, bool, envelope, freeForm, int, obj, page, ref, str } from './schema';
+
+/** What the document says of one operation beyond what the route's declaration shows. */
+export interface OperationDoc {
+  summary: string;
+  /** The success body (status from the route: 201 for POST unless @HttpCode says otherwise). */
+  response: SchemaObject;
+  /** Errors specific to the operation; the generic ones (401, 404, 429, ...) follow from the route. */
+  errors?: ErrorCode[];
+  description?: string;
+  /** Not JSON (metrics, HTML). */
+  contentType?: string;
+}
+
+const domain = envelope('domain', ref('Domain'));
+
+/**
+ * One entry per route of the API, keyed `METHOD /path`. The OpenAPI test fails when a route has no
+ * entry here, so a new endpoint cannot ship undocumented.
+ */
+export const OPERATIONS: Record<string, OperationDoc> = {
+  'GET /healthz': { summary: 'Liveness', response: obj({ ok: bool }) },
+  'GET /readyz': {
+    summary: 'Readiness: database and bus reachable',
+    response: obj({ ok: bool, checks: freeForm }),
+    errors: ['service_unavailable'],
+  },
+  'GET /metrics': { summary: 'Prometheus metrics', response: str(), contentType: 'text/plain' },
+  'GET /v1/workspace': {
+    summary: 'The workspace of the calling credential',
+    response: envelope('workspace', ref('Workspace')),
+  },
+
+  'GET /v1/domains': { summary: 'List connected domains', response: page('domains', ref('Domain')) },
+  'POST /v1/domains': {
+    summary: 'Connect a hostname',
+    description: 'Returns the DNS records the owner must create; the domain stays pending until they resolve.',
+    response: obj({ domain: ref('Domain'), warnings: arrayOf(ref('PreflightWarning')) }, ['warnings']),
+    errors: ['preflight_failed', 'billing_required', 'conflict'],
+  },
+  'GET /v1/domains/{id}': { summary: 'Get a domain', response: domain },
+  'PATCH /v1/domains/{id}': {
+    summary: 'Change routing settings (hostname is immutable)',
+    response: domain,
+    errors: ['preflight_failed'],
+  },
+  'DELETE /v1/domains/{id}': {
+    summary: 'Remove a domain, its certificate and edge route',
+    response: ref('DomainDeleted'),
+  },
+  'POST /v1/domains/{id}/check': {
+    summary: 'Run the DNS and SSL checks now',
+    response: domain,
+    errors: ['service_unavailable'],
+  },
+
+  'POST /v1/webhook-endpoints': {
+    summary: 'Register a webhook endpoint (the secret is shown once)',
+    response: envelope('endpoint', ref('WebhookEndpoint')),
+  },
+  'GET /v1/webhook-endpoints': {
+    summary: 'List webhook endpoints',
+    response: page('endpoints', ref('WebhookEndpoint')),
+  },
+  'GET /v1/webhook-endpoints/{id}': {
+    summary: 'Get a webhook endpoint',
+    response: envelope('endpoint', ref('WebhookEndpoint')),
+  },
+  'PATCH /v1/webhook-endpoints/{id}': {
+    summary: 'Change a webhook endpoint',
+    response: envelope('endpoint', ref('WebhookEndpoint')),
+  },
+  'DELETE /v1/webhook-endpoints/{id}': { summary: 'Delete a webhook endpoint', response: ref('Deleted') },
+  'POST /v1/webhook-endpoints/{id}/rotate-secret': {
+    summary: 'Replace the signing secret (the new one is shown once)',
+    response: envelope('endpoint', ref('WebhookEndpoint')),
+  },
+  'GET /v1/webhook-endpoints/{id}/deliveries': {
+    summary: 'Deliveries to an endpoint',
+    response: page('deliveries', ref('Delivery')),
+  },
+  'GET /v1/events': { summary: 'List events, newest first', response: page('events', ref('Event')) },
+  'GET /v1/events/{id}': { summary: 'Get an event', response: ref('Event') },
+  'POST /v1/events/{id}/replay': {
+    summary: 'Deliver an event again',
+    response: obj({ deliveries: arrayOf(ref('Delivery')) }),
+  },
+
+  'POST /admin/workspaces': { summary: 'Create a workspace and its first API key', response: ref('IssuedApiKey') },
+  'GET /admin/workspaces/{id}': {
+    summary: 'Get a workspace and its keys',
+    response: obj({ workspace: ref('Workspace'), apiKeys: arrayOf(ref('ApiKey')) }),
+  },
+  'POST /admin/workspaces/{id}/api-keys': { summary: 'Create an API key (shown once)', response: ref('IssuedApiKey') },
+  'DELETE /admin/api-keys/{keyId}': { summary: 'Revoke an API key', response: envelope('apiKey', ref('ApiKey')) },
+  'PUT /admin/workspaces/{id}/payment-method': {
+    summary: 'Save the workspace card',
+    response: envelope('workspace', ref('Workspace')),
+  },
+  'DELETE /admin/workspaces/{id}/payment-method': {
+    summary: 'Remove the saved card',
+    response: envelope('workspace', ref('Workspace')),
+  },
+  'GET /admin/cluster': {
+    summary: 'Actor cluster: nodes, shards owned, resident actors',
+    response: obj({ shardCount: int(), unowned: int(), nodes: arrayOf(freeForm) }),
+  },
+  'GET /edge/ask': {
+    summary: 'Caddy on-demand TLS: 200 only for a live domain with correct DNS',
+    response: str(),
+    contentType: 'text/plain',
+  },
+  'GET /openapi.json': { summary: 'This document', response: freeForm },
+  'GET /docs': { summary: 'API reference page', response: str(), contentType: 'text/html' },
+  'GET /docs/{asset}': {
+    summary: 'Assets of the reference page',
+    response: str(),
+    contentType: 'application/octet-stream',
+  },
+};

@@ -1,0 +1,98 @@
+import { ALL_SCOPES } from '@app/auth';
+import { ERROR_CODES } from './error-responses';
+import { SchemaObject, arrayOf, bool, dateTime, freeForm, int, nullable, obj, oneOfValues, ref, str } from './schema';
+
+/** The objects the API answers with (SPEC section 2), by schema name. DTO schemas come from the DTOs. */
+export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
+  Error: obj(
+    {
+      error: { ...oneOfValues(...ERROR_CODES), description: 'Machine-readable code (SPEC section 7)' },
+      message: str('Human-readable'),
+      details: { ...freeForm, description: 'Optional: fields, warnings, action and retryAfter, ...' },
+    },
+    ['details'],
+  ),
+  DnsRecord: obj({
+    type: oneOfValues('A', 'CNAME'),
+    name: str(),
+    value: str(),
+    ttl: int(),
+  }),
+  PreflightWarning: obj({
+    code: str('`caa_blocks_<authority>`'),
+    message: str(),
+    caaRecords: arrayOf(str()),
+  }),
+  Domain: obj({
+    id: str('`dom_...`'),
+    hostname: str(),
+    apex: bool,
+    originUrl: { type: 'string', format: 'uri' },
+    metadata: freeForm,
+    mode: oneOfValues('proxy', 'redirect'),
+    keepHost: bool,
+    redirectWww: bool,
+    redirectStatus: { type: 'integer', enum: [301, 302] },
+    status: oneOfValues('pending', 'verified', 'failed', 'expired'),
+    statusReason: nullable(str('Why the domain failed or expired')),
+    monitorStatus: oneOfValues(
+      'unknown',
+      'dns_not_resolving',
+      'dns_incorrect',
+      'pending_ssl',
+      'active_ssl',
+      'target_not_loading',
+      'ssl_failed',
+      'ssl_expired',
+    ),
+    monitorMessage: str('Customer-facing explanation of monitorStatus'),
+    dnsRecords: arrayOf(ref('DnsRecord')),
+    certificate: obj({ expiresAt: dateTime(true), error: nullable(str()), retryAt: dateTime(true) }),
+    verifiedAt: dateTime(true),
+    lastCheckedAt: dateTime(true),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+  }),
+  DomainDeleted: obj({ deleted: { type: 'boolean', enum: [true] }, id: str(), hostname: str() }),
+  Workspace: obj({ id: str('`ws_...`'), name: str(), hasPaymentMethod: bool, createdAt: dateTime() }),
+  ApiKey: obj({ id: str(), workspaceId: str(), hint: str(), createdAt: dateTime(), revokedAt: dateTime(true) }),
+  IssuedApiKey: obj({ workspace: ref('Workspace'), apiKey: str('`sk_live_...`, shown once'), apiKeyId: str() }),
+  WebhookEndpoint: obj(
+    {
+      id: str('`whe_...`'),
+      url: str(),
+      secret: str('`whsec_...`: only in the answers to create and rotate-secret'),
+      events: arrayOf(str()),
+      enabled: bool,
+      createdAt: dateTime(),
+      updatedAt: dateTime(),
+    },
+    ['secret'],
+  ),
+  Event: obj({
+    id: str('`evt_...`'),
+    type: str(),
+    createdAt: dateTime(),
+    timestamp: int('Unix seconds, also in the signature header'),
+    workspaceId: str(),
+    data: freeForm,
+  }),
+  Delivery: obj({
+    id: str(),
+    eventId: str(),
+    eventType: str(),
+    endpointId: str(),
+    status: oneOfValues('pending', 'delivered', 'dead_lettered'),
+    attempts: int(),
+    nextAttemptAt: dateTime(true),
+    firstAttemptAt: dateTime(true),
+    lastAttempt: nullable(
+      obj({ at: dateTime(), statusCode: nullable(int()), error: nullable(str()), durationMs: nullable(int()) }),
+    ),
+    deliveredAt: dateTime(true),
+    deadLetteredAt: dateTime(true),
+    createdAt: dateTime(),
+  }),
+  Deleted: obj({ deleted: { type: 'boolean', enum: [true] }, id: str() }),
+  Scopes: { ...arrayOf(oneOfValues(...ALL_SCOPES)), description: 'OAuth scopes' },
+};
