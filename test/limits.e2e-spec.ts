@@ -154,6 +154,27 @@ describe('rate limits and idempotency (injected clock)', () => {
       expect(list.body.domains).toHaveLength(1);
     });
 
+    it('replays a webhook endpoint creation with its once-shown secret, kept sealed at rest', async () => {
+      const post = () =>
+        request(t.server)
+          .post('/v1/webhook-endpoints')
+          .set(auth)
+          .set('idempotency-key', 'key-webhook')
+          .send({ url: 'https://hooks.example.com/in', events: [] })
+          .expect(201);
+      const first = await post();
+      const second = await post();
+      expect(second.headers['idempotent-replay']).toBe('true');
+      expect(second.body.endpoint).toEqual(first.body.endpoint);
+      expect(first.body.endpoint.secret).toMatch(/^whsec_/);
+      const stored = await t.db.query<{ body: string }>(
+        "select response_body::text as body from idempotency_records where key = 'key-webhook'",
+      );
+      expect(stored[0].body).not.toContain(first.body.endpoint.secret);
+      const list = await request(t.server).get('/v1/webhook-endpoints').set(auth).expect(200);
+      expect(list.body.endpoints).toHaveLength(1);
+    });
+
     it('scopes keys by workspace and refuses malformed keys', async () => {
       const other = { authorization: `Bearer ${await key()}` };
       await request(t.server)

@@ -1,3 +1,4 @@
+import { SecretBox } from '@app/crypto';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 
@@ -20,10 +21,17 @@ export type Claim =
 /** A request whose worker died is taken over after this long. */
 const STALE_IN_PROGRESS_SECONDS = 120;
 
-/** Idempotency records in PostgreSQL (24 h), shared by every API replica. */
+/**
+ * Idempotency records in PostgreSQL (24 h), shared by every API replica. Stored bodies are sealed with
+ * ENCRYPTION_KEY: a first response can hold a secret shown once (a webhook signing secret) or a
+ * registrant's address, and a database dump must not reveal them.
+ */
 @Injectable()
 export class IdempotencyStore {
-  constructor(private readonly db: MikroSqlExecutor) {}
+  constructor(
+    private readonly db: MikroSqlExecutor,
+    private readonly box: SecretBox,
+  ) {}
 
   async claim(scope: IdempotencyScope, fingerprint: string): Promise<Claim> {
     const key = [scope.workspaceId, scope.method, scope.path, scope.key];
@@ -56,7 +64,11 @@ export class IdempotencyStore {
     if (row.status === 'in_progress') return { kind: 'in_progress' };
     return {
       kind: 'done',
-      response: { status: row.response_status, body: row.response_body, headers: row.response_headers ?? {} },
+      response: {
+        status: row.response_status,
+        body: this.openBody(row.response_body),
+        headers: row.response_headers ?? {},
+      },
     };
   }
 
@@ -66,7 +78,7 @@ export class IdempotencyStore {
        where workspace_id = ? and method = ? and path = ? and key = ?`,
       [
         response.status,
-        JSON.stringify(response.body ?? null),
+        JSON.stringify({ sealed: this.box.seal(JSON.stringify(response.body ?? null)) }),
         JSON.stringify(response.headers),
         scope.workspaceId,
         scope.method,
@@ -81,5 +93,10 @@ export class IdempotencyStore {
       'delete from idempotency_records where workspace_id = ? and method = ? and path = ? and key = ?',
       [scope.workspaceId, scope.method, scope.path, scope.key],
     );
+  }
+
+  private openBody(stored: unknown): unknown {
+    const sealed = (stored as { sealed?: unknown } | null)?.sealed;
+    return typeof sealed === 'string' ? JSON.parse(this.box.open(sealed)) : stored;
   }
 }

@@ -5,6 +5,7 @@ import { toDeliveryView } from './delivery.view';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { ListDeliveriesDto } from './dto/list-deliveries.dto';
 import { PageQueryDto } from '@app/http';
+import { Idempotent } from '@app/limits';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
 import { EndpointRepository } from './endpoint.repository';
 import { toEndpointView } from './endpoint.view';
@@ -20,6 +21,7 @@ export class WebhookEndpointsController {
   ) {}
 
   @Post()
+  @Idempotent()
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateWebhookEndpointDto) {
     return this.usecases.create(p.workspaceId, body);
   }
