@@ -3,6 +3,8 @@ import { AdminModule } from '@app/admin';
 import { AuthModule } from '@app/auth';
 import { DomainsApiModule, DomainsNodeModule } from '@app/domains';
 import { LimitsModule } from '@app/limits';
+import { OAuthModule } from '@app/oauth';
+import { ProjectsModule } from '@app/projects';
 import { EdgeModule } from '@app/edge';
 import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
@@ -21,6 +23,8 @@ export function apiFeatures(): ModuleRef[] {
     ClusterAdminModule,
     DomainsApiModule,
     WebhooksApiModule,
+    OAuthModule,
+    ProjectsModule,
   ];
 }
 
