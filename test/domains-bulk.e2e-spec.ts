@@ -24,7 +24,7 @@ describe('POST /v1/domains/bulk', () => {
     return res.body.apiKey as string;
   }
 
-  const bulk = (body: unknown, headers = auth) => request(t.server).post('/v1/domains/bulk').set(headers).send(body);
+  const bulk = (body: object, headers = auth) => request(t.server).post('/v1/domains/bulk').set(headers).send(body);
 
   beforeAll(async () => {
     dns = await startDnsServer(domainZones());
