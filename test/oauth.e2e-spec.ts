@@ -1,4 +1,5 @@
 import { ALL_SCOPES } from '@app/auth';
+import { Clock } from '@app/limits';
 import { OAUTH_CLOCK } from '@app/oauth';
 import {
   DnsServer,
@@ -207,6 +208,12 @@ describe('OAuth 2.0 client credentials', () => {
         .send({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret })
         .expect(200);
       expect(form.body.token_type).toBe('Bearer');
+      const charset = await request(t.server)
+        .post('/oauth/token')
+        .set('content-type', 'application/x-www-form-urlencoded; charset=UTF-8')
+        .send(`grant_type=client_credentials&client_id=${client.clientId}&client_secret=${client.secret}`)
+        .expect(200);
+      expect(charset.body.scope).toBe('domains:read domains:write webhooks:read');
       const json = await request(t.server)
         .post('/oauth/token')
         .send({
@@ -422,5 +429,51 @@ describe('OAuth 2.0 client credentials', () => {
         .set(admin)
         .expect(404);
     });
+  });
+});
+
+describe('OAuth tokens and rate limits', () => {
+  let t: TestApp;
+  let now = Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMITS: 'on' } });
+    jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => now);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('counts every token of a client against one budget: more tokens buy no more requests', async () => {
+    const ws = await request(t.server).post('/admin/workspaces').set(admin).send({ name: 'limited' }).expect(201);
+    const registered = await request(t.server)
+      .post(`/admin/workspaces/${ws.body.workspace.id}/oauth-clients`)
+      .set(admin)
+      .send({ name: 'greedy', scopes: ['domains:read'] })
+      .expect(201);
+    const issue = async () =>
+      (
+        await request(t.server)
+          .post('/oauth/token')
+          .type('form')
+          .send({
+            grant_type: 'client_credentials',
+            client_id: registered.body.client_id,
+            client_secret: registered.body.client_secret,
+          })
+          .expect(200)
+      ).body.access_token as string;
+    const [first, second] = [await issue(), await issue()];
+    for (let i = 0; i < 30; i++) {
+      await request(t.server).get('/v1/domains').set('authorization', `Bearer ${first}`).expect(200);
+      await request(t.server).get('/v1/domains').set('authorization', `Bearer ${second}`).expect(200);
+    }
+    const limited = await request(t.server)
+      .get('/v1/domains')
+      .set('authorization', `Bearer ${await issue()}`)
+      .expect(429);
+    expect(limited.body.details).toMatchObject({ action: 'api' });
+    now += 60_000;
+    await request(t.server).get('/v1/domains').set('authorization', `Bearer ${first}`).expect(200);
   });
 });
