@@ -13,6 +13,10 @@ Commands:
   set-card         --workspace ID --card PM_ID          save a payment method
   remove-card      --workspace ID                       remove the saved payment method
   cluster-status                                        which node owns which shards
+  create-oauth-client --workspace ID --name NAME --scopes domains:read,domains:write
+                                                        an OAuth client (client_secret shown once)
+  list-oauth-clients  --workspace ID                    the workspace's OAuth clients
+  revoke-oauth-client --workspace ID --client CLIENT_ID revoke a client and all its tokens
 
 Environment: API_URL (default http://127.0.0.1:$PORT or :3000), ADMIN_TOKEN
 (default: the token standalone generated in $DATA_DIR/admin-token).`;
@@ -39,6 +43,8 @@ async function main(): Promise<void> {
       card: { type: 'string' },
       workspace: { type: 'string' },
       key: { type: 'string' },
+      scopes: { type: 'string' },
+      client: { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -68,6 +74,23 @@ async function main(): Promise<void> {
       break;
     case 'remove-card':
       result = await client.call('DELETE', `/admin/workspaces/${ws()}/payment-method`);
+      break;
+    case 'create-oauth-client':
+      result = await client.call('POST', `/admin/workspaces/${ws()}/oauth-clients`, {
+        name: need(values.name, 'name'),
+        scopes: need(values.scopes, 'scopes')
+          .split(/[\s,]+/)
+          .filter(Boolean),
+      });
+      break;
+    case 'list-oauth-clients':
+      result = await client.call('GET', `/admin/workspaces/${ws()}/oauth-clients`);
+      break;
+    case 'revoke-oauth-client':
+      result = await client.call(
+        'DELETE',
+        `/admin/workspaces/${ws()}/oauth-clients/${encodeURIComponent(need(values.client, 'client'))}`,
+      );
       break;
     case 'cluster-status':
       result = await client.call('GET', '/admin/cluster');

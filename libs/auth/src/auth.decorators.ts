@@ -22,6 +22,10 @@ export const ALL_SCOPES: readonly string[] = SCOPE_RESOURCES.flatMap((r) => [`${
  */
 export const ScopeResourceOf = (resource: ScopeResource) => SetMetadata(SCOPE_RESOURCE, resource);
 
+/** Marks a route any workspace credential may read whatever its scopes (it shows only who the caller is). */
+export const ANY_SCOPE = '*';
+export const AnyScope = () => SetMetadata(SCOPE_RESOURCE, ANY_SCOPE);
+
 export const CONNECT_SESSION_ALLOWED = 'auth:connect-session-allowed';
 /**
  * Connect-session tokens may call this route, and only for the domain in the route's `:id`.

@@ -2,7 +2,14 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError } from '@app/http';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AUTH_KIND, AuthKind, CONNECT_SESSION_ALLOWED, SCOPE_RESOURCE, ScopeResource } from './auth.decorators';
+import {
+  ANY_SCOPE,
+  AUTH_KIND,
+  AuthKind,
+  CONNECT_SESSION_ALLOWED,
+  SCOPE_RESOURCE,
+  ScopeResource,
+} from './auth.decorators';
 import { bearerToken, safeEqual } from './bearer';
 import { CredentialResolvers } from './credential-resolvers';
 import { Principal, RequestWithPrincipal } from './principal';
@@ -40,7 +47,7 @@ export class AuthGuard implements CanActivate {
     this.checkScope(
       principal,
       request.method,
-      this.reflector.getAllAndOverride<ScopeResource>(SCOPE_RESOURCE, targets),
+      this.reflector.getAllAndOverride<ScopeResource | typeof ANY_SCOPE>(SCOPE_RESOURCE, targets),
     );
     request.principal = principal;
     return true;
@@ -54,8 +61,12 @@ export class AuthGuard implements CanActivate {
     }
   }
 
-  private checkScope(principal: Principal, method: string, resource: ScopeResource | undefined): void {
-    if (!principal.scopes || principal.kind === 'connect_session') return;
+  private checkScope(
+    principal: Principal,
+    method: string,
+    resource: ScopeResource | typeof ANY_SCOPE | undefined,
+  ): void {
+    if (!principal.scopes || principal.kind === 'connect_session' || resource === ANY_SCOPE) return;
     if (!resource) throw new DomainError('forbidden', 'This endpoint is not available to scoped tokens');
     const needed = `${resource}:${method === 'GET' || method === 'HEAD' ? 'read' : 'write'}`;
     if (!principal.scopes.includes(needed)) {

@@ -85,6 +85,10 @@ export interface AppConfig {
   monitorIntervalSeconds: number;
   /** Probes in flight at once per node. */
   monitorConcurrency: number;
+  /** The service's public address (OAuth issuer); unset: taken from each request's host. */
+  publicBaseUrl?: string;
+  /** Lifetime of OAuth access tokens. */
+  oauthTokenTtlSeconds: number;
 }
 
 export function loadConfig(env: Env, role: ProcessRole): AppConfig {
@@ -145,6 +149,8 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     trustedProxies: cidrList(env, 'TRUSTED_PROXIES'),
     monitorIntervalSeconds: integer(env, 'MONITOR_INTERVAL_SECONDS', 300, 2, 86_400),
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 256, 1, 10_000),
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['https:', 'http:'])?.replace(/\/+$/, ''),
+    oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86_400),
   };
 }
 

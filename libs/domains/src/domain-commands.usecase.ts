@@ -4,6 +4,7 @@ import { publishEdgeInvalidation } from '@app/edge';
 import { PreflightWarning } from '@app/domain-model';
 import { DomainError } from '@app/http';
 import { newId } from '@app/persistence';
+import { ProjectRepository } from '@app/projects';
 import { WorkspaceRepository } from '@app/workspaces';
 import { Injectable } from '@nestjs/common';
 import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';
@@ -21,6 +22,7 @@ export class DomainCommands {
     private readonly preflight: DomainPreflight,
     private readonly workspaces: WorkspaceRepository,
     private readonly bus: Bus,
+    private readonly projects: ProjectRepository,
   ) {}
 
   async create(
@@ -35,6 +37,7 @@ export class DomainCommands {
       );
     }
     const { hostname, apex } = this.preflight.hostname(dto.hostname);
+    await this.checkProject(workspaceId, dto.projectId);
     await this.preflight.origin(dto.originUrl);
     const warnings = await this.preflight.caa(hostname);
     const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
@@ -47,9 +50,10 @@ export class DomainCommands {
     if (!Object.keys(changes).length) {
       throw new DomainError(
         'bad_request',
-        'Send at least one of originUrl, metadata, mode, keepHost, redirectWww, redirectStatus',
+        'Send at least one of originUrl, metadata, mode, keepHost, redirectWww, redirectStatus, projectId',
       );
     }
+    await this.checkProject(workspaceId, changes.projectId);
     if (changes.originUrl !== undefined) {
       changes.originUrl = changes.originUrl.trim();
       await this.preflight.origin(changes.originUrl);
@@ -70,6 +74,14 @@ export class DomainCommands {
     const domain = domainOf(await this.send(id, { type: 'check', workspaceId }));
     publishEdgeInvalidation(this.bus, domain.hostname);
     return { domain };
+  }
+
+  /** A domain may name only a project of its own workspace: anything else is a bad request (400), not a 404. */
+  private async checkProject(workspaceId: string, projectId: string | null | undefined): Promise<void> {
+    if (typeof projectId !== 'string' || (await this.projects.exists(workspaceId, projectId))) return;
+    throw new DomainError('bad_request', `projectId: no project ${projectId} in this workspace`, {
+      field: 'projectId',
+    });
   }
 
   private send(id: string, command: DomainCommand): Promise<DomainReply> {

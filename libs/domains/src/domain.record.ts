@@ -11,6 +11,8 @@ export interface DomainSettings {
   keepHost: boolean;
   redirectWww: boolean;
   redirectStatus: 301 | 302;
+  /** The project the domain belongs to (`prj_...`), or null. */
+  projectId: string | null;
 }
 
 /** The domain actor's state: its settings and the state machine, persisted as one snapshot. */
@@ -36,4 +38,5 @@ export const DEFAULT_SETTINGS: Omit<DomainSettings, 'originUrl'> = {
   keepHost: false,
   redirectWww: false,
   redirectStatus: 301,
+  projectId: null,
 };

@@ -6,6 +6,7 @@ import { DomainRecord } from './domain.record';
 export interface DomainListQuery {
   hostname?: string;
   status?: string;
+  projectId?: string;
   cursor?: string;
   limit: number;
 }
@@ -48,6 +49,10 @@ export class DomainRepository {
     if (query.status) {
       where.push('status = ?');
       params.push(query.status);
+    }
+    if (query.projectId !== undefined) {
+      where.push('project_id = ?');
+      params.push(query.projectId);
     }
     if (query.cursor && query.hostname === undefined) {
       const after = decodeCursor(query.cursor);

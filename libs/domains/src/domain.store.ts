@@ -25,11 +25,11 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
     const updates = items.filter((i) => i.expectedVersion > 0);
     if (inserts.length) {
       const rows = await tx.query<{ id: string }>(
-        `insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, probe_phase, next_probe_at, created_at, updated_at)
+        `insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, probe_phase, next_probe_at, created_at, updated_at, project_id)
          select u.id, u.workspace_id, u.hostname, u.shard, u.status, u.monitor_status, u.state, 1, u.phase,
-                now() + ? * interval '1 second', u.created_at, u.created_at
-         from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::jsonb[], ?::float8[], ?::timestamptz[])
-           as u(id, workspace_id, hostname, shard, status, monitor_status, state, phase, created_at)
+                now() + ? * interval '1 second', u.created_at, u.created_at, u.project_id
+         from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::jsonb[], ?::float8[], ?::timestamptz[], ?::text[])
+           as u(id, workspace_id, hostname, shard, status, monitor_status, state, phase, created_at, project_id)
          on conflict do nothing returning id`,
         [
           this.firstProbeAfterSeconds,
@@ -42,6 +42,7 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
           inserts.map((i) => JSON.stringify(i.state)),
           inserts.map((i) => i.state.probePhase),
           inserts.map((i) => i.state.createdAt),
+          inserts.map((i) => i.state.projectId ?? null),
         ],
       );
       rows.forEach((r) => written.add(r.id));
@@ -49,10 +50,10 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
     if (updates.length) {
       const rows = await tx.query<{ id: string }>(
         `update domains d set state = u.state, status = u.status, monitor_status = u.monitor_status,
-           version = d.version + 1, updated_at = u.updated_at,
+           version = d.version + 1, updated_at = u.updated_at, project_id = u.project_id,
            deleted_at = case when u.deleted then coalesce(d.deleted_at, now()) else null end
-         from unnest(?::text[], ?::bigint[], ?::jsonb[], ?::text[], ?::text[], ?::bool[], ?::timestamptz[])
-           as u(id, expected, state, status, monitor_status, deleted, updated_at)
+         from unnest(?::text[], ?::bigint[], ?::jsonb[], ?::text[], ?::text[], ?::bool[], ?::timestamptz[], ?::text[])
+           as u(id, expected, state, status, monitor_status, deleted, updated_at, project_id)
          where d.id = u.id and d.version = u.expected returning d.id`,
         [
           updates.map((i) => i.id),
@@ -62,6 +63,7 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
           updates.map((i) => i.state.machine.monitorStatus),
           updates.map((i) => i.state.machine.deleted),
           updates.map((i) => i.state.updatedAt),
+          updates.map((i) => i.state.projectId ?? null),
         ],
       );
       rows.forEach((r) => written.add(r.id));

@@ -23,6 +23,7 @@ export interface DomainView {
   keepHost: boolean;
   redirectWww: boolean;
   redirectStatus: number;
+  projectId: string | null;
   status: string;
   statusReason: string | null;
   monitorStatus: string;
@@ -55,6 +56,7 @@ export function toDomainView(record: DomainRecord, edge: EdgeSettings): DomainVi
     keepHost: record.keepHost,
     redirectWww: record.redirectWww,
     redirectStatus: record.redirectStatus,
+    projectId: record.projectId ?? null,
     status: machine.status,
     statusReason: machine.statusReason ?? null,
     monitorStatus: machine.monitorStatus,

@@ -3,6 +3,7 @@ import { CertificateManager, CertificatesModule } from '@app/certificates';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsModule, DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
 import { MikroSqlExecutor } from '@app/persistence';
+import { ProjectsModule } from '@app/projects';
 import { WorkspacesModule } from '@app/workspaces';
 import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { DomainActor } from './domain.actor';
@@ -11,12 +12,14 @@ import { DomainMonitor } from './domain-monitor.service';
 import { DomainPreflight } from './domain-preflight.service';
 import { DomainRepository } from './domain.repository';
 import { DomainsController } from './domains.controller';
+import { BulkCreateDomains } from './bulk-create.usecase';
+import { DomainsBulkController } from './domains-bulk.controller';
 
 /** The /v1/domains API (api, standalone). */
 @Module({
-  imports: [DnsModule, WorkspacesModule],
-  controllers: [DomainsController],
-  providers: [DomainCommands, DomainPreflight, DomainRepository],
+  imports: [DnsModule, WorkspacesModule, ProjectsModule],
+  controllers: [DomainsController, DomainsBulkController],
+  providers: [DomainCommands, DomainPreflight, DomainRepository, BulkCreateDomains],
   exports: [DomainRepository, DomainCommands],
 })
 export class DomainsApiModule {}

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body-parser';
+import { registerFormBodyParser } from './form-body-parser';
 import { REQUEST_ID_HEADER, newRequestId } from './request-id';
 
 /** The Fastify adapter every app uses: body limit, request ids, no Fastify logger (pino is ours). */
@@ -24,6 +25,7 @@ export function createFastifyAdapter(trustedProxies: string[] = []): FastifyAdap
 export function configureHttpApp(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify);
+  registerFormBodyParser(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();

@@ -10,3 +10,5 @@ export * from './http-core.module';
 export * from './replayed-response';
 export * from './keyset-cursor';
 export * from './page-query.dto';
+export * from './form-body-parser';
+export * from './is-metadata.validator';

@@ -4,6 +4,8 @@ import { AuthModule } from '@app/auth';
 import { DomainsApiModule, DomainsNodeModule } from '@app/domains';
 import { LimitsModule } from '@app/limits';
 import { OpenApiModule } from '@app/openapi';
+import { OAuthModule } from '@app/oauth';
+import { ProjectsModule } from '@app/projects';
 import { EdgeModule } from '@app/edge';
 import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
@@ -23,6 +25,8 @@ export function apiFeatures(): ModuleRef[] {
     DomainsApiModule,
     WebhooksApiModule,
     OpenApiModule,
+    OAuthModule,
+    ProjectsModule,
   ];
 }
 

@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { DOMAIN_MODES, DomainMode } from '../domain.record';
 import { IsMetadata } from './domain-settings.validators';
 
@@ -23,4 +23,10 @@ export class DomainSettingsDto {
   @IsOptional()
   @IsIn([301, 302])
   redirectStatus?: 301 | 302;
+
+  /** A project of the workspace; null (on patch) detaches the domain from its project. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  projectId?: string | null;
 }

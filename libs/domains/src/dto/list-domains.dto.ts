@@ -11,4 +11,9 @@ export class ListDomainsDto extends PageQueryDto {
   @IsOptional()
   @IsIn(DOMAIN_STATUSES)
   status?: DomainStatus;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  projectId?: string;
 }

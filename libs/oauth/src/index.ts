@@ -1,0 +1,6 @@
+export * from './oauth.clock';
+export * from './oauth-credentials';
+export * from './oauth-request';
+export * from './oauth-tokens.service';
+export * from './oauth-clients.usecase';
+export * from './oauth.module';

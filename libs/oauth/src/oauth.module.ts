@@ -1,0 +1,25 @@
+import { WorkspacesModule } from '@app/workspaces';
+import { Module } from '@nestjs/common';
+import { DiscoveryController } from './discovery.controller';
+import { OAuthAdminController } from './oauth-admin.controller';
+import { OAuthClientRepository } from './oauth-client.repository';
+import { OAuthClients } from './oauth-clients.usecase';
+import { OAUTH_CLOCK, systemOAuthClock } from './oauth.clock';
+import { OAuthController } from './oauth.controller';
+import { OAuthTokenRepository } from './oauth-token.repository';
+import { OAuthTokens } from './oauth-tokens.service';
+
+/** OAuth 2.0 client credentials: discovery, token, revocation, introspection, client admin (api, standalone). */
+@Module({
+  imports: [WorkspacesModule],
+  controllers: [DiscoveryController, OAuthController, OAuthAdminController],
+  providers: [
+    { provide: OAUTH_CLOCK, useValue: systemOAuthClock },
+    OAuthClientRepository,
+    OAuthTokenRepository,
+    OAuthTokens,
+    OAuthClients,
+  ],
+  exports: [OAuthTokens],
+})
+export class OAuthModule {}

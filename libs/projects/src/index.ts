@@ -1,0 +1,3 @@
+export * from './project.view';
+export * from './project.repository';
+export * from './projects.module';
