@@ -116,9 +116,7 @@ function operation(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<strin
     tags: [tagOf(route.path)],
     security: securityOf(route),
     ...(parameters.length ? { parameters } : {}),
-    ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.name) } } } }
-      : {}),
+    ...requestBodyOf(route, doc),
     responses,
     ...(route.connectSession ? { 'x-connect-session': true } : {}),
   };
@@ -152,4 +150,13 @@ function queryParameters(schema: SchemaObject | undefined): Json[] {
     schema: property,
     ...(property.type === 'array' ? { style: 'form', explode: true } : {}),
   }));
+}
+
+function requestBodyOf(route: RouteInfo, doc: OperationDoc): Json {
+  if (doc.requestBody) {
+    const { contentType, schema } = doc.requestBody;
+    return { requestBody: { required: true, content: { [contentType]: { schema } } } };
+  }
+  if (!route.body) return {};
+  return { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.name) } } } };
 }

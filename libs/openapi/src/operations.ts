@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@app/http';
-import { SchemaObject, arrayOf, bool, envelope, freeForm, int, obj, page, ref, str } from './schema';
+import { SchemaObject, arrayOf, bool, envelope, freeForm, int, obj, oneOfValues, page, ref, str } from './schema';
 
 /** What the document says of one operation beyond what the route's declaration shows. */
 export interface OperationDoc {
@@ -11,9 +11,19 @@ export interface OperationDoc {
   description?: string;
   /** Not JSON (metrics, HTML). */
   contentType?: string;
+  /** A body not described by a DTO (the OAuth endpoints take form parameters, RFC 6749). */
+  requestBody?: { contentType: string; schema: SchemaObject };
 }
 
 const domain = envelope('domain', ref('Domain'));
+const project = envelope('project', ref('Project'));
+const oauthClient = envelope('client', ref('OAuthClient'));
+const FORM = 'application/x-www-form-urlencoded';
+const clientAuth = {
+  client_id: str('With client_secret_post; or HTTP Basic (client_secret_basic)'),
+  client_secret: str(),
+};
+const oauthErrors: ErrorCode[] = ['invalid_request', 'invalid_client'];
 
 /**
  * One entry per route of the API, keyed `METHOD /path`. The OpenAPI test fails when a route has no
@@ -53,6 +63,110 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Run the DNS and SSL checks now',
     response: domain,
     errors: ['service_unavailable'],
+  },
+
+  'POST /v1/domains/bulk': {
+    summary: 'Connect up to 100 hostnames in one call',
+    description:
+      'Each item goes through the same path as POST /v1/domains; the answer has a result per item, in input order.',
+    response: obj({
+      results: arrayOf(
+        obj(
+          {
+            index: int(),
+            status: int('201, or the status the item alone would have had'),
+            domain: ref('Domain'),
+            warnings: arrayOf(ref('PreflightWarning')),
+            error: ref('Error'),
+          },
+          ['domain', 'warnings', 'error'],
+        ),
+      ),
+      created: int(),
+      failed: int(),
+    }),
+  },
+
+  'GET /v1/projects': { summary: 'List projects', response: page('projects', ref('Project')) },
+  'POST /v1/projects': { summary: 'Create a project', response: project },
+  'GET /v1/projects/{id}': { summary: 'Get a project', response: project },
+  'PATCH /v1/projects/{id}': { summary: 'Change a project', response: project },
+  'DELETE /v1/projects/{id}': {
+    summary: 'Delete a project (refused while domains use it)',
+    response: ref('Deleted'),
+    errors: ['conflict'],
+  },
+
+  'GET /.well-known/oauth-authorization-server': {
+    summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
+    response: freeForm,
+  },
+  'POST /oauth/token': {
+    summary: 'Access token by the client credentials grant (RFC 6749 4.4)',
+    requestBody: {
+      contentType: FORM,
+      schema: obj({ grant_type: oneOfValues('client_credentials'), scope: str('Space-separated'), ...clientAuth }, [
+        'scope',
+        'client_id',
+        'client_secret',
+      ]),
+    },
+    response: obj({
+      access_token: str('`oat_...`'),
+      token_type: oneOfValues('Bearer'),
+      expires_in: int(),
+      scope: str(),
+    }),
+    errors: [...oauthErrors, 'unsupported_grant_type', 'invalid_scope'],
+  },
+  'POST /oauth/revoke': {
+    summary: 'Revoke an access token (RFC 7009); unknown tokens answer 200 too',
+    requestBody: {
+      contentType: FORM,
+      schema: obj({ token: str(), token_type_hint: str(), ...clientAuth }, [
+        'token_type_hint',
+        'client_id',
+        'client_secret',
+      ]),
+    },
+    response: obj({}),
+    errors: oauthErrors,
+  },
+  'POST /oauth/introspect': {
+    summary: 'Token introspection (RFC 7662)',
+    requestBody: {
+      contentType: FORM,
+      schema: obj({ token: str(), token_type_hint: str(), ...clientAuth }, [
+        'token_type_hint',
+        'client_id',
+        'client_secret',
+      ]),
+    },
+    response: obj(
+      {
+        active: bool,
+        scope: str(),
+        client_id: str(),
+        token_type: str(),
+        exp: int(),
+        iat: int(),
+        sub: str(),
+      },
+      ['scope', 'client_id', 'token_type', 'exp', 'iat', 'sub'],
+    ),
+    errors: oauthErrors,
+  },
+  'POST /admin/workspaces/{id}/oauth-clients': {
+    summary: 'Register an OAuth client (the secret is shown once)',
+    response: obj({ client: ref('OAuthClient'), client_id: str(), client_secret: str('`ocs_...`, shown once') }),
+  },
+  'GET /admin/workspaces/{id}/oauth-clients': {
+    summary: "A workspace's OAuth clients",
+    response: obj({ clients: arrayOf(ref('OAuthClient')) }),
+  },
+  'DELETE /admin/workspaces/{id}/oauth-clients/{clientId}': {
+    summary: 'Revoke an OAuth client and its tokens',
+    response: oauthClient,
   },
 
   'POST /v1/webhook-endpoints': {

@@ -93,6 +93,22 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     deadLetteredAt: dateTime(true),
     createdAt: dateTime(),
   }),
+  Project: obj({
+    id: str('`prj_...`'),
+    name: str(),
+    description: nullable(str()),
+    metadata: freeForm,
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+  }),
+  OAuthClient: obj({
+    clientId: str('`oac_...`'),
+    workspaceId: str(),
+    name: str(),
+    scopes: ref('Scopes'),
+    createdAt: dateTime(),
+    revokedAt: dateTime(true),
+  }),
   Deleted: obj({ deleted: { type: 'boolean', enum: [true] }, id: str() }),
   Scopes: { ...arrayOf(oneOfValues(...ALL_SCOPES)), description: 'OAuth scopes' },
 };
