@@ -3,3 +3,8 @@ export * from './provider-catalog';
 export * from './detect-provider';
 export * from './registrable-domain';
 export * from './provider-detector.service';
+export * from './domain-connect';
+export * from './domain-connect.client';
+export * from './instructions.builder';
+export * from './connect-instructions.service';
+export * from './connect.module';
