@@ -14,16 +14,25 @@ import { ProviderDetector } from './provider-detector.service';
 /** Short: the instructions wait for these lookups, and a slow provider must not hold the customer. */
 const DOMAIN_CONNECT_TIMEOUT_MS = 3_000;
 
-/** GET /v1/domains/{id}/instructions: provider detection and Domain Connect (api, standalone). */
+/** The DNS provider detector alone (through DNS_RESOLVERS), for features that only detect providers. */
 @Module({
-  imports: [DnsModule, DomainsApiModule],
-  controllers: [InstructionsController],
+  imports: [DnsModule],
   providers: [
     {
       provide: ProviderDetector,
       inject: [DnsResolver],
       useFactory: (resolver: DnsResolver) => new ProviderDetector(resolver),
     },
+  ],
+  exports: [ProviderDetector],
+})
+export class ProviderDetectionModule {}
+
+/** GET /v1/domains/{id}/instructions: provider detection and Domain Connect (api, standalone). */
+@Module({
+  imports: [DnsModule, DomainsApiModule, ProviderDetectionModule],
+  controllers: [InstructionsController],
+  providers: [
     {
       provide: DomainConnectClient,
       inject: [DnsResolver, APP_CONFIG],
@@ -55,6 +64,6 @@ const DOMAIN_CONNECT_TIMEOUT_MS = 3_000;
         }),
     },
   ],
-  exports: [ProviderDetector, ConnectInstructionsService],
+  exports: [ConnectInstructionsService],
 })
 export class ConnectApiModule {}

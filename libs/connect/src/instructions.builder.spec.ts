@@ -117,3 +117,17 @@ describe('buildInstructions', () => {
     expect(out.records[0]).toEqual({ type: 'CNAME', name: 'a', value: 'edge.saas.net', ttl: 3600 });
   });
 });
+
+describe('buildInstructions quirks', () => {
+  it("examples in quirks name the customer's own label, or www at the apex", () => {
+    const sub = buildInstructions(input('blog.example.com', 'godaddy'));
+    expect(sub.quirks[0]).toBe(
+      'Enter only the label in Name (e.g. "blog", not "blog.example.com"); GoDaddy appends the domain.',
+    );
+    const apex = buildInstructions(input('example.com', 'godaddy'));
+    expect(apex.quirks[0]).toContain('(e.g. "www", not "www.example.com")');
+    expect(apex.methodReason).toContain('with A records to 203.0.113.10, 203.0.113.11');
+    const one = buildInstructions(input('example.com', 'godaddy', { edge: { ...edge, ipv4: ['203.0.113.10'] } }));
+    expect(one.methodReason).toContain('with an A record to 203.0.113.10.');
+  });
+});

@@ -42,7 +42,9 @@ export interface InstructionsInput {
 
 const GENERIC_TTL = 3600;
 
-const fill = (text: string, domain: string) => text.replaceAll('{domain}', domain);
+/** Fills `{domain}` (the zone) and `{label}` (the hostname's label, or `www` as an example at the apex). */
+const fill = (text: string, domain: string, label = 'www') =>
+  text.replaceAll('{domain}', domain).replaceAll('{label}', label);
 
 /** The record name as the provider's editor wants it: the label inside the zone, `@`/empty at the apex, or the full name. */
 export function editorName(hostname: string, zone: string, provider?: ProviderProfile): string {
@@ -78,7 +80,7 @@ function chooseMethod(input: InstructionsInput, atZoneApex: boolean): { method: 
     : "DNS does not allow a CNAME next to the zone's own records";
   return {
     method: 'a',
-    reason: `${hostname} is the apex of its zone and ${who}, so point it at our edge with A record${edge.ipv4.length > 1 ? 's' : ''} to ${edge.ipv4.join(', ')}.`,
+    reason: `${hostname} is the apex of its zone and ${who}, so point it at our edge with ${edge.ipv4.length > 1 ? 'A records' : 'an A record'} to ${edge.ipv4.join(', ')}.`,
   };
 }
 
@@ -136,8 +138,9 @@ export function buildInstructions(input: InstructionsInput): ConnectInstructions
         "DNS changes usually take effect within minutes, but can take up to the old record's TTL (often an hour).",
       ];
 
+  const label = atZoneApex ? undefined : name;
   const quirks = provider
-    ? provider.quirks.map((quirk) => fill(quirk, zone))
+    ? provider.quirks.map((quirk) => fill(quirk, zone, label))
     : [
         `Most editors want only the label ("${name || '@'}") and append ${zone} themselves; if yours asks for the full name, enter ${hostname}. Typing the full name where a label is expected creates ${hostname}.${zone}.`,
         'For the apex, editors use "@" or an empty name.',

@@ -42,7 +42,7 @@ export const PROVIDER_CATALOG: readonly ProviderProfile[] = [
       'Select Add New Record.',
     ],
     quirks: [
-      'Enter only the label in Name (e.g. "shop", not "shop.{domain}"); GoDaddy appends the domain.',
+      'Enter only the label in Name (e.g. "{label}", not "{label}.{domain}"); GoDaddy appends the domain.',
       'GoDaddy cannot hold a CNAME at the apex ("@"); use A records there.',
       'A parked domain has an A record "@" to "Parked"; edit or delete it instead of adding a second one.',
       'If the domain uses GoDaddy Website Builder or Domain Forwarding, turn forwarding off or it overrides your records.',
@@ -66,7 +66,7 @@ export const PROVIDER_CATALOG: readonly ProviderProfile[] = [
       'Under Host Records, click Add New Record.',
     ],
     quirks: [
-      'Host takes only the label ("shop"), or "@" for the apex; Namecheap appends the domain.',
+      'Host takes only the label ("{label}"), or "@" for the apex; Namecheap appends the domain.',
       'For the apex choose the record type "ALIAS Record" (Namecheap\'s flattened CNAME), not CNAME.',
       'Delete the default "URL Redirect Record" and "CNAME www parkingpage.namecheap.com" records if they conflict.',
       'Host records are only editable while the domain uses "Namecheap BasicDNS" nameservers.',
@@ -89,7 +89,7 @@ export const PROVIDER_CATALOG: readonly ProviderProfile[] = [
       'Under Custom records, click Add record.',
     ],
     quirks: [
-      'Host takes only the label ("shop") or "@" for the apex.',
+      'Host takes only the label ("{label}") or "@" for the apex.',
       "Squarespace Defaults presets (A records to Squarespace, CNAME www to ext-sq.squarespace.com) conflict with ours: delete the preset's records at this name.",
       'No CNAME at the apex; use A records.',
     ],
@@ -146,7 +146,7 @@ export const PROVIDER_CATALOG: readonly ProviderProfile[] = [
     fields: { name: 'Name', value: 'Alias / IP address' },
     steps: ['Sign in to the Azure portal and open DNS zones.', 'Select {domain} and choose + Record set.'],
     quirks: [
-      'Name takes only the label ("shop") or "@" for the apex.',
+      'Name takes only the label ("{label}") or "@" for the apex.',
       'Azure alias record sets point only at Azure resources: use A records at the apex.',
     ],
     propagation: FAST,
@@ -162,7 +162,7 @@ export const PROVIDER_CATALOG: readonly ProviderProfile[] = [
     fields: { name: 'Hostname', value: 'Is an alias of / Will direct to' },
     steps: ['Sign in to DigitalOcean and open Networking > Domains.', 'Select {domain}.'],
     quirks: [
-      'Hostname takes the label ("shop") or "@" for the apex.',
+      'Hostname takes the label ("{label}") or "@" for the apex.',
       'DigitalOcean wants CNAME targets as full names; it adds the trailing dot itself.',
       'No CNAME at the apex: use A records.',
     ],
@@ -255,7 +255,7 @@ export const PROVIDER_CATALOG: readonly ProviderProfile[] = [
     fields: { name: 'Hostname', value: 'Target Name / IP Address' },
     steps: ['Sign in to Hover and select {domain}.', 'Open the DNS tab and click Add A Record.'],
     quirks: [
-      'Hostname takes the label ("shop") or "@" for the apex.',
+      'Hostname takes the label ("{label}") or "@" for the apex.',
       'Delete Hover\'s default parking A records ("@" and "*") if they conflict with ours.',
     ],
     propagation: HOUR,
