@@ -44,6 +44,8 @@ function zones(discovery: string, keyRecords: string[]): DnsZones {
     'do-customer.com': ns('ns1.digitalocean.com', 'ns2.digitalocean.com'),
     'broken-customer.com': ns('ada.ns.cloudflare.com'),
     ...dc('broken-customer.com'),
+    'slow-customer.com': ns('ada.ns.cloudflare.com'),
+    ...dc('slow-customer.com'),
     'ssrf-customer.com': ns('ada.ns.cloudflare.com'),
     '_domainconnect.ssrf-customer.com': [{ type: 'TXT', data: 'internal.saas-test.net' }],
     'late-customer.com': ns('ada.ns.cloudflare.com'),
@@ -112,6 +114,7 @@ describe('GET /v1/domains/{id}/instructions', () => {
           'r53-customer.com': 'no_sync',
           'other-customer.com': 'unavailable',
           'broken-customer.com': 'template_error',
+          'slow-customer.com': 'slow',
         },
       },
       tmp,
@@ -139,6 +142,7 @@ describe('GET /v1/domains/{id}/instructions', () => {
       'do-customer.com',
       'shop.broken-customer.com',
       'shop.ssrf-customer.com',
+      'shop.slow-customer.com',
       'late-customer.com',
     ])
       await connect(hostname);
@@ -349,6 +353,14 @@ describe('GET /v1/domains/{id}/instructions', () => {
   it('template check failing (500): lookup_failed', async () => {
     const res = await instructions('shop.broken-customer.com').expect(200);
     expect(res.body.instructions.domainConnect).toMatchObject({ supported: false, reason: 'lookup_failed' });
+  });
+
+  it('settings that never answer: the 3 s timeout ends the wait with settings_unavailable', async () => {
+    const started = Date.now();
+    const res = await instructions('shop.slow-customer.com').expect(200);
+    expect(Date.now() - started).toBeLessThan(4_500);
+    expect(res.body.instructions.provider.id).toBe('cloudflare');
+    expect(res.body.instructions.domainConnect).toEqual({ supported: false, reason: 'settings_unavailable' });
   });
 
   it('a discovery record naming a private address is not fetched (SSRF): settings_unavailable', async () => {

@@ -22,7 +22,9 @@ export type DomainMode =
   /** Settings answer 503. */
   | 'unavailable'
   /** Template check answers 500. */
-  | 'template_error';
+  | 'template_error'
+  /** Settings never answer (the client's timeout must end the wait). */
+  | 'slow';
 
 export interface DomainConnectProviderOptions {
   /** The host name the provider's certificate is for (resolve it to 127.0.0.1 in the fixture DNS). */
@@ -145,6 +147,7 @@ export async function startDomainConnectProvider(
       const mode = options.domains[domain];
       if (!mode) return json(res, 404, { error: 'unknown domain' });
       if (mode === 'unavailable') return json(res, 503, { error: 'maintenance' });
+      if (mode === 'slow') return; // held open until close()
       return json(res, 200, {
         providerId: 'fakedns.example',
         providerName: 'FakeDNS',
@@ -192,6 +195,10 @@ export async function startDomainConnectProvider(
     caFile,
     requests,
     applied,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -8,6 +8,8 @@ import { registrableDomain } from './registrable-domain';
 
 export interface InstructionsOptions {
   edge: EdgeTarget;
+  /** The most the lookups may add to a request; slower ones answer as failed but still fill the caches. */
+  lookupBudgetMs?: number;
   /** Our Domain Connect template ids and the optional signing key. */
   providerId: string;
   serviceId: string;
@@ -17,6 +19,17 @@ export interface InstructionsOptions {
 export interface InstructionsQuery {
   redirectUri?: string;
   state?: string;
+}
+
+const DEFAULT_LOOKUP_BUDGET_MS = 5_000;
+
+/** The promise's value, or the fallback once `ms` have passed (the promise keeps running). */
+function withDeadline<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** The template's groups (libs/connect/templates): a CNAME to our target, or an A record to our first edge address. */
@@ -36,9 +49,13 @@ export class ConnectInstructionsService {
     const hostname = domain.hostname;
     const root = registrableDomain(hostname);
     // Both lookups are independent and never throw: DNS trouble gives generic instructions.
+    const budget = this.options.lookupBudgetMs ?? DEFAULT_LOOKUP_BUDGET_MS;
     const [detection, discovery] = await Promise.all([
-      this.detector.detect(hostname),
-      this.domainConnect.discover(root),
+      withDeadline(this.detector.detect(hostname), budget, { zone: root, nameservers: [], lookupFailed: true }),
+      withDeadline<DomainConnectDiscovery>(this.domainConnect.discover(root), budget, {
+        supported: false,
+        reason: 'lookup_failed',
+      }),
     ]);
     const domainConnect = this.view(discovery, hostname, root, query);
     return buildInstructions({
