@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { DnsResolver } from '@app/dns';
 import { DomainConnectDiscovery, discoveryPrefix, parseSettings } from './domain-connect';
 import { HttpsGetter } from './https-get';
@@ -19,6 +20,7 @@ export interface DomainConnectClientOptions {
 export class DomainConnectClient {
   private readonly cache: TtlCache<DomainConnectDiscovery>;
   private readonly failureTtlMs: number;
+  private readonly logger = new Logger(DomainConnectClient.name);
 
   constructor(
     private readonly resolver: DnsResolver,
@@ -32,7 +34,11 @@ export class DomainConnectClient {
   discover(domain: string): Promise<DomainConnectDiscovery> {
     return this.cache.getOrLoad(
       domain,
-      () => this.lookup(domain),
+      async () => {
+        const result = await this.lookup(domain);
+        if (!result.supported) this.logger.debug(`Domain Connect for ${domain}: ${result.reason}`);
+        return result;
+      },
       (result) => (!result.supported && transient(result.reason) ? this.failureTtlMs : undefined),
     );
   }

@@ -219,6 +219,7 @@ export const PROVIDER_CATALOG: readonly ProviderProfile[] = [
       'Name takes only the label, or "@" for the apex.',
       'At the apex choose the ALIAS record type (Netlify flattens it).',
       "Remove Netlify's automatic NETLIFY records for this name, or they keep pointing it at a Netlify site.",
+      'Netlify DNS is served by NS1 (nsone.net): if you manage this zone in NS1 Connect directly rather than in Netlify, add the records there.',
     ],
     propagation: FAST,
   },
