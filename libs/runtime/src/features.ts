@@ -1,6 +1,7 @@
 import { ActorClientModule, ActorNodeModule, ClusterAdminModule } from '@app/actors';
 import { AdminModule } from '@app/admin';
 import { AuthModule } from '@app/auth';
+import { ConnectApiModule } from '@app/connect';
 import { DomainsApiModule, DomainsNodeModule } from '@app/domains';
 import { LimitsModule } from '@app/limits';
 import { OpenApiModule } from '@app/openapi';
@@ -27,6 +28,7 @@ export function apiFeatures(): ModuleRef[] {
     OpenApiModule,
     OAuthModule,
     ProjectsModule,
+    ConnectApiModule,
   ];
 }
 
