@@ -65,6 +65,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: ['service_unavailable'],
   },
 
+  'GET /v1/domains/{id}/instructions': {
+    summary: 'Provider-aware DNS instructions, with Domain Connect when the provider supports it',
+    description:
+      'Never fails on unknown providers (provider.detected false, generic steps). Connect-session tokens allowed.',
+    response: envelope('instructions', ref('ConnectInstructions')),
+  },
   'POST /v1/domains/bulk': {
     summary: 'Connect up to 100 hostnames in one call',
     description:
