@@ -6,6 +6,7 @@ import { LimitsModule } from '@app/limits';
 import { EdgeModule } from '@app/edge';
 import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
+import { RecordChecksApiModule, ToolsApiModule } from '@app/tools';
 import { DynamicModule, Type } from '@nestjs/common';
 
 type ModuleRef = Type<unknown> | DynamicModule;
@@ -21,6 +22,8 @@ export function apiFeatures(): ModuleRef[] {
     ClusterAdminModule,
     DomainsApiModule,
     WebhooksApiModule,
+    ToolsApiModule,
+    RecordChecksApiModule,
   ];
 }
 
