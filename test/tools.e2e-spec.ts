@@ -49,6 +49,17 @@ function zones(): DnsZones {
       { type: 'A', data: '10.0.0.5' },
     ],
     'private6.tools-test.com': [{ type: 'AAAA', data: 'fd00::1' }],
+    // Providers: Cloudflare at the apex, a sub-zone delegated to Route 53, an unknown provider.
+    'cf-site.com': [
+      { type: 'NS', data: 'ada.ns.cloudflare.com' },
+      { type: 'NS', data: 'bob.ns.cloudflare.com' },
+    ],
+    'shop.cf-site.com': [{ type: 'CNAME', data: 'edge.example.net' }],
+    'aws.cf-site.com': [
+      { type: 'NS', data: 'ns-1.awsdns-07.net' },
+      { type: 'NS', data: 'ns-2.awsdns-08.org' },
+    ],
+    'unknown-ns.com': [{ type: 'NS', data: 'ns1.dns-host.net' }],
   };
 }
 
@@ -267,6 +278,36 @@ describe('/v1/tools (keyless)', () => {
     it('refuses everyone on a critical unknown tag', async () => {
       const res = await tool('caa-check', { hostname: 'critical.com' }).expect(200);
       expect(res.body).toMatchObject({ allowed: false, criticalUnknownTag: 'tbs' });
+    });
+  });
+
+  describe('dns-provider', () => {
+    it('finds the zone cut and the provider from its nameservers', async () => {
+      const res = await tool('dns-provider', { hostname: 'shop.cf-site.com' }).expect(200);
+      expect(res.body).toEqual({
+        hostname: 'shop.cf-site.com',
+        zone: 'cf-site.com',
+        nameservers: ['ada.ns.cloudflare.com', 'bob.ns.cloudflare.com'],
+        provider: {
+          id: 'cloudflare',
+          name: expect.stringMatching(/Cloudflare/),
+          detected: true,
+          dashboardUrl: expect.stringMatching(/^https:\/\//),
+        },
+      });
+    });
+
+    it('sees a delegated sub-zone, and says when the provider is unknown', async () => {
+      const aws = await tool('dns-provider', { hostname: 'www.aws.cf-site.com' }).expect(200);
+      expect(aws.body).toMatchObject({ zone: 'aws.cf-site.com', provider: { id: 'route53', detected: true } });
+      const unknown = await tool('dns-provider', { hostname: 'unknown-ns.com' }).expect(200);
+      expect(unknown.body).toEqual({
+        hostname: 'unknown-ns.com',
+        zone: 'unknown-ns.com',
+        nameservers: ['ns1.dns-host.net'],
+        provider: { id: 'unknown', name: 'Unknown DNS provider', detected: false },
+      });
+      await tool('dns-provider', { hostname: 'nope..com' }).expect(400);
     });
   });
 

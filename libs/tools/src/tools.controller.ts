@@ -4,6 +4,7 @@ import { CaaCheckTool } from './caa-check.service';
 import { DnsLookupTool } from './dns-lookup.service';
 import { DnsLookupQueryDto, HostnameQueryDto, PropagationQueryDto, TlsCheckQueryDto } from './dto/tools-query.dto';
 import { PropagationTool } from './propagation.service';
+import { ProviderDetectTool } from './provider-detect.service';
 import { TlsCheckTool } from './tls-check.service';
 
 /** Keyless diagnostics (SPEC 1, 5): no Authorization; limited per client IP (30/min, 500/day). */
@@ -15,6 +16,7 @@ export class ToolsController {
     private readonly caa: CaaCheckTool,
     private readonly propagation: PropagationTool,
     private readonly tls: TlsCheckTool,
+    private readonly providers: ProviderDetectTool,
   ) {}
 
   @Get('dns-lookup')
@@ -25,6 +27,11 @@ export class ToolsController {
   @Get('caa-check')
   caaCheck(@Query() q: HostnameQueryDto) {
     return this.caa.check(q.hostname);
+  }
+
+  @Get('dns-provider')
+  provider(@Query() q: HostnameQueryDto) {
+    return this.providers.detect(q.hostname);
   }
 
   @Get('propagation')

@@ -1,8 +1,10 @@
-import { DnsModule } from '@app/dns';
+import { ProviderDetector } from '@app/connect';
+import { DnsModule, DnsResolver } from '@app/dns';
 import { Module } from '@nestjs/common';
 import { CaaCheckTool } from './caa-check.service';
 import { DnsLookupTool } from './dns-lookup.service';
 import { PropagationTool } from './propagation.service';
+import { ProviderDetectTool } from './provider-detect.service';
 import { RecordChecks } from './record-checks.service';
 import { RecordChecksController } from './record-checks.controller';
 import { TlsCheckTool } from './tls-check.service';
@@ -12,7 +14,15 @@ import { ToolsController } from './tools.controller';
 @Module({
   imports: [DnsModule],
   controllers: [ToolsController],
-  providers: [DnsLookupTool, CaaCheckTool, PropagationTool, TlsCheckTool],
+  providers: [
+    DnsLookupTool,
+    CaaCheckTool,
+    PropagationTool,
+    TlsCheckTool,
+    ProviderDetectTool,
+    // Its own detector (and short cache): the connect module's comes with the domains API it needs.
+    { provide: ProviderDetector, inject: [DnsResolver], useFactory: (r: DnsResolver) => new ProviderDetector(r) },
+  ],
 })
 export class ToolsApiModule {}
 
