@@ -494,6 +494,8 @@ describe('/v1/tools (keyless)', () => {
 });
 
 describe('/v1/dns/check-records-*', () => {
+  const HOUR = 3_600_000;
+  let checksNow = Math.floor(Date.now() / HOUR) * HOUR + HOUR;
   let dns: DnsServer;
   let t: TestApp;
   let key: string;
@@ -506,7 +508,8 @@ describe('/v1/dns/check-records-*', () => {
 
   beforeAll(async () => {
     dns = await startDnsServer(zones());
-    t = await startTestApp({ env: { DNS_RESOLVERS: dns.address } });
+    t = await startTestApp({ env: { DNS_RESOLVERS: dns.address, RATE_LIMITS: 'on' } });
+    jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => checksNow);
     const res = await request(t.server)
       .post('/admin/workspaces')
       .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
@@ -649,5 +652,23 @@ describe('/v1/dns/check-records-*', () => {
     expect(heavy.body.details.fields).toEqual([
       { field: 'checks', problems: ['checks hold 1100 records in all; at most 1000 per call'] },
     ]);
+  });
+  it('allows 600 checks an hour per key (besides 60 a minute), then 429 naming the action', async () => {
+    checksNow = Math.floor(checksNow / HOUR) * HOUR + HOUR;
+    const created = await request(t.server)
+      .post('/admin/workspaces')
+      .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+      .send({ name: 'hourly' })
+      .expect(201);
+    const body = { hostname: 'txt-only.tools-test.com', records: [{ type: 'TXT', value: 'hello' }] };
+    for (let i = 0; i < 600; i++) {
+      if (i % 50 === 0) checksNow += 60_000; // stay under the per-minute limit
+      await post('check-records-single', body, created.body.apiKey).expect(200);
+    }
+    checksNow += 60_000;
+    const res = await post('check-records-single', body, created.body.apiKey).expect(429);
+    expect(res.body.details.action).toBe('dns.check_records');
+    expect(res.headers['x-ratelimit-limit']).toBe('600');
+    await post('check-records-single', body).expect(200); // another key
   });
 });
