@@ -205,6 +205,8 @@ describe('/v1/tools (keyless)', () => {
       ['tls-check', { hostname: 'tls.tools-test.com', port: '70000' }, 'port', /1 to 65535/],
       ['tls-check', { hostname: 'tls.tools-test.com', port: '22' }, 'port', /port must be one of 443, /],
       ['tls-check', { hostname: 'tls.tools-test.com', port: '1.5' }, 'port', /1 to 65535/],
+      ['propagation', { hostname: 'all.tools-test.com', expected: 'not-an-ip' }, 'expected', /IPv4/],
+      ['propagation', { hostname: 'all.tools-test.com', type: 'AAAA', expected: '::1,x' }, 'expected', /IPv6/],
     ])('%s %j: 400 naming %s', async (path, query, field, message) => {
       const res = await tool(path, query).expect(400);
       expect(res.body.error).toBe('bad_request');
@@ -354,6 +356,12 @@ describe('/v1/tools (keyless)', () => {
         expected: '"v=spf1 " "include:mail.example -all"',
       }).expect(200);
       expect(txt.body.resolvers[0].matches).toBe(true);
+      const listed = await tool('propagation', {
+        hostname: 'all.tools-test.com',
+        expected: '198.51.100.20, 198.51.100.99',
+      }).expect(200);
+      expect(listed.body.expected).toEqual(['198.51.100.20', '198.51.100.99']);
+      expect(listed.body.summary.propagated).toBe(0); // nobody sees both
       const none = await tool('propagation', { hostname: 'all.tools-test.com' }).expect(200);
       expect(none.body.expected).toBeNull();
       expect(none.body.resolvers[0].matches).toBeUndefined();
@@ -620,6 +628,11 @@ describe('/v1/dns/check-records-*', () => {
     ['a bad hostname', { hostname: 'local host', records: [{ type: 'A', value: '1.2.3.4' }] }, 'hostname'],
     ['an unknown type', { hostname: 'all.tools-test.com', records: [{ type: 'SRV', value: 'x' }] }, 'records.0.type'],
     ['an empty value', { hostname: 'all.tools-test.com', records: [{ type: 'A', value: '' }] }, 'records.0.value'],
+    [
+      'a value that cannot be of its type',
+      { hostname: 'all.tools-test.com', records: [{ type: 'AAAA', value: '192.0.2.1' }] },
+      'records.0.value',
+    ],
     [
       'a bad name',
       { hostname: 'all.tools-test.com', records: [{ type: 'A', name: 'a/b', value: '1.2.3.4' }] },

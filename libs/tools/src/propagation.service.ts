@@ -2,7 +2,7 @@ import { APP_CONFIG, AppConfig, NamedResolver } from '@app/config';
 import { DnsLookupError, DnsResolver, LookupType } from '@app/dns';
 import { normalizeLookupHostname } from '@app/domain-model';
 import { Inject, Injectable } from '@nestjs/common';
-import { normalizeValue, valueSeen } from './record-values';
+import { normalizeValue, splitExpected, valueSeen } from './record-values';
 
 export interface ResolverView {
   name: string;
@@ -26,10 +26,6 @@ export interface PropagationResult {
   summary: { propagated: number; total: number; complete: boolean; consistent: boolean; message: string };
 }
 
-/** TXT and CAA values may hold commas; the other types' values may be listed comma-separated. */
-const splitExpected = (type: LookupType, values: string[]) =>
-  type === 'TXT' || type === 'CAA' ? values : values.flatMap((v) => v.split(',')).filter((v) => v.trim());
-
 /**
  * The propagation tool: the same question to several public resolvers at once (PROPAGATION_RESOLVERS),
  * each with its own short timeout, and whether each one sees the expected values yet.
@@ -50,7 +46,7 @@ export class PropagationTool {
   async check(input: string, type: LookupType = 'A', expectedInput?: string[]): Promise<PropagationResult> {
     const hostname = normalizeLookupHostname(input);
     const expected = expectedInput?.length
-      ? [...new Set(splitExpected(type, expectedInput).map((v) => normalizeValue(type, v)))]
+      ? [...new Set((splitExpected(type, expectedInput) as string[]).map((v) => normalizeValue(type, v)))]
       : null;
     const resolvers = await Promise.all(this.resolvers.map((r) => this.ask(r, hostname, type, expected)));
     const propagated = resolvers.filter((r) => (expected ? r.matches : r.status === 'ok')).length;

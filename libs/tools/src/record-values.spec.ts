@@ -1,4 +1,4 @@
-import { normalizeValue, recordName, valueSeen } from './record-values';
+import { normalizeValue, recordName, splitExpected, valueProblem, valueSeen } from './record-values';
 
 describe('normalizeValue', () => {
   it.each([
@@ -37,5 +37,41 @@ describe('recordName', () => {
     ['_verify.shop.example.com', '_verify.shop.example.com'],
   ])('%j at shop.example.com is %s', (name, expected) => {
     expect(recordName('shop.example.com', name)).toBe(expected);
+  });
+});
+
+describe('valueProblem', () => {
+  it.each([
+    ['A', '192.0.2.1'],
+    ['AAAA', '2001:db8::1'],
+    ['CNAME', 'edge.example.net.'],
+    ['NS', 'ns1.example.com'],
+    ['MX', '10 mx.example.com'],
+    ['MX', 'mx.example.com'],
+    ['CAA', '0 issue "letsencrypt.org"'],
+    ['CAA', 'issue letsencrypt.org'],
+    ['TXT', 'anything, at all "quoted"'],
+  ] as const)('accepts %s %j', (type, value) => {
+    expect(valueProblem(type, value)).toBeUndefined();
+  });
+
+  it.each([
+    ['A', '2001:db8::1', /IPv4/],
+    ['A', '192.0.2', /IPv4/],
+    ['AAAA', '192.0.2.1', /IPv6/],
+    ['CNAME', 'not a host', /hostname/],
+    ['NS', 'http://x', /hostname/],
+    ['MX', '70000 mx.example.com', /priority exchange/],
+    ['CAA', 'letsencrypt.org', /flags tag value/],
+    ['CAA', '300 issue x', /flags tag value/],
+  ] as const)('refuses %s %j', (type, value, message) => {
+    expect(valueProblem(type, value)).toMatch(message);
+  });
+});
+
+describe('splitExpected', () => {
+  it('splits listed values except for TXT and CAA', () => {
+    expect(splitExpected('A', ['192.0.2.1, 192.0.2.2', '192.0.2.3'])).toEqual(['192.0.2.1', ' 192.0.2.2', '192.0.2.3']);
+    expect(splitExpected('TXT', ['a,b'])).toEqual(['a,b']);
   });
 });

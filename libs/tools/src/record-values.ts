@@ -55,6 +55,12 @@ export function normalizeValue(type: LookupType, value: string): string {
   }
 }
 
+/** TXT and CAA values may hold commas; the other types' values may be listed comma-separated. */
+export const splitExpected = (type: LookupType, values: unknown[]): unknown[] =>
+  type === 'TXT' || type === 'CAA'
+    ? values
+    : values.flatMap((v) => (typeof v === 'string' ? v.split(',').filter((part) => part.trim()) : [v]));
+
 /** Whether an expected (normalized) value is among those seen; an MX without priority matches any priority. */
 export function valueSeen(type: LookupType, expected: string, seen: readonly string[]): boolean {
   if (type === 'MX' && !expected.includes(' ')) return seen.some((s) => s.slice(s.indexOf(' ') + 1) === expected);
@@ -72,4 +78,35 @@ export function recordName(hostname: string, name?: string): string {
   if (raw.endsWith('.')) return raw.slice(0, -1);
   if (raw === hostname || raw.endsWith(`.${hostname}`)) return raw;
   return `${raw}.${hostname}`;
+}
+
+const HOST =
+  /^(?=.{1,253}\.?$)[a-z0-9_*](?:[a-z0-9_-]{0,61}[a-z0-9])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)*\.?$/i;
+
+/** Why a value cannot be a record of the type (undefined when it can). Pure. */
+export function valueProblem(type: LookupType, value: string): string | undefined {
+  const trimmed = value.trim();
+  switch (type) {
+    case 'A':
+      return ipaddr.IPv4.isValidFourPartDecimal(trimmed) ? undefined : 'value must be an IPv4 address for an A record';
+    case 'AAAA':
+      return ipaddr.IPv6.isValid(trimmed) ? undefined : 'value must be an IPv6 address for an AAAA record';
+    case 'CNAME':
+    case 'NS':
+      return HOST.test(trimmed)
+        ? undefined
+        : `value must be a hostname for a${type === 'NS' ? 'n' : ''} ${type} record`;
+    case 'MX': {
+      const match = /^(?:(\d{1,5})\s+)?(\S+)$/.exec(trimmed);
+      return match && Number(match[1] ?? 0) <= 65535 && HOST.test(match[2])
+        ? undefined
+        : 'value must be "priority exchange" (e.g. 10 mx.example.com) or an exchange hostname for an MX record';
+    }
+    case 'CAA':
+      return /^(?:\d{1,3}\s+)?[A-Za-z0-9]+\s+\S/.test(trimmed) && Number(/^\d+/.exec(trimmed)?.[0] ?? 0) <= 255
+        ? undefined
+        : 'value must be "flags tag value" (e.g. 0 issue "letsencrypt.org") for a CAA record';
+    case 'TXT':
+      return undefined;
+  }
 }

@@ -144,7 +144,7 @@ export class TlsCheckTool {
         socket.destroy();
         resolve(result);
       }
-      socket.once('error', (error: NodeJS.ErrnoException) =>
+      socket.on('error', (error: NodeJS.ErrnoException) =>
         done({ connected: false, error: error.code ? `${error.code}: ${error.message}` : error.message }),
       );
       socket.once('secureConnect', () => {

@@ -13,6 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsLookupHostname } from './lookup-hostname.validator';
+import { IsRecordValue } from './record-value.validator';
 
 export const MAX_RECORDS_PER_CHECK = 100;
 export const MAX_CHECKS_PER_BATCH = 100;
@@ -38,6 +39,7 @@ export class ExpectedRecordDto {
   @IsString()
   @MinLength(1)
   @MaxLength(2048)
+  @IsRecordValue()
   value!: string;
 }
 

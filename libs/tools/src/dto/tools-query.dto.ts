@@ -2,6 +2,7 @@ import { LOOKUP_TYPES, LookupType } from '@app/dns';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { IsLookupHostname } from './lookup-hostname.validator';
+import { IsRecordValue } from './record-value.validator';
 
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
 const TYPE_MESSAGE = `type must be one of ${LOOKUP_TYPES.join(', ')}`;
@@ -32,6 +33,7 @@ export class PropagationQueryDto extends HostnameQueryDto {
   @ArrayMaxSize(20)
   @IsString({ each: true })
   @MaxLength(2048, { each: true })
+  @IsRecordValue({ commaSeparated: true })
   expected?: string[];
 }
 
