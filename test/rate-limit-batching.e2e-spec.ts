@@ -1,5 +1,17 @@
 import { Clock } from '@app/limits';
-import { TEST_ADMIN_TOKEN, TestApp, startTestApp } from '@test/support';
+import {
+  TEST_ADMIN_TOKEN,
+  TEST_ENCRYPTION_KEY,
+  TEST_SIGNING_SECRET,
+  TestApp,
+  TestDatabase,
+  createTestDatabase,
+  startProcess,
+  startTestApp,
+  stopAllProcesses,
+  uniqueSubjectPrefix,
+  waitForUrl,
+} from '@test/support';
 import request from 'supertest';
 
 const MINUTE = 60_000;
@@ -43,4 +55,51 @@ describe('rate limits under concurrency (group-committed counting)', () => {
     expect(results.filter((r) => r.status === 400)).toHaveLength(60); // 30 each, refused input but counted
     expect(results.filter((r) => r.status === 429)).toHaveLength(20);
   });
+});
+
+describe('one budget across API replicas under parallel load (dist/apps/api)', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await stopAllProcesses();
+    await db?.drop();
+  });
+
+  it('lets exactly 60 of 120 parallel calls of one key through two replicas', async () => {
+    const env = {
+      DATABASE_URL: db.url,
+      NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+      NATS_SUBJECT_PREFIX: uniqueSubjectPrefix(),
+      PORT: '0',
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      SIGNING_SECRET: TEST_SIGNING_SECRET,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    };
+    const a = startProcess('dist/apps/api/src/main.js', env);
+    const urlA = await waitForUrl(a); // the first replica runs the migrations alone
+    const b = startProcess('dist/apps/api/src/main.js', env);
+    const urlB = await waitForUrl(b);
+    const created = await fetch(`${urlA}/admin/workspaces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'replicas' }),
+    });
+    const { apiKey } = (await created.json()) as { apiKey: string };
+    const msLeft = MINUTE - (Date.now() % MINUTE);
+    if (msLeft < 15_000) await new Promise((r) => setTimeout(r, msLeft + 200)); // one fixed window for all
+    const statuses = await Promise.all(
+      Array.from({ length: 120 }, async (_, i) => {
+        const res = await fetch(`${i % 2 ? urlA : urlB}/v1/workspace`, {
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(60);
+    await Promise.all([a.stop(), b.stop()]);
+  }, 60_000);
 });
