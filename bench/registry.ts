@@ -8,6 +8,7 @@ import { domainsCreateBench } from './domains/create.bench';
 import { domainsGetBench } from './domains/get.bench';
 import { domainsMonitorBench } from './domains/monitor.bench';
 import { Benchmark } from './lib/types';
+import { limitsRateLimitBench } from './limits/rate-limit.bench';
 import { webhookLatencyBench } from './webhooks/latency.bench';
 import { webhookThroughputBench } from './webhooks/throughput.bench';
 
@@ -24,6 +25,7 @@ export const BENCHMARKS: Benchmark[] = [
   domainsGetBench,
   domainsCreateBench,
   domainsMonitorBench,
+  limitsRateLimitBench,
 ];
 
 /** `actors.failover`, `failover` or a whole area (`actors`) select benchmarks; nothing selects all. */

@@ -112,3 +112,49 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('keyless tools settings', () => {
+  it('defaults to named public resolvers and the direct-TLS ports', () => {
+    const config = loadConfig({}, 'standalone');
+    expect(config.propagationResolvers).toEqual([
+      { name: 'Cloudflare', address: '1.1.1.1' },
+      { name: 'Google', address: '8.8.8.8' },
+      { name: 'Quad9', address: '9.9.9.9' },
+      { name: 'OpenDNS', address: '208.67.222.222' },
+    ]);
+    expect(config.propagationTimeoutMs).toBe(2000);
+    expect(config.tlsCheckPorts).toEqual([443, 465, 636, 853, 993, 995, 8443]);
+  });
+
+  it('parses named and unnamed resolvers and port lists', () => {
+    const config = loadConfig(
+      {
+        PROPAGATION_RESOLVERS: 'Local Lab=127.0.0.1:5353, [2001:db8::1]:53',
+        PROPAGATION_TIMEOUT_MS: '500',
+        TLS_CHECK_PORTS: '443,8443,443',
+      },
+      'standalone',
+    );
+    expect(config.propagationResolvers).toEqual([
+      { name: 'Local Lab', address: '127.0.0.1:5353' },
+      { name: '[2001:db8::1]:53', address: '[2001:db8::1]:53' },
+    ]);
+    expect(config.propagationTimeoutMs).toBe(500);
+    expect(config.tlsCheckPorts).toEqual([443, 8443]);
+  });
+
+  it.each([
+    [
+      'PROPAGATION_RESOLVERS',
+      'Cloudflare=one.one.one.one',
+      /PROPAGATION_RESOLVERS must list resolvers as ip or ip:port/,
+    ],
+    ['PROPAGATION_RESOLVERS', 'Bad<name>=1.1.1.1', /PROPAGATION_RESOLVERS must name resolvers/],
+    ['PROPAGATION_TIMEOUT_MS', '50', /PROPAGATION_TIMEOUT_MS must be an integer from 100 to 30000/],
+    ['TLS_CHECK_PORTS', '443,0', /TLS_CHECK_PORTS must list ports from 1 to 65535 \(got "0"\)/],
+    ['TLS_CHECK_PORTS', 'https', /TLS_CHECK_PORTS must list ports/],
+  ])('refuses %s=%j', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value }, 'standalone')).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value }, 'standalone')).toThrow(message);
+  });
+});

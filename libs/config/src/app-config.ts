@@ -9,7 +9,9 @@ import {
   hostname,
   integer,
   ipv4List,
+  namedResolverList,
   oneOf,
+  portList,
   raw,
   resolverList,
   secret,
@@ -108,8 +110,25 @@ export interface AppConfig {
   publicBaseUrl?: string;
   /** Lifetime of OAuth access tokens. */
   oauthTokenTtlSeconds: number;
+  /** Public resolvers the propagation tool asks, each with a display name. */
+  propagationResolvers: NamedResolver[];
+  /** How long the propagation tool waits for each resolver. */
+  propagationTimeoutMs: number;
+  /** Ports the TLS check tool may connect to (direct-TLS services only; public addresses only). */
+  tlsCheckPorts: number[];
   domainConnect: DomainConnectConfig;
 }
+
+export interface NamedResolver {
+  name: string;
+  /** `ip`, `ip:port` or `[v6]:port`. */
+  address: string;
+}
+
+/** Well-known public resolvers (PROPAGATION_RESOLVERS unset). */
+export const DEFAULT_PROPAGATION_RESOLVERS = 'Cloudflare=1.1.1.1,Google=8.8.8.8,Quad9=9.9.9.9,OpenDNS=208.67.222.222';
+/** HTTPS, SMTPS, LDAPS, DNS over TLS, IMAPS, POP3S, HTTPS alternate. */
+export const DEFAULT_TLS_CHECK_PORTS = '443,465,636,853,993,995,8443';
 
 export function loadConfig(env: Env, role: ProcessRole): AppConfig {
   const natsUrls = urlList(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']);
@@ -171,6 +190,9 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 256, 1, 10_000),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['https:', 'http:'])?.replace(/\/+$/, ''),
     oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86_400),
+    propagationResolvers: namedResolverList(env, 'PROPAGATION_RESOLVERS', DEFAULT_PROPAGATION_RESOLVERS),
+    propagationTimeoutMs: integer(env, 'PROPAGATION_TIMEOUT_MS', 2_000, 100, 30_000),
+    tlsCheckPorts: portList(env, 'TLS_CHECK_PORTS', DEFAULT_TLS_CHECK_PORTS),
     domainConnect: domainConnectConfig(env),
   };
 }

@@ -126,6 +126,34 @@ export function cidrList(env: Env, name: string): string[] {
   return items;
 }
 
+/** `Name=ip[:port]` items (name optional: the address is shown instead), e.g. `Cloudflare=1.1.1.1`. */
+export function namedResolverList(env: Env, name: string, fallback: string): { name: string; address: string }[] {
+  const value = raw(env, name) ?? fallback;
+  const items = list(value).map((item) => {
+    const eq = item.indexOf('=');
+    const label = eq === -1 ? undefined : item.slice(0, eq).trim();
+    const address = (eq === -1 ? item : item.slice(eq + 1)).trim();
+    if (label !== undefined && !/^[\w .()-]{1,40}$/.test(label)) {
+      throw new ConfigError(name, `must name resolvers with 1-40 letters, digits, spaces, ._()- (got ${show(label)})`);
+    }
+    resolverList({ [name]: address }, name);
+    return { name: label ?? address, address };
+  });
+  if (!items.length) throw new ConfigError(name, 'must list at least one resolver');
+  return items;
+}
+
+export function portList(env: Env, name: string, fallback: string): number[] {
+  const items = list(raw(env, name) ?? fallback);
+  for (const item of items) {
+    if (!/^\d+$/.test(item) || Number(item) < 1 || Number(item) > 65535) {
+      throw new ConfigError(name, `must list ports from 1 to 65535 (got ${show(item)})`);
+    }
+  }
+  if (!items.length) throw new ConfigError(name, 'must list at least one port');
+  return [...new Set(items.map(Number))];
+}
+
 function list(value: string): string[] {
   return value
     .split(',')

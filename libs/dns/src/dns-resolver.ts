@@ -21,6 +21,35 @@ export interface CaaAnswer {
   value: string;
 }
 
+/** The record types the diagnostic lookups answer for. */
+export const LOOKUP_TYPES = ['A', 'AAAA', 'CNAME', 'TXT', 'NS', 'MX', 'CAA'] as const;
+export type LookupType = (typeof LOOKUP_TYPES)[number];
+
+export interface LookupRecord {
+  type: LookupType;
+  /** Presentation form: an address, a name without trailing dot, joined TXT, `10 mx.example.com`, `0 issue "ca.org"`. */
+  value: string;
+  /** Seconds; only where the resolver reports it (A and AAAA). */
+  ttl?: number;
+  /** Structured fields of MX and CAA. */
+  data?: Record<string, string | number>;
+}
+
+/** `nxdomain`: the name does not exist; `nodata`: it exists without records of the type. */
+export interface LookupAnswer {
+  status: 'ok' | 'nodata' | 'nxdomain';
+  records: LookupRecord[];
+}
+
+/** Node reports a CAA record as `{critical, <tag>: value}`. */
+const caaAnswers = (records: object[]): CaaAnswer[] =>
+  records.flatMap((record) => {
+    const { critical, ...rest } = record as Record<string, unknown> & { critical: number };
+    return Object.entries(rest).map(([tag, value]) => ({ flags: critical, tag, value: String(value) }));
+  });
+
+const bareName = (name: string) => name.replace(/\.$/, '');
+
 export interface DnsResolverOptions {
   /** `ip`, `ip:port` or `[v6]:port`; empty: the system's resolvers. */
   servers: string[];
@@ -61,18 +90,57 @@ export class DnsResolver {
   }
 
   caa(name: string): Promise<CaaAnswer[]> {
-    return this.query(name, 'CAA', async () =>
-      (await this.resolver.resolveCaa(name)).flatMap((record) => {
-        const { critical, ...rest } = record as unknown as Record<string, unknown> & { critical: number };
-        return Object.entries(rest).map(([tag, value]) => ({ flags: critical, tag, value: String(value) }));
-      }),
-    );
+    return this.query(name, 'CAA', async () => caaAnswers(await this.resolver.resolveCaa(name)));
   }
 
   /** A and AAAA together (after CNAMEs, as the resolver follows them). */
   async addresses(name: string): Promise<string[]> {
     const [v4, v6] = await Promise.all([this.a(name), this.aaaa(name)]);
     return [...v4, ...v6];
+  }
+
+  /**
+   * One type at a name with the empty cases told apart (NXDOMAIN vs NODATA), for the diagnostics
+   * that show them. Throws DnsLookupError when the resolver cannot answer.
+   */
+  async lookup(name: string, type: LookupType): Promise<LookupAnswer> {
+    try {
+      const records = await this.lookupRecords(name, type);
+      return { status: records.length ? 'ok' : 'nodata', records };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      if (code === 'ENOTFOUND') return { status: 'nxdomain', records: [] };
+      if (code === 'ENODATA') return { status: 'nodata', records: [] };
+      throw new DnsLookupError(name, type, code);
+    }
+  }
+
+  private async lookupRecords(name: string, type: LookupType): Promise<LookupRecord[]> {
+    const r = this.resolver;
+    switch (type) {
+      case 'A':
+        return (await r.resolve4(name, { ttl: true })).map((a) => ({ type, value: a.address, ttl: a.ttl }));
+      case 'AAAA':
+        return (await r.resolve6(name, { ttl: true })).map((a) => ({ type, value: a.address, ttl: a.ttl }));
+      case 'CNAME':
+        return (await r.resolveCname(name)).map((target) => ({ type, value: bareName(target) }));
+      case 'NS':
+        return (await r.resolveNs(name)).map((host) => ({ type, value: bareName(host) }));
+      case 'TXT':
+        return (await r.resolveTxt(name)).map((chunks) => ({ type, value: chunks.join('') }));
+      case 'MX':
+        return (await r.resolveMx(name)).map(({ priority, exchange }) => ({
+          type,
+          value: `${priority} ${bareName(exchange)}`,
+          data: { priority, exchange: bareName(exchange) },
+        }));
+      case 'CAA':
+        return caaAnswers(await r.resolveCaa(name)).map(({ flags, tag, value }) => ({
+          type,
+          value: `${flags} ${tag} ${JSON.stringify(value)}`,
+          data: { flags, tag, value },
+        }));
+    }
   }
 
   private async query<T>(name: string, type: string, run: () => Promise<T[]>): Promise<T[]> {

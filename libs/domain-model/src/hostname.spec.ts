@@ -1,4 +1,4 @@
-import { HostnameError, normalizeHostname, normalizePurchaseHostname } from './hostname';
+import { HostnameError, normalizeHostname, normalizeLookupHostname, normalizePurchaseHostname } from './hostname';
 
 const opts = { edgeCnameTarget: 'edge.custom-domains.net' };
 const normalize = (input: string) => normalizeHostname(input, opts);
@@ -118,5 +118,29 @@ describe('normalizePurchaseHostname', () => {
     ['', /required/],
   ])('refuses %j (%s)', (input, message) => {
     expect(() => normalizePurchaseHostname(input)).toThrow(message);
+  });
+});
+
+describe('normalizeLookupHostname', () => {
+  it.each([
+    ['Shop.Example.COM.', 'shop.example.com'],
+    ['co.uk', 'co.uk'],
+    ['bücher.de', 'xn--bcher-kva.de'],
+    ['edge.custom-domains.example.net', 'edge.custom-domains.example.net'],
+  ])('accepts %j as %s', (input, hostname) => {
+    expect(normalizeLookupHostname(input)).toBe(hostname);
+  });
+
+  it.each([
+    ['com', /full domain name/],
+    ['localhost', /special-use/],
+    ['metadata.google.internal', /special-use/],
+    ['10.0.0.1', /IP address/],
+    ['[::1]', /IP address/],
+    ['a_b.example.com', /character/],
+    ['-a.example.com', /invalid label/],
+    [' ', /required/],
+  ])('refuses %j (%s)', (input, message) => {
+    expect(() => normalizeLookupHostname(input)).toThrow(message);
   });
 });

@@ -117,3 +117,18 @@ export function normalizePurchaseHostname(input: string): NormalizedHostname {
   }
   return { hostname, apex: true, registrableDomain };
 }
+
+/**
+ * Validates a name to diagnose (the keyless tools, record checks): any public DNS name of two or
+ * more labels, public suffixes included (`co.uk` has NS records worth looking at), special-use names not.
+ */
+export function normalizeLookupHostname(input: string): string {
+  const hostname = canonical(input, 1);
+  const labels = hostname.split('.');
+  if (SPECIAL_USE_TLDS.has(labels[labels.length - 1])) {
+    throw new HostnameError(`Hostname ${show(input)} is under a reserved special-use name and cannot be public`);
+  }
+  if (labels.length < 2)
+    throw new HostnameError(`Hostname ${show(input)} must be a full domain name like shop.example.com`);
+  return hostname;
+}

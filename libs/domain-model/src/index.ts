@@ -1,5 +1,5 @@
 /** Pure rules of connected domains: hostnames, SSRF, CAA and the domain state machine. No I/O, no Nest. */
-export { HostnameError, normalizeHostname, normalizePurchaseHostname } from './hostname';
+export { HostnameError, normalizeHostname, normalizeLookupHostname, normalizePurchaseHostname } from './hostname';
 export type { NormalizedHostname } from './hostname';
 export { checkResolvedAddresses, classifyAddress, OriginUrlError, parseOriginUrl } from './ssrf';
 export type { AddressVerdict, ParsedOrigin, ResolvedCheck } from './ssrf';

@@ -10,6 +10,7 @@ import { ProjectsModule } from '@app/projects';
 import { EdgeModule } from '@app/edge';
 import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
+import { RecordChecksApiModule, ToolsApiModule } from '@app/tools';
 import { DynamicModule, Type } from '@nestjs/common';
 
 type ModuleRef = Type<unknown> | DynamicModule;
@@ -28,6 +29,8 @@ export function apiFeatures(): ModuleRef[] {
     OpenApiModule,
     OAuthModule,
     ProjectsModule,
+    ToolsApiModule,
+    RecordChecksApiModule,
     ConnectApiModule,
   ];
 }

@@ -1,0 +1,42 @@
+import { DnsLookupError, DnsResolver, LOOKUP_TYPES, LookupRecord, LookupType } from '@app/dns';
+import { normalizeLookupHostname } from '@app/domain-model';
+import { Injectable } from '@nestjs/common';
+
+export interface TypeLookup {
+  type: LookupType;
+  /** `error`: the resolver did not answer (timeout, SERVFAIL, refused); `error` then holds its code. */
+  status: 'ok' | 'nodata' | 'nxdomain' | 'error';
+  records: LookupRecord[];
+  error?: string;
+}
+
+export interface DnsLookupResult {
+  hostname: string;
+  /** NXDOMAIN when the name does not exist at all; NOERROR when it exists (maybe without the types asked). */
+  rcode: 'NOERROR' | 'NXDOMAIN' | 'UNKNOWN';
+  results: TypeLookup[];
+}
+
+/** The DNS lookup tool: one or every type at a name, through DNS_RESOLVERS. */
+@Injectable()
+export class DnsLookupTool {
+  constructor(private readonly resolver: DnsResolver) {}
+
+  async lookup(input: string, type?: LookupType): Promise<DnsLookupResult> {
+    const hostname = normalizeLookupHostname(input);
+    const types = type ? [type] : [...LOOKUP_TYPES];
+    const results = await Promise.all(types.map((t) => lookupOne(this.resolver, hostname, t)));
+    const answered = results.filter((r) => r.status !== 'error');
+    const rcode = !answered.length ? 'UNKNOWN' : answered.some((r) => r.status !== 'nxdomain') ? 'NOERROR' : 'NXDOMAIN';
+    return { hostname, rcode, results };
+  }
+}
+
+export async function lookupOne(resolver: DnsResolver, hostname: string, type: LookupType): Promise<TypeLookup> {
+  try {
+    return { type, ...(await resolver.lookup(hostname, type)) };
+  } catch (error) {
+    if (!(error instanceof DnsLookupError)) throw error;
+    return { type, status: 'error', records: [], error: error.code };
+  }
+}

@@ -1,0 +1,2 @@
+export * from './tools.module';
+export * from './record-values';

@@ -1,0 +1,45 @@
+import { ProviderDetector, registrableDomain } from '@app/connect';
+import { normalizeLookupHostname } from '@app/domain-model';
+import { DomainError } from '@app/http';
+import { Injectable } from '@nestjs/common';
+
+export interface ProviderDetectResult {
+  hostname: string;
+  /** Where the NS records were found: the registrable domain, or a delegated sub-zone. */
+  zone: string;
+  nameservers: string[];
+  /** As in connect instructions (SPEC 2.3): `unknown` and detected false when no catalog entry matches. */
+  provider: { id: string; name: string; detected: boolean; dashboardUrl?: string };
+}
+
+/** The provider detection tool: the connect instructions' NS walk and catalog, without a domain. */
+@Injectable()
+export class ProviderDetectTool {
+  constructor(private readonly detector: ProviderDetector) {}
+
+  async detect(input: string): Promise<ProviderDetectResult> {
+    const hostname = normalizeLookupHostname(input);
+    const found = await this.detector.detect(hostname);
+    if (found.lookupFailed) {
+      throw new DomainError(
+        'service_unavailable',
+        `Could not look up the nameservers of ${hostname}; try again in a few seconds`,
+        { reason: 'dns_lookup_failed' },
+      );
+    }
+    const { provider } = found;
+    return {
+      hostname,
+      zone: found.zone,
+      nameservers: found.nameservers.map((ns) => ns.toLowerCase().replace(/\.$/, '')).sort(),
+      provider: provider
+        ? {
+            id: provider.id,
+            name: provider.name,
+            detected: true,
+            dashboardUrl: provider.dashboardUrl.replaceAll('{domain}', registrableDomain(hostname)),
+          }
+        : { id: 'unknown', name: 'Unknown DNS provider', detected: false },
+    };
+  }
+}
