@@ -83,6 +83,18 @@ export interface AppConfig {
   monitorIntervalSeconds: number;
   /** Probes in flight at once per node. */
   monitorConcurrency: number;
+  /** Purchases: our fee over the registrar's wholesale price, a percentage with a floor. */
+  purchaseFeePercent: number;
+  purchaseFeeMinCents: number;
+  /** Auto-renew renews a purchased domain this many days before it expires. */
+  purchaseRenewDays: number;
+  /** How often a node looks for stuck purchase sagas and due renewals of its shards. */
+  purchaseSweepSeconds: number;
+  /**
+   * Test seam only (crash tests): the purchase actor SIGKILLs its own process right after persisting
+   * this saga step (or right after this external effect returned, `after:<effect>`). Never set it in production.
+   */
+  purchaseCrashAfter?: string;
 }
 
 export function loadConfig(env: Env, role: ProcessRole): AppConfig {
@@ -142,6 +154,11 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     trustedProxies: cidrList(env, 'TRUSTED_PROXIES'),
     monitorIntervalSeconds: integer(env, 'MONITOR_INTERVAL_SECONDS', 300, 2, 86_400),
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 256, 1, 10_000),
+    purchaseFeePercent: integer(env, 'PURCHASE_FEE_PERCENT', 15, 0, 1_000),
+    purchaseFeeMinCents: integer(env, 'PURCHASE_FEE_MIN_CENTS', 200, 0, 1_000_000),
+    purchaseRenewDays: integer(env, 'PURCHASE_RENEW_DAYS', 30, 1, 365),
+    purchaseSweepSeconds: integer(env, 'PURCHASE_SWEEP_SECONDS', 30, 1, 3_600),
+    purchaseCrashAfter: raw(env, 'PURCHASE_CRASH_AFTER'),
   };
 }
 
