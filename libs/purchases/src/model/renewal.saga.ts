@@ -21,6 +21,8 @@ export interface RenewalState {
   chargeId?: string;
   refundId?: string;
   failure?: { code: 'billing_required' | 'registrar_error'; reason: string };
+  /** The Idempotency-Key of the request that asked for it: a retry answers this renewal. */
+  requestKey?: string;
   createdAt: string;
 }
 
