@@ -50,3 +50,16 @@ export abstract class Payments {
   abstract charge(request: ChargeRequest): Promise<Charge>;
   abstract refund(request: RefundRequest): Promise<{ refundId: string }>;
 }
+
+export type RefundRefusalReason = 'charge_already_refunded' | 'charge_not_refundable' | 'resource_missing';
+
+/** The provider will not refund this charge (already refunded by another request, never succeeded, unknown). */
+export class RefundRefusedError extends Error {
+  constructor(
+    readonly reason: RefundRefusalReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RefundRefusedError';
+  }
+}

@@ -7,6 +7,7 @@ import { Migration20261121040000Webhooks } from './Migration20261121040000Webhoo
 import { Migration20261121050000Limits } from './Migration20261121050000Limits';
 import { Migration20261122000000MonitorIndex } from './Migration20261122000000MonitorIndex';
 import { Migration20261122010000Purchases } from './Migration20261122010000Purchases';
+import { Migration20261122011000SandboxProviders } from './Migration20261122011000SandboxProviders';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121050000Limits', class: Migration20261121050000Limits },
   { name: 'Migration20261122000000MonitorIndex', class: Migration20261122000000MonitorIndex },
   { name: 'Migration20261122010000Purchases', class: Migration20261122010000Purchases },
+  { name: 'Migration20261122011000SandboxProviders', class: Migration20261122011000SandboxProviders },
 ];

@@ -1,0 +1,25 @@
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { MikroSqlExecutor } from '@app/persistence';
+import { Global, Module } from '@nestjs/common';
+import { Payments } from './payments.port';
+import { SandboxPayments } from './sandbox/sandbox.payments';
+
+function paymentsFor(config: AppConfig, db: MikroSqlExecutor): Payments {
+  switch (config.payments) {
+    case 'sandbox':
+      return new SandboxPayments(db);
+    case 'stripe':
+      throw new Error('PAYMENTS=stripe: the Stripe adapter is not built yet');
+  }
+}
+
+/**
+ * Provides `Payments` as chosen by `PAYMENTS`. Global and static, so importing it from several feature
+ * modules of one app yields a single instance.
+ */
+@Global()
+@Module({
+  providers: [{ provide: Payments, inject: [APP_CONFIG, MikroSqlExecutor], useFactory: paymentsFor }],
+  exports: [Payments],
+})
+export class PaymentsModule {}
