@@ -14,7 +14,11 @@ export interface PurchaseActorDeps extends PurchaseEffectDeps {
 }
 
 /** A checkpoint: the record with its outbox events, persisted before the next external effect. */
-export async function checkpoint(ctx: Ctx, record: PurchaseRecord, events: OutboxEvent[] = []): Promise<PurchaseRecord> {
+export async function checkpoint(
+  ctx: Ctx,
+  record: PurchaseRecord,
+  events: OutboxEvent[] = [],
+): Promise<PurchaseRecord> {
   const saved = { ...record, updatedAt: ctx.now().toISOString() };
   await ctx.save(saved, events);
   return saved;

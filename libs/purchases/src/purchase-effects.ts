@@ -4,7 +4,7 @@ import { OriginPreflight } from '@app/dns';
 import { DEFAULT_SETTINGS, DOMAIN_KIND, DomainCommand } from '@app/domains';
 import { publishEdgeInvalidation } from '@app/edge';
 import { DomainError } from '@app/http';
-import { PaymentDeclinedError, Payments } from '@app/payments';
+import { PaymentDeclinedError, Payments, RefundRefusedError } from '@app/payments';
 import type { SqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarRefusedError } from '@app/registrar';
 import { Logger } from '@nestjs/common';
@@ -105,7 +105,8 @@ export class PurchaseEffects {
           if (error instanceof RegistrarRefusedError) return error;
           throw error;
         }));
-    if (registration instanceof RegistrarRefusedError) return { type: 'registration_refused', reason: registration.reason };
+    if (registration instanceof RegistrarRefusedError)
+      return { type: 'registration_refused', reason: registration.reason };
     return {
       type: 'registered',
       registrarDomainId: registration.registrarDomainId,
@@ -167,7 +168,14 @@ export class PurchaseEffects {
   /** Also used by renewals (with their own key). */
   async refund(chargeId: string | undefined, idempotencyKey: string): Promise<SagaEvent> {
     if (!chargeId) throw new Error('Nothing to refund: no charge recorded');
-    const { refundId } = await this.deps.payments.refund({ chargeId, idempotencyKey });
-    return { type: 'refunded', refundId };
+    try {
+      const { refundId } = await this.deps.payments.refund({ chargeId, idempotencyKey });
+      return { type: 'refunded', refundId };
+    } catch (error) {
+      // Refunded already (by this key before a crash, or by hand): the money is back either way.
+      if (error instanceof RefundRefusedError && error.reason === 'charge_already_refunded')
+        return { type: 'refunded', refundId: `already_refunded:${chargeId}` };
+      throw error;
+    }
   }
 }

@@ -43,7 +43,12 @@ export async function quotePurchase(
   if (!availability.available) throw unavailable();
   if (order.whoisPrivacy && !availability.whoisPrivacySupported) {
     throw new DomainError('bad_request', `WHOIS privacy is not available for ${order.hostname}'s TLD`, {
-      fields: { enableWhoisPrivacy: ['this TLD does not support WHOIS privacy: send enableWhoisPrivacy false'] },
+      fields: [
+        {
+          field: 'enableWhoisPrivacy',
+          problems: ['this TLD does not support WHOIS privacy: send enableWhoisPrivacy false'],
+        },
+      ],
     });
   }
   const wholesale = await registrar.registrationPrice(order.hostname, order.years).catch(registrarFailure);

@@ -33,8 +33,7 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
   async handle(ctx: Ctx, command: PurchaseCommand): Promise<Result> {
     if (command.type === 'create' && !ctx.state) return this.create(ctx, command.workspaceId, command.order);
     let record = ctx.state;
-    if (!record || ('workspaceId' in command && record.workspaceId !== command.workspaceId))
-      throw notFound('Purchase');
+    if (!record || ('workspaceId' in command && record.workspaceId !== command.workspaceId)) throw notFound('Purchase');
     // Whatever the command, an unfinished saga (crash, handoff, outage) goes on first.
     record = await this.drive(ctx, record);
     record = await this.renewals.resume(ctx, record);
@@ -44,7 +43,12 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
       case 'resume':
         return { reply: { purchase: toPurchaseView(record) } };
       case 'set_auto_renew': {
-        const state = { ...record, autoRenew: command.autoRenew, retryAt: undefined, updatedAt: ctx.now().toISOString() };
+        const state = {
+          ...record,
+          autoRenew: command.autoRenew,
+          retryAt: undefined,
+          updatedAt: ctx.now().toISOString(),
+        };
         return { state, reply: { purchase: toPurchaseView(state) } };
       }
       case 'renew':

@@ -3,6 +3,7 @@ import { AdminModule } from '@app/admin';
 import { AuthModule } from '@app/auth';
 import { DomainsApiModule, DomainsNodeModule } from '@app/domains';
 import { LimitsModule } from '@app/limits';
+import { PurchasesApiModule, PurchasesNodeModule } from '@app/purchases';
 import { EdgeModule } from '@app/edge';
 import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
@@ -21,12 +22,13 @@ export function apiFeatures(): ModuleRef[] {
     ClusterAdminModule,
     DomainsApiModule,
     WebhooksApiModule,
+    PurchasesApiModule,
   ];
 }
 
 /** The actor node: hosts the actors of the shards it owns. */
 export function nodeFeatures(): ModuleRef[] {
-  return [ActorNodeModule.forRoot(), ActorClientModule, DomainsNodeModule, WebhooksNodeModule];
+  return [ActorNodeModule.forRoot(), ActorClientModule, DomainsNodeModule, WebhooksNodeModule, PurchasesNodeModule];
 }
 
 /** The edge: TLS termination by SNI, proxy and redirect to origins, ACME HTTP-01 answers. */
