@@ -156,7 +156,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 256, 1, 10_000),
     purchaseFeePercent: integer(env, 'PURCHASE_FEE_PERCENT', 15, 0, 1_000),
     purchaseFeeMinCents: integer(env, 'PURCHASE_FEE_MIN_CENTS', 200, 0, 1_000_000),
-    purchaseRenewDays: integer(env, 'PURCHASE_RENEW_DAYS', 30, 1, 365),
+    purchaseRenewDays: integer(env, 'PURCHASE_RENEW_DAYS', 30, 1, 3_650),
     purchaseSweepSeconds: integer(env, 'PURCHASE_SWEEP_SECONDS', 30, 1, 3_600),
     purchaseCrashAfter: raw(env, 'PURCHASE_CRASH_AFTER'),
   };
