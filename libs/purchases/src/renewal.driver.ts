@@ -74,7 +74,7 @@ export class RenewalDriver {
     const waiting = record.retryAt !== undefined && Date.parse(record.retryAt) > now;
     if (record.saga.status !== 'completed' || !record.autoRenew || !due || waiting) return { reply: { skipped: true } };
     return this.renew(ctx, record, 1, true).catch((error: unknown) => {
-      if (error instanceof DomainError) return { reply: { skipped: true } } as Result;
+      if (error instanceof DomainError) return { reply: { skipped: true } };
       throw error;
     });
   }

@@ -14,7 +14,7 @@ export class ListPurchasesDto extends PageQueryDto {
 
   /** Repeatable: `?status=completed&status=refunded`. */
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value : [value]))
+  @Transform(({ value }: { value: unknown }): unknown[] => (Array.isArray(value) ? (value as unknown[]) : [value]))
   @IsArray()
   @IsIn(PURCHASE_STATUSES, { each: true })
   status?: PurchaseStatus[];

@@ -84,8 +84,11 @@ export function transition(state: SagaState, event: SagaEvent): SagaResult {
           'domain_purchase.failed',
         ]);
       return unchanged(state);
+    case 'completed':
+    case 'failed':
+    case 'refunded':
+      return unchanged(state);
   }
-  return unchanged(state);
 }
 
 function completed(state: SagaState): SagaResult {

@@ -58,7 +58,9 @@ export function renewalTransition(state: RenewalState, event: RenewalEvent): Ren
     case 'refunding':
       if (event.type === 'refunded') return { ...state, step: 'refunded', refundId: event.refundId };
       return state;
-    default:
+    case 'renewed':
+    case 'failed':
+    case 'refunded':
       return state;
   }
 }
