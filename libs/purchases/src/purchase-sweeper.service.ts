@@ -7,7 +7,10 @@ import { PURCHASE_KIND, PurchaseCommand } from './purchase.commands';
 
 /** Purchases a sweep hands to their actors at most; the rest wait for the next sweep. */
 const BATCH = 100;
-/** A saga untouched this long is stuck (its node died, or a provider was down), not merely running. */
+/**
+ * A saga untouched this long (at most one sweep interval) is stuck: its node died or a provider was
+ * down. Resuming one that is in fact running is harmless, as its mailbox runs the resume after it.
+ */
 const STUCK_SECONDS = 5;
 
 interface Due {
@@ -62,7 +65,7 @@ export class PurchaseSweeper implements OnApplicationBootstrap, BeforeApplicatio
          and (status = 'pending'
            or (status = 'completed' and state->'renewals'->-1->>'step' in ('charging', 'renewing', 'refunding')))
        order by updated_at limit ?`,
-      [shards, STUCK_SECONDS, BATCH],
+      [shards, Math.min(STUCK_SECONDS, this.config.purchaseSweepSeconds), BATCH],
     );
   }
 
