@@ -8,6 +8,7 @@ import {
   domainEnv,
   domainZones,
   purchaseWorkspace,
+  refuseDnsWritesForNsfailNames,
   startDnsServer,
   startTestApp,
   uniqueDomain,
@@ -247,6 +248,30 @@ describe('/v1/domain-purchases: the saga', () => {
     expect((await events(row.id)).map((e) => e.type)).toEqual(['domain_purchase.failed']);
   });
 
+  it('autoConnect failure after the Domain exists removes it, refunds, and answers 502', async () => {
+    await refuseDnsWritesForNsfailNames((sql) => t.db.query(sql));
+    const hostname = uniqueDomain('nsfail');
+    const res = await buy({ hostname, registrant: REGISTRANT, autoConnect: { originUrl: ORIGIN_URL } }).expect(502);
+    expect(res.body).toMatchObject({ error: 'registration_failed', details: { stage: 'autoConnect' } });
+    expect(res.body.message).toContain('custom nameservers');
+    const [row] = await rows(hostname);
+    expect(row).toMatchObject({ status: 'refunded', id: res.body.details.purchaseId });
+    const domains = await t.db.query<{ id: string; deleted: boolean }>(
+      'select id, deleted_at is not null as deleted from domains where hostname = $1',
+      [hostname],
+    );
+    expect(domains).toEqual([{ id: `dom_${row.id.slice(4)}`, deleted: true }]);
+    const [charge] = await charges(hostname);
+    expect(await refunds(charge.id)).toEqual([{ idempotency_key: `purchase:${row.id}:refund` }]);
+    const domainEvents = await t.db.query<{ type: string }>(
+      "select type from outbox_events where aggregate_kind = 'domain' and aggregate_id = $1 order by created_at",
+      [domains[0].id],
+    );
+    expect(domainEvents.map((e) => e.type)).toEqual(['domain.created', 'domain.deleted']);
+    const got = await request(t.server).get(`/v1/domain-purchases/${row.id}`).set('authorization', `Bearer ${key}`);
+    expect(got.body.purchase).toMatchObject({ status: 'refunded', connectedDomainId: null });
+  });
+
   it('checks autoConnect.originUrl before charging: https only, SSRF rules', async () => {
     const hostname = uniqueDomain();
     const http = await buy({
@@ -279,9 +304,35 @@ describe('/v1/domain-purchases: the saga', () => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(results.find((r) => r.status === 409)!.body.error).toBe('unavailable');
+    const check = await request(t.server)
+      .get('/v1/domain-purchases/check')
+      .query({ hostname })
+      .set('authorization', `Bearer ${key}`);
+    expect(check.body.available).toBe(false);
     expect(await charges(hostname)).toHaveLength(1);
     expect(await rows(hostname)).toHaveLength(1);
     expect(await registered(hostname)).toBe(1);
+  });
+
+  it('five at once from five workspaces: still exactly one purchase and one charge', async () => {
+    const hostname = uniqueDomain('race');
+    const keys = await Promise.all(Array.from({ length: 5 }, () => purchaseWorkspace(t.server, 'pm_card_visa')));
+    const results = await Promise.all(keys.map((k) => buy({ hostname, registrant: REGISTRANT }, k.apiKey)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    expect(await charges(hostname)).toHaveLength(1);
+  });
+
+  it('the live-hostname index itself refuses a second pending or completed row', async () => {
+    const [row] = await t.db.query<{ hostname: string }>(
+      "select hostname from purchases where status = 'completed' limit 1",
+    );
+    await expect(
+      t.db.query(
+        `insert into purchases (id, workspace_id, hostname, status, step, shard, state, version, created_at, updated_at)
+         values ('pur_dup', $1, $2, 'pending', 'charging', 0, '{}', 1, now(), now())`,
+        [workspaceId, row.hostname],
+      ),
+    ).rejects.toThrow(/purchases_live_hostname_idx/);
   });
 
   it('replays a purchase with the same Idempotency-Key without charging again', async () => {

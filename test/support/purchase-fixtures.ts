@@ -31,3 +31,17 @@ export async function purchaseWorkspace(
 export function uniqueDomain(prefix = 'buy', tld = 'com'): string {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.${tld}`;
 }
+
+/**
+ * Makes the sandbox registrar refuse DNS writes for names starting `nsfail-` (as for a domain moved to
+ * custom nameservers at registration): autoConnect then fails after the Domain was created.
+ */
+export async function refuseDnsWritesForNsfailNames(query: (sql: string) => Promise<unknown>): Promise<void> {
+  await query(`create or replace function test_nsfail() returns trigger language plpgsql as $$
+    begin
+      if new.hostname like 'nsfail-%' then new.nameservers := '{ns1.elsewhere.example}'; end if;
+      return new;
+    end $$`);
+  await query(`create trigger test_nsfail before insert on sandbox_registrations
+    for each row execute function test_nsfail()`);
+}
