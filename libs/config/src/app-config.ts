@@ -27,11 +27,15 @@ export interface NamecheapConfig {
   apiKey: string;
   username: string;
   clientIp: string;
+  /** Every API call is abandoned after this long (domains.create can take half a minute). */
+  timeoutMs: number;
 }
 
 export interface StripeConfig {
   apiUrl: string;
   secretKey: string;
+  /** Per attempt; the client retries network failures a couple of times under the same idempotency key. */
+  timeoutMs: number;
 }
 
 /** Every setting of the service, typed and validated once at start. */
@@ -192,6 +196,7 @@ function namecheapConfig(env: Env): NamecheapConfig {
     apiKey: required(env, 'NAMECHEAP_API_KEY', because),
     username: raw(env, 'NAMECHEAP_USERNAME') ?? required(env, 'NAMECHEAP_API_USER', because),
     clientIp: required(env, 'NAMECHEAP_CLIENT_IP', because),
+    timeoutMs: integer(env, 'NAMECHEAP_TIMEOUT_MS', 60_000, 100, 300_000),
   };
 }
 
@@ -199,5 +204,6 @@ function stripeConfig(env: Env): StripeConfig {
   return {
     apiUrl: url(env, 'STRIPE_API_URL', ['https:', 'http:']) ?? 'https://api.stripe.com',
     secretKey: required(env, 'STRIPE_SECRET_KEY', 'PAYMENTS=stripe'),
+    timeoutMs: integer(env, 'STRIPE_TIMEOUT_MS', 30_000, 100, 300_000),
   };
 }

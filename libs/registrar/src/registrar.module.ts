@@ -2,6 +2,7 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Global, Module } from '@nestjs/common';
 import { Registrar } from './registrar.port';
+import { NamecheapRegistrar } from './namecheap/namecheap.registrar';
 import { SandboxRegistrar } from './sandbox/sandbox.registrar';
 
 function registrarFor(config: AppConfig, db: MikroSqlExecutor): Registrar {
@@ -9,7 +10,8 @@ function registrarFor(config: AppConfig, db: MikroSqlExecutor): Registrar {
     case 'sandbox':
       return new SandboxRegistrar(db);
     case 'namecheap':
-      throw new Error('REGISTRAR=namecheap: the Namecheap adapter is not built yet');
+      // loadConfig guarantees the credentials when REGISTRAR=namecheap.
+      return new NamecheapRegistrar(config.namecheap!);
   }
 }
 
