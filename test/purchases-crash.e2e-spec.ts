@@ -15,6 +15,7 @@ import {
   domainEnv,
   domainZones,
   purchaseWorkspace,
+  refuseDnsWritesForNsfailNames,
   queryOnce,
   startDnsServer,
   startProcess,
@@ -28,13 +29,14 @@ import { connect } from 'nats';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type Path = 'autoConnect' | 'refusal' | 'renewal';
+type Path = 'autoConnect' | 'rollback' | 'refusal' | 'renewal';
 
 /**
  * PURCHASE_CRASH_AFTER points (see libs/purchases/src/crash-seam.ts): a step name kills the node right
  * after that step was persisted; `after:<effect>` right after the external effect returned and before
- * its outcome was persisted. Each path's points run latest first, so the node that recovers one
- * purchase (while carrying the next, earlier point) never passes its own point on that purchase.
+ * its outcome was persisted. Rounds are ordered so that the node recovering the previous round's
+ * purchase (while armed with the next point) never passes that point on the way: latest step first
+ * within a path, and no path's points lie on the recovery route of the path before it.
  */
 const ROUNDS: [Path, string][] = [
   ['autoConnect', 'after:set_routing'],
@@ -47,6 +49,9 @@ const ROUNDS: [Path, string][] = [
   ['autoConnect', 'charging'],
   ['refusal', 'after:refund'],
   ['refusal', 'refunding'],
+  // autoConnect fails after the Domain was created (the registrar refuses the routing write).
+  ['rollback', 'after:remove_domain'],
+  ['rollback', 'disconnecting'],
   ['renewal', 'after:renewal:renew'],
   ['renewal', 'renewal:renewing'],
   ['renewal', 'after:renewal:charge'],
@@ -79,6 +84,7 @@ describe('purchase saga crash safety: a node SIGKILLed between every pair of ste
       ...domainEnv(dns.address),
     };
     api = await waitForUrl(startProcess('dist/apps/api/src/main.js', env), 60_000);
+    await refuseDnsWritesForNsfailNames((sql) => q(sql));
   });
   afterAll(async () => {
     inflight.forEach((c) => c.abort());
@@ -121,7 +127,10 @@ describe('purchase saga crash safety: a node SIGKILLed between every pair of ste
     for (;;) {
       const value = await probe();
       if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+      if (Date.now() > deadline) {
+        const rows = await q('select id, hostname, status, step, updated_at from purchases order by created_at');
+        throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(rows)}\n${node?.output() ?? ''}`);
+      }
       await sleep(200);
     }
   }
@@ -167,11 +176,11 @@ describe('purchase saga crash safety: a node SIGKILLed between every pair of ste
         fire(`/v1/domain-purchases/${target.id}/renew`, apiKey, { years: 1 });
         previous = () => until(`renewal of ${target.id}`, () => renewalDone(target.id));
       } else {
-        c.hostname = uniqueDomain(path === 'refusal' ? 'refuse' : 'crash');
+        c.hostname = uniqueDomain({ autoConnect: 'crash', rollback: 'nsfail', refusal: 'refuse' }[path]);
         fire('/v1/domain-purchases', apiKey, {
           hostname: c.hostname,
           registrant: REGISTRANT,
-          ...(path === 'autoConnect' ? { autoConnect: { originUrl: ORIGIN_URL } } : {}),
+          ...(path === 'refusal' ? {} : { autoConnect: { originUrl: ORIGIN_URL } }),
         });
         const hostname = c.hostname;
         previous = () =>
@@ -234,6 +243,11 @@ describe('purchase saga crash safety: a node SIGKILLed between every pair of ste
         ).toHaveLength(2);
         if (c.point === 'routing')
           expect(records.map((r: any) => r.type)).toEqual(expect.arrayContaining(['MX', 'TXT']));
+      } else if (c.path === 'rollback') {
+        expect([label, row.status]).toEqual([label, 'refunded']);
+        expect([label, charges.length, refunds]).toEqual([label, 1, [{ idempotency_key: `purchase:${id}:refund` }]]);
+        const domains = await q('select 1 from domains where hostname = $1 and deleted_at is null', [c.hostname]);
+        expect([label, domains]).toEqual([label, []]);
       } else if (c.path === 'refusal') {
         expect([label, row.status]).toEqual([label, 'refunded']);
         expect([label, charges.length, refunds]).toEqual([label, 1, [{ idempotency_key: `purchase:${id}:refund` }]]);
@@ -266,5 +280,5 @@ describe('purchase saga crash safety: a node SIGKILLed between every pair of ste
     );
     expect(orphans).toEqual([]);
     process.stdout.write(`crash rounds: ${ROUNDS.length} kills in ${Math.round((Date.now() - started) / 1000)} s\n`);
-  });
+  }, 300_000);
 });
