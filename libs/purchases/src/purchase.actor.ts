@@ -41,6 +41,7 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
       case 'create':
         return this.answer(record);
       case 'resume':
+        this.lastOutage.delete(record.id);
         return { reply: { purchase: toPurchaseView(record) } };
       case 'set_auto_renew': {
         const state = {

@@ -1,64 +1,58 @@
-import { Transform } from 'class-transformer';
 import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength, Validate } from 'class-validator';
 import { IsIsoCountry } from './purchase.validators';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const NOT_BLANK = [/\S/, { message: '$property must not be blank' }] as const;
 
-/** SPEC 2.6: forwarded to the registrar verbatim (after trimming surrounding spaces). */
+/** SPEC 2.6: forwarded to the registrar verbatim, so nothing is rewritten here, only checked. */
 export class RegistrantDto {
-  @Transform(trim)
   @IsString()
   @Length(1, 64)
+  @Matches(...NOT_BLANK)
   firstName!: string;
 
-  @Transform(trim)
   @IsString()
   @Length(1, 64)
+  @Matches(...NOT_BLANK)
   lastName!: string;
 
-  @Transform(trim)
   @IsEmail({}, { message: 'email must be an email address' })
   @MaxLength(254)
   email!: string;
 
-  @Transform(trim)
   @IsString()
   @Matches(/^\+[1-9]\d{0,2}\.\d{4,14}$/, { message: 'phone must be +CC.NUMBER, e.g. +1.5555555555' })
   phone!: string;
 
-  @Transform(trim)
   @IsString()
   @Length(1, 255)
+  @Matches(...NOT_BLANK)
   address1!: string;
 
   @IsOptional()
-  @Transform(trim)
   @IsString()
   @MaxLength(255)
   address2?: string;
 
-  @Transform(trim)
   @IsString()
   @Length(1, 128)
+  @Matches(...NOT_BLANK)
   city!: string;
 
-  @Transform(trim)
   @IsString()
   @Length(1, 128)
+  @Matches(...NOT_BLANK)
   stateOrProvince!: string;
 
-  @Transform(trim)
   @IsString()
   @Length(1, 32)
+  @Matches(...NOT_BLANK)
   postalCode!: string;
 
-  @Transform(trim)
   @IsString()
   @Validate(IsIsoCountry)
   country!: string;
 
   @IsOptional()
-  @Transform(trim)
   @IsString()
   @MaxLength(255)
   organization?: string;
