@@ -70,6 +70,8 @@ describe('Sandbox payments (PostgreSQL-backed)', () => {
     ['pm_card_chargeDeclined', 'card_declined', /declined/],
     ['pm_card_chargeDeclinedInsufficientFunds', 'insufficient_funds', /insufficient funds/],
     ['pm_card_authenticationRequired', 'authentication_required', /requires authentication/],
+    ['pm_card_chargeDeclinedExpiredCard', 'card_declined', /expired/],
+    ['pm_card_chargeDeclinedIncorrectCvc', 'card_declined', /security code/],
   ])('%s declines with %s, and a replay declines the same way', async (pm, reason, message) => {
     const key = `decline:${pm}`;
     const error = await rejection(env.payments.charge(chargeOf(pm, key)), PaymentDeclinedError);

@@ -88,4 +88,27 @@ describe('loadConfig', () => {
     );
     expect(loadConfig(cluster, 'api').natsUrls).toEqual(['nats://n:4222']);
   });
+
+  it('reads the registrar and payment provider settings with their timeouts', () => {
+    const namecheap = {
+      REGISTRAR: 'namecheap',
+      NAMECHEAP_API_USER: 'u',
+      NAMECHEAP_API_KEY: 'k',
+      NAMECHEAP_CLIENT_IP: '192.0.2.1',
+    };
+    expect(loadConfig(namecheap, 'standalone').namecheap).toMatchObject({
+      apiUrl: 'https://api.namecheap.com/xml.response',
+      timeoutMs: 60_000,
+    });
+    expect(loadConfig({ ...namecheap, NAMECHEAP_TIMEOUT_MS: '500' }, 'standalone').namecheap?.timeoutMs).toBe(500);
+    const stripe = { PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_URL: 'http://127.0.0.1:12111' };
+    expect(loadConfig(stripe, 'standalone').stripe).toEqual({
+      apiUrl: 'http://127.0.0.1:12111',
+      secretKey: 'sk_test_x',
+      timeoutMs: 30_000,
+    });
+    expect(() => loadConfig({ ...stripe, STRIPE_TIMEOUT_MS: '0' }, 'standalone')).toThrow(
+      'STRIPE_TIMEOUT_MS must be an integer',
+    );
+  });
 });

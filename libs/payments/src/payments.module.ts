@@ -3,13 +3,15 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { Global, Module } from '@nestjs/common';
 import { Payments } from './payments.port';
 import { SandboxPayments } from './sandbox/sandbox.payments';
+import { StripePayments } from './stripe/stripe.payments';
 
 function paymentsFor(config: AppConfig, db: MikroSqlExecutor): Payments {
   switch (config.payments) {
     case 'sandbox':
       return new SandboxPayments(db);
     case 'stripe':
-      throw new Error('PAYMENTS=stripe: the Stripe adapter is not built yet');
+      // loadConfig guarantees the key when PAYMENTS=stripe.
+      return new StripePayments(config.stripe!);
   }
 }
 

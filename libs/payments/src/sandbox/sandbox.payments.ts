@@ -17,6 +17,11 @@ const FAILING_TEST_CARDS: Readonly<Record<string, { reason: DeclineReason; messa
     reason: 'insufficient_funds',
     message: 'Your card has insufficient funds.',
   },
+  pm_card_chargeDeclinedExpiredCard: { reason: 'card_declined', message: 'Your card has expired.' },
+  pm_card_chargeDeclinedIncorrectCvc: { reason: 'card_declined', message: "Your card's security code is incorrect." },
+  pm_card_chargeDeclinedFraudulent: { reason: 'card_declined', message: 'Your card was declined.' },
+  pm_card_chargeDeclinedLostCard: { reason: 'card_declined', message: 'Your card was declined.' },
+  pm_card_chargeDeclinedStolenCard: { reason: 'card_declined', message: 'Your card was declined.' },
   pm_card_authenticationRequired: {
     reason: 'authentication_required',
     message: 'Your card was declined. This transaction requires authentication.',
