@@ -11,3 +11,4 @@ export * from './webhook-receiver';
 export * from './webhook-app';
 export * from './edge';
 export * from './free-ports';
+export * from './purchase-fixtures';

@@ -117,6 +117,18 @@ export interface AppConfig {
   /** Ports the TLS check tool may connect to (direct-TLS services only; public addresses only). */
   tlsCheckPorts: number[];
   domainConnect: DomainConnectConfig;
+  /** Purchases: our fee over the registrar's wholesale price, a percentage with a floor. */
+  purchaseFeePercent: number;
+  purchaseFeeMinCents: number;
+  /** Auto-renew renews a purchased domain this many days before it expires. */
+  purchaseRenewDays: number;
+  /** How often a node looks for stuck purchase sagas and due renewals of its shards. */
+  purchaseSweepSeconds: number;
+  /**
+   * Test seam only (crash tests): the purchase actor SIGKILLs its own process right after persisting
+   * this saga step (or right after this external effect returned, `after:<effect>`). Never set it in production.
+   */
+  purchaseCrashAfter?: string;
 }
 
 export interface NamedResolver {
@@ -194,6 +206,11 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     propagationTimeoutMs: integer(env, 'PROPAGATION_TIMEOUT_MS', 2_000, 100, 30_000),
     tlsCheckPorts: portList(env, 'TLS_CHECK_PORTS', DEFAULT_TLS_CHECK_PORTS),
     domainConnect: domainConnectConfig(env),
+    purchaseFeePercent: integer(env, 'PURCHASE_FEE_PERCENT', 15, 0, 1_000),
+    purchaseFeeMinCents: integer(env, 'PURCHASE_FEE_MIN_CENTS', 200, 0, 1_000_000),
+    purchaseRenewDays: integer(env, 'PURCHASE_RENEW_DAYS', 30, 1, 3_650),
+    purchaseSweepSeconds: integer(env, 'PURCHASE_SWEEP_SECONDS', 30, 1, 3_600),
+    purchaseCrashAfter: raw(env, 'PURCHASE_CRASH_AFTER'),
   };
 }
 

@@ -7,6 +7,7 @@ import { LimitsModule } from '@app/limits';
 import { OpenApiModule } from '@app/openapi';
 import { OAuthModule } from '@app/oauth';
 import { ProjectsModule } from '@app/projects';
+import { PurchasesApiModule, PurchasesNodeModule } from '@app/purchases';
 import { EdgeModule } from '@app/edge';
 import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
@@ -32,12 +33,13 @@ export function apiFeatures(): ModuleRef[] {
     ToolsApiModule,
     RecordChecksApiModule,
     ConnectApiModule,
+    PurchasesApiModule,
   ];
 }
 
 /** The actor node: hosts the actors of the shards it owns. */
 export function nodeFeatures(): ModuleRef[] {
-  return [ActorNodeModule.forRoot(), ActorClientModule, DomainsNodeModule, WebhooksNodeModule];
+  return [ActorNodeModule.forRoot(), ActorClientModule, DomainsNodeModule, WebhooksNodeModule, PurchasesNodeModule];
 }
 
 /** The edge: TLS termination by SNI, proxy and redirect to origins, ACME HTTP-01 answers. */

@@ -6,6 +6,7 @@ import { Migration20261121030000Certificates } from './Migration20261121030000Ce
 import { Migration20261121040000Webhooks } from './Migration20261121040000Webhooks';
 import { Migration20261121050000Limits } from './Migration20261121050000Limits';
 import { Migration20261122000000MonitorIndex } from './Migration20261122000000MonitorIndex';
+import { Migration20261122010000Purchases } from './Migration20261122010000Purchases';
 import { Migration20261122011000SandboxProviders } from './Migration20261122011000SandboxProviders';
 import { Migration20261122020000OAuth } from './Migration20261122020000OAuth';
 import { Migration20261122021000Projects } from './Migration20261122021000Projects';
@@ -19,6 +20,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121040000Webhooks', class: Migration20261121040000Webhooks },
   { name: 'Migration20261121050000Limits', class: Migration20261121050000Limits },
   { name: 'Migration20261122000000MonitorIndex', class: Migration20261122000000MonitorIndex },
+  { name: 'Migration20261122010000Purchases', class: Migration20261122010000Purchases },
   { name: 'Migration20261122011000SandboxProviders', class: Migration20261122011000SandboxProviders },
   { name: 'Migration20261122020000OAuth', class: Migration20261122020000OAuth },
   { name: 'Migration20261122021000Projects', class: Migration20261122021000Projects },

@@ -1,0 +1,30 @@
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsInt, IsString, Length, Max, Min } from 'class-validator';
+
+export class UpdatePurchaseDto {
+  @IsDefined()
+  @IsBoolean()
+  autoRenew!: boolean;
+}
+
+export class RenewPurchaseDto {
+  @IsDefined()
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  years!: number;
+}
+
+/** 0-13 names; each is checked as a hostname in the use-case. */
+export class NameserversDto {
+  @IsArray()
+  @ArrayMaxSize(13)
+  @IsString({ each: true })
+  @Length(1, 253, { each: true })
+  nameservers!: string[];
+}
+
+export class CheckPurchaseDto {
+  @IsString()
+  @Length(1, 253)
+  hostname!: string;
+}

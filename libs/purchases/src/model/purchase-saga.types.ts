@@ -1,0 +1,76 @@
+/** SPEC 3.2: `failed` means no money moved; `refunded` means charged and refunded (DESIGN decision 1). */
+export const PURCHASE_STATUSES = ['pending', 'completed', 'failed', 'refunded'] as const;
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+
+/**
+ * Where the saga stands; each step is persisted before the external effect it names runs, so a
+ * node that dies anywhere leaves a step that says what to do (or undo) next.
+ */
+export type SagaStep =
+  /** Quoted and written; the card is charged next (idempotency key `purchase:<id>:charge`). */
+  | 'charging'
+  /** Charged; the registrar registers next (after asking whether it already did). */
+  | 'registering'
+  /** Registered, autoConnect asked for: the Domain is created next. */
+  | 'connecting'
+  /** The Domain exists: the registrar's routing records at `@` and `www` are set next. */
+  | 'routing'
+  /** autoConnect failed after the Domain was created: it is removed next. */
+  | 'disconnecting'
+  /** Charged but the purchase cannot complete: the charge is refunded next. */
+  | 'refunding'
+  | 'completed'
+  | 'failed'
+  | 'refunded';
+
+export const TERMINAL_STEPS: readonly SagaStep[] = ['completed', 'failed', 'refunded'];
+
+/** Why a purchase ended without completing: the API error it answers with. */
+export interface SagaFailure {
+  code: 'billing_required' | 'registration_failed';
+  /** Which step failed: shown to the caller with the reason. */
+  stage: 'charge' | 'register' | 'autoConnect';
+  reason: string;
+}
+
+export interface SagaState {
+  status: PurchaseStatus;
+  step: SagaStep;
+  autoConnect: boolean;
+  chargeId?: string;
+  registrarDomainId?: string;
+  expiresAt?: string;
+  connectedDomainId?: string;
+  refundId?: string;
+  /** Registrar outages so far; after `MAX_REGISTER_ATTEMPTS` the purchase is refunded. */
+  registerAttempts: number;
+  failure?: SagaFailure;
+}
+
+/** The external effect a step asks for; the actor runs it and feeds back the outcome as an event. */
+export type SagaEffect = 'charge' | 'register' | 'create_domain' | 'set_routing' | 'remove_domain' | 'refund';
+
+export type SagaEvent =
+  | { type: 'charged'; chargeId: string }
+  | { type: 'charge_declined'; reason: string }
+  | { type: 'registered'; registrarDomainId: string; expiresAt: string }
+  | { type: 'registration_refused'; reason: string }
+  | { type: 'domain_created'; domainId: string }
+  | { type: 'routing_set' }
+  | { type: 'connect_failed'; reason: string }
+  | { type: 'domain_removed' }
+  | { type: 'refunded'; refundId: string }
+  /** The provider could not be reached: nothing is known to have changed; the step is retried later. */
+  | { type: 'effect_unavailable'; effect: SagaEffect; reason: string };
+
+export type PurchaseEventType = 'domain_purchase.completed' | 'domain_purchase.failed';
+
+export interface SagaResult {
+  state: SagaState;
+  /** The next effect to run now; none at a terminal step or when the step waits for a retry. */
+  effects: SagaEffect[];
+  /** Outbox events, written in the same transaction as the state. */
+  events: PurchaseEventType[];
+  /** A provider was unreachable: the step stays and the sweeper retries it later. */
+  retryLater: boolean;
+}

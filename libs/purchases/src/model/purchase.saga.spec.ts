@@ -1,0 +1,158 @@
+import { MAX_REGISTER_ATTEMPTS, effectOf, initialSaga, transition } from './purchase.saga';
+import { SagaEvent, SagaState } from './purchase-saga.types';
+
+const at = (step: SagaState['step'], extra: Partial<SagaState> = {}): SagaState => ({
+  ...initialSaga(false),
+  step,
+  ...extra,
+});
+const charged = { chargeId: 'pi_1' };
+
+describe('purchase saga', () => {
+  it.each<[string, SagaState, SagaEvent, Partial<SagaState>, string[], string[]]>([
+    [
+      'charge clears',
+      at('charging'),
+      { type: 'charged', chargeId: 'pi_1' },
+      { step: 'registering', chargeId: 'pi_1' },
+      ['register'],
+      [],
+    ],
+    [
+      'charge declined',
+      at('charging'),
+      { type: 'charge_declined', reason: 'card_declined' },
+      { step: 'failed', status: 'failed' },
+      [],
+      ['domain_purchase.failed'],
+    ],
+    [
+      'registered',
+      at('registering', charged),
+      { type: 'registered', registrarDomainId: 'r1', expiresAt: '2027-01-01T00:00:00.000Z' },
+      { step: 'completed', status: 'completed', registrarDomainId: 'r1' },
+      [],
+      ['domain_purchase.completed'],
+    ],
+    [
+      'registered with autoConnect',
+      at('registering', { ...charged, autoConnect: true }),
+      { type: 'registered', registrarDomainId: 'r1', expiresAt: 'x' },
+      { step: 'connecting', status: 'pending' },
+      ['create_domain'],
+      [],
+    ],
+    [
+      'registrar refuses',
+      at('registering', charged),
+      { type: 'registration_refused', reason: 'taken' },
+      { step: 'refunding', status: 'pending' },
+      ['refund'],
+      [],
+    ],
+    [
+      'domain created',
+      at('connecting', charged),
+      { type: 'domain_created', domainId: 'dom_1' },
+      { step: 'routing', connectedDomainId: 'dom_1' },
+      ['set_routing'],
+      [],
+    ],
+    [
+      'domain refused',
+      at('connecting', charged),
+      { type: 'connect_failed', reason: 'conflict' },
+      { step: 'refunding' },
+      ['refund'],
+      [],
+    ],
+    [
+      'routing set',
+      at('routing', { ...charged, connectedDomainId: 'dom_1' }),
+      { type: 'routing_set' },
+      { step: 'completed', status: 'completed' },
+      [],
+      ['domain_purchase.completed'],
+    ],
+    [
+      'routing refused',
+      at('routing', { ...charged, connectedDomainId: 'dom_1' }),
+      { type: 'connect_failed', reason: 'no' },
+      { step: 'disconnecting' },
+      ['remove_domain'],
+      [],
+    ],
+    [
+      'domain removed',
+      at('disconnecting', { ...charged, connectedDomainId: 'dom_1' }),
+      { type: 'domain_removed' },
+      { step: 'refunding', connectedDomainId: undefined },
+      ['refund'],
+      [],
+    ],
+    [
+      'refunded',
+      at('refunding', charged),
+      { type: 'refunded', refundId: 're_1' },
+      { step: 'refunded', status: 'refunded', refundId: 're_1' },
+      [],
+      ['domain_purchase.failed'],
+    ],
+    [
+      'payments down while charging',
+      at('charging'),
+      { type: 'effect_unavailable', effect: 'charge', reason: 'down' },
+      { step: 'charging' },
+      [],
+      [],
+    ],
+    [
+      'a late charge outcome',
+      at('registering', charged),
+      { type: 'charged', chargeId: 'pi_2' },
+      { step: 'registering', chargeId: 'pi_1' },
+      ['register'],
+      [],
+    ],
+    [
+      'anything after the end',
+      at('completed', { ...charged, status: 'completed' }),
+      { type: 'refunded', refundId: 're_1' },
+      { step: 'completed', status: 'completed' },
+      [],
+      [],
+    ],
+  ])('%s', (_name, state, event, expected, effects, events) => {
+    const next = transition(state, event);
+    expect(next.state).toMatchObject(expected);
+    expect(next.effects).toEqual(effects);
+    expect(next.events).toEqual(events);
+  });
+
+  it('keeps the failure reason for the caller', () => {
+    const next = transition(at('registering', charged), { type: 'registration_refused', reason: 'Contact invalid' });
+    expect(next.state.failure).toEqual({ code: 'registration_failed', stage: 'register', reason: 'Contact invalid' });
+    const declined = transition(at('charging'), { type: 'charge_declined', reason: 'insufficient_funds' });
+    expect(declined.state.failure).toMatchObject({ code: 'billing_required', stage: 'charge' });
+  });
+
+  it('retries a registrar outage later, then refunds after the last attempt', () => {
+    let state = at('registering', charged);
+    for (let i = 1; i < MAX_REGISTER_ATTEMPTS; i++) {
+      const next = transition(state, { type: 'effect_unavailable', effect: 'register', reason: 'timeout' });
+      expect(next).toMatchObject({ retryLater: true, effects: [] });
+      expect(next.state.step).toBe('registering');
+      state = next.state;
+    }
+    const last = transition(state, { type: 'effect_unavailable', effect: 'register', reason: 'timeout' });
+    expect(last.state.step).toBe('refunding');
+    expect(last.effects).toEqual(['refund']);
+  });
+
+  it('names the effect of every step (what recovery runs)', () => {
+    expect(effectOf(at('charging'))).toBe('charge');
+    expect(effectOf(at('registering'))).toBe('register');
+    expect(effectOf(at('refunding'))).toBe('refund');
+    expect(effectOf(at('refunded'))).toBeUndefined();
+  });
+});

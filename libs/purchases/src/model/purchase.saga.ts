@@ -1,0 +1,111 @@
+import { SagaEffect, SagaEvent, SagaFailure, SagaResult, SagaState, TERMINAL_STEPS } from './purchase-saga.types';
+
+/** Registrar outages tolerated before a charged purchase is given up and refunded. */
+export const MAX_REGISTER_ATTEMPTS = 5;
+
+export function initialSaga(autoConnect: boolean): SagaState {
+  return { status: 'pending', step: 'charging', autoConnect, registerAttempts: 0 };
+}
+
+export const isTerminal = (state: SagaState) => TERMINAL_STEPS.includes(state.step);
+
+/** The effect the current step asks for (what recovery runs after a crash), or none at the end. */
+export function effectOf(state: SagaState): SagaEffect | undefined {
+  switch (state.step) {
+    case 'charging':
+      return 'charge';
+    case 'registering':
+      return 'register';
+    case 'connecting':
+      return 'create_domain';
+    case 'routing':
+      return 'set_routing';
+    case 'disconnecting':
+      return 'remove_domain';
+    case 'refunding':
+      return 'refund';
+    case 'completed':
+    case 'failed':
+    case 'refunded':
+      return undefined;
+  }
+}
+
+const result = (state: SagaState, events: SagaResult['events'] = [], retryLater = false): SagaResult => {
+  const effect = retryLater ? undefined : effectOf(state);
+  return { state, effects: effect ? [effect] : [], events, retryLater };
+};
+
+const unchanged = (state: SagaState) => result(state, [], false);
+
+/**
+ * The purchase saga (SPEC 3.2, DESIGN decisions 1 and 2), pure: charge, register, optionally
+ * connect, complete; a refusal after the charge refunds it; a failed autoConnect removes the Domain
+ * and refunds. Events that do not fit the step (late or duplicated outcomes) change nothing, and
+ * terminal steps are final.
+ */
+export function transition(state: SagaState, event: SagaEvent): SagaResult {
+  if (isTerminal(state)) return unchanged(state);
+  if (event.type === 'effect_unavailable') return unavailable(state, event.effect, event.reason);
+  switch (state.step) {
+    case 'charging':
+      if (event.type === 'charged') return result({ ...state, step: 'registering', chargeId: event.chargeId });
+      if (event.type === 'charge_declined') {
+        const failure: SagaFailure = { code: 'billing_required', stage: 'charge', reason: event.reason };
+        return result({ ...state, status: 'failed', step: 'failed', failure }, ['domain_purchase.failed']);
+      }
+      return unchanged(state);
+    case 'registering':
+      if (event.type === 'registered') {
+        const registered = { ...state, registrarDomainId: event.registrarDomainId, expiresAt: event.expiresAt };
+        if (state.autoConnect) return result({ ...registered, step: 'connecting' });
+        return completed(registered);
+      }
+      if (event.type === 'registration_refused') return refund(state, 'register', event.reason);
+      return unchanged(state);
+    case 'connecting':
+      if (event.type === 'domain_created')
+        return result({ ...state, step: 'routing', connectedDomainId: event.domainId });
+      if (event.type === 'connect_failed') return refund(state, 'autoConnect', event.reason);
+      return unchanged(state);
+    case 'routing':
+      if (event.type === 'routing_set') return completed(state);
+      if (event.type === 'connect_failed') {
+        const failure: SagaFailure = { code: 'registration_failed', stage: 'autoConnect', reason: event.reason };
+        return result({ ...state, step: 'disconnecting', failure });
+      }
+      return unchanged(state);
+    case 'disconnecting':
+      if (event.type === 'domain_removed') return result({ ...state, step: 'refunding', connectedDomainId: undefined });
+      return unchanged(state);
+    case 'refunding':
+      if (event.type === 'refunded')
+        return result({ ...state, status: 'refunded', step: 'refunded', refundId: event.refundId }, [
+          'domain_purchase.failed',
+        ]);
+      return unchanged(state);
+    case 'completed':
+    case 'failed':
+    case 'refunded':
+      return unchanged(state);
+  }
+}
+
+function completed(state: SagaState): SagaResult {
+  return result({ ...state, status: 'completed', step: 'completed' }, ['domain_purchase.completed']);
+}
+
+function refund(state: SagaState, stage: SagaFailure['stage'], reason: string): SagaResult {
+  return result({ ...state, step: 'refunding', failure: { code: 'registration_failed', stage, reason } });
+}
+
+/** A provider outage: retry the step later; the registrar only so often before refunding. */
+function unavailable(state: SagaState, effect: SagaEffect, reason: string): SagaResult {
+  if (effectOf(state) !== effect) return unchanged(state);
+  if (effect !== 'register') return result(state, [], true);
+  const attempts = state.registerAttempts + 1;
+  if (attempts >= MAX_REGISTER_ATTEMPTS) {
+    return refund({ ...state, registerAttempts: attempts }, 'register', `The registrar is unavailable: ${reason}`);
+  }
+  return result({ ...state, registerAttempts: attempts }, [], true);
+}

@@ -1,0 +1,120 @@
+import { ActorClient } from '@app/actors';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { OriginPreflight } from '@app/dns';
+import { HostnameError, normalizePurchaseHostname } from '@app/domain-model';
+import { DomainError } from '@app/http';
+import { newId } from '@app/persistence';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { CreatePurchaseDto } from './dto/create-purchase.dto';
+import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from './purchase.commands';
+import { PurchaseView } from './purchase.view';
+
+/** A purchase runs a saga with several providers: give it longer than a domain command. */
+const ASK = { attemptTimeoutMs: 60_000, deadlineMs: 120_000 };
+
+export function hostnameOrBadRequest(input: string, field = 'hostname'): string {
+  try {
+    return normalizePurchaseHostname(input).hostname;
+  } catch (error) {
+    if (error instanceof HostnameError)
+      throw new DomainError('bad_request', `${field}: ${error.message}`, {
+        fields: [{ field, problems: [error.message] }],
+      });
+    throw error;
+  }
+}
+
+/**
+ * The purchase's id: derived from the Idempotency-Key when there is one, so a retry of a request
+ * whose first answer was not kept (a 5xx) reaches the same purchase instead of buying again.
+ */
+function purchaseIdFor(workspaceId: string, idempotencyKey?: string): string {
+  if (!idempotencyKey) return newId('pur');
+  return `pur_${createHash('sha256').update(`${workspaceId}\n${idempotencyKey}`).digest('hex').slice(0, 32)}`;
+}
+
+/** Everything that changes a purchase: input checks here, then one command to the purchase's actor. */
+@Injectable()
+export class PurchaseCommands {
+  constructor(
+    private readonly actors: ActorClient,
+    private readonly origins: OriginPreflight,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(
+    workspaceId: string,
+    dto: CreatePurchaseDto,
+    idempotencyKey?: string,
+  ): Promise<{ purchase: PurchaseView }> {
+    const hostname = hostnameOrBadRequest(dto.hostname);
+    let autoConnect: PurchaseOrder['autoConnect'];
+    if (dto.autoConnect) {
+      const originUrl = dto.autoConnect.originUrl.trim();
+      if (!/^https:\/\//i.test(originUrl)) {
+        throw new DomainError('bad_request', 'autoConnect.originUrl must be an https URL', {
+          fields: [{ field: 'autoConnect.originUrl', problems: ['must be an https URL'] }],
+        });
+      }
+      await this.origins.check(originUrl, 'autoConnect.originUrl');
+      autoConnect = { originUrl, keepHost: dto.autoConnect.keepHost ?? false };
+    }
+    const order: PurchaseOrder = {
+      hostname,
+      years: dto.years ?? 1,
+      registrant: { ...dto.registrant },
+      whoisPrivacy: dto.enableWhoisPrivacy ?? true,
+      autoRenew: dto.autoRenew ?? false,
+      maxTotalCents: dto.maxTotalCents,
+      customerReference: dto.customerReference,
+      autoConnect,
+    };
+    const id = purchaseIdFor(workspaceId, idempotencyKey);
+    return this.purchaseOf(await this.send(id, { type: 'create', workspaceId, order }));
+  }
+
+  async setAutoRenew(workspaceId: string, id: string, autoRenew: boolean) {
+    return this.purchaseOf(await this.send(id, { type: 'set_auto_renew', workspaceId, autoRenew }));
+  }
+
+  async renew(workspaceId: string, id: string, years: number, idempotencyKey?: string) {
+    return this.purchaseOf(await this.send(id, { type: 'renew', workspaceId, years, requestKey: idempotencyKey }));
+  }
+
+  async setNameservers(workspaceId: string, id: string, input: string[]) {
+    const nameservers = input.map((ns, i) => {
+      try {
+        return normalizeNameserver(ns);
+      } catch (error) {
+        const field = `nameservers.${i}`;
+        const problem = error instanceof Error ? error.message : 'invalid';
+        throw new DomainError('bad_request', `${field}: ${problem}`, { fields: [{ field, problems: [problem] }] });
+      }
+    });
+    const { purchase } = this.purchaseOf(await this.send(id, { type: 'set_nameservers', workspaceId, nameservers }));
+    return { hostname: purchase.hostname, nameservers };
+  }
+
+  private send(id: string, command: PurchaseCommand): Promise<PurchaseReply> {
+    if (!/^pur_[0-9A-Za-z]{1,64}$/.test(id)) throw new DomainError('not_found', 'Purchase was not found');
+    return this.actors.ask<PurchaseReply>(PURCHASE_KIND, id, command, ASK);
+  }
+
+  private purchaseOf(reply: PurchaseReply): { purchase: PurchaseView } {
+    if ('purchase' in reply) return { purchase: reply.purchase };
+    throw new Error('The purchase actor answered without a purchase');
+  }
+}
+
+const NS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A nameserver: a fully qualified hostname of at least two labels, lowercased, no trailing dot. */
+export function normalizeNameserver(input: string): string {
+  const name = input.trim().toLowerCase().replace(/\.$/, '');
+  const labels = name.split('.');
+  if (name.length < 1 || name.length > 253 || labels.length < 2 || !labels.every((l) => NS_LABEL.test(l)))
+    throw new Error(`${JSON.stringify(input)} is not a valid hostname`);
+  if (/^\d+$/.test(labels[labels.length - 1])) throw new Error(`${JSON.stringify(input)} is an IP address`);
+  return name;
+}

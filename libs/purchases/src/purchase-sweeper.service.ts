@@ -1,0 +1,93 @@
+import { ActorNode } from '@app/actors';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { MikroSqlExecutor } from '@app/persistence';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { PURCHASE_KIND, PurchaseCommand } from './purchase.commands';
+
+/** Purchases a sweep hands to their actors at most; the rest wait for the next sweep. */
+const BATCH = 100;
+/**
+ * A saga untouched this long (at most one sweep interval) is stuck: its node died or a provider was
+ * down. Resuming one that is in fact running is harmless, as its mailbox runs the resume after it.
+ */
+const STUCK_SECONDS = 5;
+
+interface Due {
+  id: string;
+  shard: number;
+}
+
+/**
+ * On each node, for the shards it owns: resumes purchase sagas (and renewals) left unfinished by a
+ * crash, a handoff or a provider outage, and renews purchases with autoRenew ahead of expiry.
+ */
+@Injectable()
+export class PurchaseSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(PurchaseSweeper.name);
+  private timer?: NodeJS.Timeout;
+  private running = false;
+
+  constructor(
+    private readonly node: ActorNode,
+    private readonly db: MikroSqlExecutor,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(), this.config.purchaseSweepSeconds * 1000);
+  }
+
+  beforeApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  async sweep(): Promise<void> {
+    const shards = this.node.shards.ownedShards();
+    if (this.running || !shards.length) return;
+    this.running = true;
+    try {
+      for (const due of await this.stuck(shards)) await this.send(due, { type: 'resume' });
+      const renewDays = this.config.purchaseRenewDays;
+      for (const due of await this.renewalsDue(shards, renewDays))
+        await this.send(due, { type: 'auto_renew', renewDays });
+    } catch (err) {
+      this.logger.warn({ err }, 'Purchase sweep failed');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private stuck(shards: number[]): Promise<Due[]> {
+    return this.db.query<Due>(
+      `select id, shard from purchases
+       where shard = any(?::int[]) and updated_at < now() - ? * interval '1 second'
+         and (status = 'pending'
+           or (status = 'completed' and state->'renewals'->-1->>'step' in ('charging', 'renewing', 'refunding')))
+       order by updated_at limit ?`,
+      [shards, Math.min(STUCK_SECONDS, this.config.purchaseSweepSeconds), BATCH],
+    );
+  }
+
+  private renewalsDue(shards: number[], renewDays: number): Promise<Due[]> {
+    return this.db.query<Due>(
+      `select id, shard from purchases
+       where status = 'completed' and auto_renew and shard = any(?::int[])
+         and expires_at <= now() + ? * interval '1 day' and (retry_at is null or retry_at <= now())
+       order by expires_at limit ?`,
+      [shards, renewDays, BATCH],
+    );
+  }
+
+  private async send(due: Due, command: PurchaseCommand): Promise<void> {
+    const response = await this.node.host.dispatch(due.shard, {
+      kind: PURCHASE_KIND,
+      id: due.id,
+      command,
+      commandId: randomUUID(),
+      attempt: 1,
+    });
+    if ('ok' in response && !response.ok)
+      this.logger.log({ purchaseId: due.id, command: command.type, error: response.error }, 'Purchase sweep step');
+  }
+}

@@ -1,0 +1,155 @@
+import { ActorKind, Decision, OutboxEvent } from '@app/actors';
+import { DomainError, notFound } from '@app/http';
+import { effectOf, initialSaga, isTerminal, transition } from './model/purchase.saga';
+import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
+import { PurchaseEffects } from './purchase-effects';
+import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from './purchase.commands';
+import { quotePurchase, registrarFailure } from './purchase-quote';
+import { PurchaseRecord } from './purchase.record';
+import { PurchaseStore } from './purchase.store';
+import { toPurchaseView } from './purchase.view';
+import { RenewalDriver } from './renewal.driver';
+
+type Result = Decision<PurchaseRecord, PurchaseReply>;
+
+/**
+ * The purchase actor owns the saga of one purchase (SPEC 3.2): every step is persisted before the
+ * effect it names, so a node that dies anywhere leaves a step the next owner finishes or
+ * compensates (on the next command, or when the node's sweeper resumes it).
+ */
+export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand, PurchaseReply> {
+  readonly kind = PURCHASE_KIND;
+  readonly store = new PurchaseStore();
+  private readonly effects: PurchaseEffects;
+  private readonly renewals: RenewalDriver;
+  /** The provider outage that paused a saga, for the 503 its caller gets. */
+  private readonly lastOutage = new Map<string, string>();
+
+  constructor(private readonly deps: PurchaseActorDeps) {
+    this.effects = new PurchaseEffects(deps);
+    this.renewals = new RenewalDriver(deps, this.effects);
+  }
+
+  async handle(ctx: Ctx, command: PurchaseCommand): Promise<Result> {
+    if (command.type === 'create' && !ctx.state) return this.create(ctx, command.workspaceId, command.order);
+    let record = ctx.state;
+    if (!record || ('workspaceId' in command && record.workspaceId !== command.workspaceId)) throw notFound('Purchase');
+    // Whatever the command, an unfinished saga (crash, handoff, outage) goes on first.
+    record = await this.drive(ctx, record);
+    record = await this.renewals.resume(ctx, record);
+    switch (command.type) {
+      case 'create':
+        return this.answer(record);
+      case 'resume':
+        this.lastOutage.delete(record.id);
+        return { reply: { purchase: toPurchaseView(record) } };
+      case 'set_auto_renew': {
+        const state = {
+          ...record,
+          autoRenew: command.autoRenew,
+          retryAt: undefined,
+          updatedAt: ctx.now().toISOString(),
+        };
+        return { state, reply: { purchase: toPurchaseView(state) } };
+      }
+      case 'renew':
+        return this.renewals.renew(ctx, this.completed(record), command.years, false, command.requestKey);
+      case 'auto_renew':
+        return this.renewals.autoRenew(ctx, record, command.renewDays);
+      case 'set_nameservers':
+        return this.nameservers(ctx, this.completed(record), command.nameservers);
+    }
+  }
+
+  private async create(ctx: Ctx, workspaceId: string, order: PurchaseOrder): Promise<Result> {
+    const price = await quotePurchase(this.deps.db, this.deps.registrar, this.deps.fees, order);
+    const now = ctx.now().toISOString();
+    const record: PurchaseRecord = {
+      id: ctx.id,
+      workspaceId,
+      hostname: order.hostname,
+      years: order.years,
+      wholesaleCents: price.wholesaleCents,
+      feeCents: price.feeCents,
+      totalCents: price.totalCents,
+      currency: 'USD',
+      registrar: this.deps.registrar.name,
+      registrant: order.registrant,
+      whoisPrivacyEnabled: order.whoisPrivacy,
+      autoRenew: order.autoRenew,
+      customerReference: order.customerReference,
+      autoConnect: order.autoConnect,
+      saga: initialSaga(order.autoConnect !== undefined),
+      renewals: [],
+      nameservers: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    // The insert: a simultaneous purchase of the same hostname loses here, before any charge.
+    await ctx.save(record);
+    this.deps.crash.reached(record.saga.step);
+    return this.answer(await this.drive(ctx, record));
+  }
+
+  /** Runs the saga's effects, persisting each outcome, until it ends or waits for a provider. */
+  private async drive(ctx: Ctx, start: PurchaseRecord): Promise<PurchaseRecord> {
+    let record = start;
+    for (let effect = effectOf(record.saga); effect; effect = effectOf(record.saga)) {
+      const event = await this.effects.run(effect, record);
+      this.deps.crash.reached(`after:${effect}`);
+      const next = transition(record.saga, event);
+      record = { ...record, saga: next.state };
+      const events = next.events.map((type) => this.outbox(type, record));
+      record = await checkpoint(ctx, record, events);
+      this.deps.crash.reached(next.state.step);
+      if (next.retryLater) {
+        this.lastOutage.set(record.id, event.type === 'effect_unavailable' ? event.reason : 'unavailable');
+        break;
+      }
+    }
+    return record;
+  }
+
+  private outbox(type: string, record: PurchaseRecord, extra: Record<string, unknown> = {}): OutboxEvent {
+    return { type, workspaceId: record.workspaceId, data: { purchase: toPurchaseView(record), ...extra } };
+  }
+
+  /** The answer to a create (also to its retries): 201, 402, 502, or 503 while a provider is down. */
+  private answer(record: PurchaseRecord): Result {
+    const { saga } = record;
+    const details = { purchaseId: record.id, reason: saga.failure?.reason, stage: saga.failure?.stage };
+    if (saga.status === 'completed') return { reply: { purchase: toPurchaseView(record) } };
+    if (saga.status === 'failed')
+      throw new DomainError('billing_required', `The card was not charged: ${saga.failure?.reason}`, details);
+    if (saga.status === 'refunded') {
+      const what = saga.failure?.stage === 'autoConnect' ? 'Connecting the domain' : 'The registrar';
+      throw new DomainError(
+        'registration_failed',
+        `${what} failed (${saga.failure?.reason}); the charge was refunded`,
+        details,
+      );
+    }
+    const reason = this.lastOutage.get(record.id) ?? 'a provider is unavailable';
+    this.lastOutage.delete(record.id);
+    throw new DomainError(
+      'service_unavailable',
+      `The purchase is pending (${saga.step}): ${reason}; it is retried automatically`,
+      { purchaseId: record.id, step: saga.step },
+    );
+  }
+
+  private completed(record: PurchaseRecord): PurchaseRecord {
+    if (!isTerminal(record.saga) || record.saga.status !== 'completed')
+      throw new DomainError('conflict', `The purchase is ${record.saga.status}, not completed`, {
+        purchaseId: record.id,
+        status: record.saga.status,
+      });
+    return record;
+  }
+
+  private async nameservers(ctx: Ctx, record: PurchaseRecord, nameservers: string[]): Promise<Result> {
+    await this.deps.registrar.setNameservers(record.hostname, nameservers).catch(registrarFailure);
+    const state = { ...record, nameservers, updatedAt: ctx.now().toISOString() };
+    return { state, reply: { purchase: toPurchaseView(state) } };
+  }
+}

@@ -1,0 +1,81 @@
+import { CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
+import { Idempotent } from '@app/limits';
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { CreatePurchaseDto } from './dto/create-purchase.dto';
+import { PutDnsRecordsDto } from './dto/dns-records.dto';
+import { ListPurchasesDto } from './dto/list-purchases.dto';
+import { CheckPurchaseDto, NameserversDto, RenewPurchaseDto, UpdatePurchaseDto } from './dto/purchase-requests.dto';
+import { PurchaseCommands } from './purchase-commands.usecase';
+import { PurchaseQueries } from './purchase-queries.usecase';
+import { PurchaseRepository } from './purchase.repository';
+import { toPurchaseView } from './purchase.view';
+
+@Controller('v1/domain-purchases')
+@ScopeResourceOf('purchases')
+export class PurchasesController {
+  constructor(
+    private readonly commands: PurchaseCommands,
+    private readonly queries: PurchaseQueries,
+    private readonly purchases: PurchaseRepository,
+  ) {}
+
+  @Get('check')
+  check(@Query() query: CheckPurchaseDto) {
+    return this.queries.check(query.hostname);
+  }
+
+  @Get()
+  async list(@CurrentPrincipal() p: Principal, @Query() query: ListPurchasesDto) {
+    const hostname = query.hostname?.trim().toLowerCase().replace(/\.$/, '');
+    const page = await this.purchases.list(p.workspaceId, { ...query, hostname, limit: query.limit ?? 25 });
+    return { purchases: page.records.map(toPurchaseView), nextCursor: page.nextCursor };
+  }
+
+  @Post()
+  @Idempotent()
+  create(@CurrentPrincipal() p: Principal, @Body() body: CreatePurchaseDto, @Headers('idempotency-key') key?: string) {
+    return this.commands.create(p.workspaceId, body, key);
+  }
+
+  @Get(':id')
+  async get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return { purchase: toPurchaseView(await this.purchases.get(p.workspaceId, id)) };
+  }
+
+  @Patch(':id')
+  update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdatePurchaseDto) {
+    return this.commands.setAutoRenew(p.workspaceId, id, body.autoRenew);
+  }
+
+  @Get(':id/details')
+  details(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.queries.details(p.workspaceId, id);
+  }
+
+  @Get(':id/dns')
+  dns(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.queries.dns(p.workspaceId, id);
+  }
+
+  @Put(':id/dns')
+  putDns(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: PutDnsRecordsDto) {
+    return this.queries.putDns(p.workspaceId, id, body);
+  }
+
+  @Put(':id/nameservers')
+  nameservers(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: NameserversDto) {
+    return this.commands.setNameservers(p.workspaceId, id, body.nameservers);
+  }
+
+  @Post(':id/renew')
+  @HttpCode(200)
+  @Idempotent()
+  renew(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Body() body: RenewPurchaseDto,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.commands.renew(p.workspaceId, id, body.years, key);
+  }
+}

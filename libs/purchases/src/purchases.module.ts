@@ -1,0 +1,61 @@
+import { ActorClient, ActorRegistry } from '@app/actors';
+import { Bus } from '@app/bus';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { DnsModule, OriginPreflight } from '@app/dns';
+import { Payments, PaymentsModule } from '@app/payments';
+import { MikroSqlExecutor } from '@app/persistence';
+import { Registrar, RegistrarModule } from '@app/registrar';
+import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { CrashSeam } from './crash-seam';
+import { PurchaseActor } from './purchase.actor';
+import { PurchaseCommands } from './purchase-commands.usecase';
+import { PurchaseQueries } from './purchase-queries.usecase';
+import { PurchaseRepository } from './purchase.repository';
+import { PurchaseSweeper } from './purchase-sweeper.service';
+import { PurchasesController } from './purchases.controller';
+
+/** The /v1/domain-purchases API (api, standalone). */
+@Module({
+  imports: [DnsModule, RegistrarModule],
+  controllers: [PurchasesController],
+  providers: [PurchaseCommands, PurchaseQueries, PurchaseRepository],
+  exports: [PurchaseRepository],
+})
+export class PurchasesApiModule {}
+
+@Injectable()
+class PurchaseActorRegistration implements OnModuleInit {
+  constructor(
+    private readonly registry: ActorRegistry,
+    private readonly db: MikroSqlExecutor,
+    private readonly registrar: Registrar,
+    private readonly payments: Payments,
+    private readonly actors: ActorClient,
+    private readonly preflight: OriginPreflight,
+    private readonly bus: Bus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(
+      new PurchaseActor({
+        db: this.db,
+        registrar: this.registrar,
+        payments: this.payments,
+        actors: this.actors,
+        preflight: this.preflight,
+        bus: this.bus,
+        edge: { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 },
+        fees: { percent: this.config.purchaseFeePercent, minCents: this.config.purchaseFeeMinCents },
+        crash: new CrashSeam(this.config.purchaseCrashAfter),
+      }),
+    );
+  }
+}
+
+/** The purchase actors, their recovery sweeper and the auto-renew job (node, standalone). */
+@Module({
+  imports: [DnsModule, RegistrarModule, PaymentsModule],
+  providers: [PurchaseActorRegistration, PurchaseSweeper],
+})
+export class PurchasesNodeModule {}
