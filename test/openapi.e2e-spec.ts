@@ -48,6 +48,21 @@ describe('OpenAPI document and reference page', () => {
       'DELETE /v1/domains/{id}',
       'POST /v1/domains/{id}/check',
       'POST /v1/webhook-endpoints',
+      'GET /v1/domains/{id}/instructions',
+      'GET /v1/domain-purchases/check',
+      'GET /v1/domain-purchases',
+      'POST /v1/domain-purchases',
+      'GET /v1/domain-purchases/{id}',
+      'PATCH /v1/domain-purchases/{id}',
+      'GET /v1/domain-purchases/{id}/details',
+      'GET /v1/domain-purchases/{id}/dns',
+      'PUT /v1/domain-purchases/{id}/dns',
+      'PUT /v1/domain-purchases/{id}/nameservers',
+      'POST /v1/domain-purchases/{id}/renew',
+      'POST /v1/domains/bulk',
+      'GET /v1/projects',
+      'GET /.well-known/oauth-authorization-server',
+      'GET /v1/tools/dns-lookup',
     ]) {
       const [method, path] = key.split(' ');
       expect({ key, op: doc.paths[path]?.[method.toLowerCase()] }).toEqual({ key, op: expect.any(Object) });
