@@ -83,6 +83,9 @@ export interface AppConfig {
   monitorIntervalSeconds: number;
   /** Probes in flight at once per node. */
   monitorConcurrency: number;
+  /** Base URLs of the DNS providers dns/apply writes to (fakes in tests). */
+  cloudflareApiUrl: string;
+  digitaloceanApiUrl: string;
 }
 
 export function loadConfig(env: Env, role: ProcessRole): AppConfig {
@@ -142,6 +145,8 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     trustedProxies: cidrList(env, 'TRUSTED_PROXIES'),
     monitorIntervalSeconds: integer(env, 'MONITOR_INTERVAL_SECONDS', 300, 2, 86_400),
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 256, 1, 10_000),
+    cloudflareApiUrl: apiBase(env, 'CLOUDFLARE_API_URL', 'https://api.cloudflare.com/client/v4'),
+    digitaloceanApiUrl: apiBase(env, 'DIGITALOCEAN_API_URL', 'https://api.digitalocean.com/v2'),
   };
 }
 
@@ -183,4 +188,9 @@ function stripeConfig(env: Env): StripeConfig {
     apiUrl: url(env, 'STRIPE_API_URL', ['https:', 'http:']) ?? 'https://api.stripe.com',
     secretKey: required(env, 'STRIPE_SECRET_KEY', 'PAYMENTS=stripe'),
   };
+}
+
+/** An HTTP(S) API base URL without its trailing slash. */
+function apiBase(env: Env, name: string, fallback: string): string {
+  return (url(env, name, ['https:', 'http:']) ?? fallback).replace(/\/+$/, '');
 }

@@ -6,6 +6,9 @@ import { LimitsModule } from '@app/limits';
 import { EdgeModule } from '@app/edge';
 import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
+import { ConnectSessionsModule } from '@app/connect-sessions';
+import { DnsApplyModule } from '@app/dns-apply';
+import { WidgetModule } from '@app/widget';
 import { DynamicModule, Type } from '@nestjs/common';
 
 type ModuleRef = Type<unknown> | DynamicModule;
@@ -21,6 +24,9 @@ export function apiFeatures(): ModuleRef[] {
     ClusterAdminModule,
     DomainsApiModule,
     WebhooksApiModule,
+    ConnectSessionsModule,
+    DnsApplyModule,
+    WidgetModule,
   ];
 }
 
