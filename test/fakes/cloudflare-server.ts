@@ -32,6 +32,8 @@ export interface CloudflareFakeOptions {
   /** token -> its permissions; `status` other than active makes /user/tokens/verify report it. */
   tokens: Record<string, { permissions: CloudflarePermission[]; status?: 'active' | 'disabled' | 'expired' }>;
   zones: string[];
+  /** Most records a zone may hold; creating past it fails as Cloudflare does (code 81045). */
+  recordQuota?: number;
 }
 
 const id32 = () => randomBytes(16).toString('hex');
@@ -109,6 +111,9 @@ export async function startCloudflareFake(options: CloudflareFakeOptions): Promi
       const clash = inZone.some(
         (r) => r.name === name && routing.includes(r.type) && (r.type === 'CNAME' || body.type === 'CNAME'),
       );
+      if (options.recordQuota !== undefined && inZone.length >= options.recordQuota) {
+        return fail(400, 81045, 'Record quota exceeded.');
+      }
       if (clash) return fail(400, 81053, 'An A, AAAA, or CNAME record with that host already exists.');
       const record = makeRecord(zone, { name, type: body.type, content: body.content, proxied: body.proxied ?? false });
       record.ttl = body.ttl ?? 1;
