@@ -1,6 +1,7 @@
 import { ActorClientModule, ActorNodeModule, ClusterAdminModule } from '@app/actors';
 import { AdminModule } from '@app/admin';
 import { AuthModule } from '@app/auth';
+import { ConnectApiModule } from '@app/connect';
 import { DomainsApiModule, DomainsNodeModule } from '@app/domains';
 import { LimitsModule } from '@app/limits';
 import { EdgeModule } from '@app/edge';
@@ -27,6 +28,7 @@ export function apiFeatures(): ModuleRef[] {
     ConnectSessionsModule,
     DnsApplyModule,
     WidgetModule,
+    ConnectApiModule,
   ];
 }
 

@@ -1,0 +1,164 @@
+import { DomainConnectView } from './domain-connect';
+import { ProviderProfile } from './provider-profile';
+
+export interface EdgeTarget {
+  cnameTarget: string;
+  ipv4: string[];
+}
+
+export interface InstructionRecord {
+  type: 'A' | 'CNAME';
+  name: string;
+  value: string;
+  ttl: number;
+}
+
+/** The connect instructions object (SPEC 2.3). */
+export interface ConnectInstructions {
+  hostname: string;
+  provider: { id: string; name: string; detected: boolean };
+  apex: boolean;
+  method: 'a' | 'cname';
+  methodReason: string;
+  records: InstructionRecord[];
+  steps: string[];
+  quirks: string[];
+  dashboardUrl: string;
+  domainConnect: DomainConnectView;
+}
+
+export interface InstructionsInput {
+  hostname: string;
+  /** The registrable domain of the hostname. */
+  registrableDomain: string;
+  /** The zone that holds the hostname (the registrable domain unless a subzone is delegated). */
+  zone: string;
+  /** The detected provider; undefined for an unknown provider or a failed lookup. */
+  provider?: ProviderProfile;
+  nameservers: string[];
+  edge: EdgeTarget;
+  domainConnect: DomainConnectView;
+}
+
+const GENERIC_TTL = 3600;
+
+const fill = (text: string, domain: string) => text.replaceAll('{domain}', domain);
+
+/** The record name as the provider's editor wants it: the label inside the zone, `@`/empty at the apex, or the full name. */
+export function editorName(hostname: string, zone: string, provider?: ProviderProfile): string {
+  const style = provider?.recordName ?? { apex: '@', style: 'relative' };
+  if (style.style === 'fqdn') return hostname;
+  if (hostname === zone) return style.apex;
+  return hostname.endsWith(`.${zone}`) ? hostname.slice(0, -(zone.length + 1)) : hostname;
+}
+
+function chooseMethod(input: InstructionsInput, atZoneApex: boolean): { method: 'a' | 'cname'; reason: string } {
+  const { hostname, provider, edge } = input;
+  const target = edge.cnameTarget;
+  if (!atZoneApex) {
+    return {
+      method: 'cname',
+      reason: `${hostname} is a subdomain, so one CNAME record to ${target} points it at our edge and keeps working if our addresses change.`,
+    };
+  }
+  if (provider?.apexCname === 'flattening') {
+    return {
+      method: 'cname',
+      reason: `${hostname} is the apex of its zone; ${provider.name} flattens a CNAME there (answering with ${target}'s addresses), so a CNAME keeps working if our addresses change.`,
+    };
+  }
+  if (provider?.apexCname === 'alias') {
+    return {
+      method: 'cname',
+      reason: `${hostname} is the apex of its zone; ${provider.name} offers an ${provider.aliasRecordType} record there that follows ${target} like a CNAME, so choose ${provider.aliasRecordType} as the record type.`,
+    };
+  }
+  const who = provider
+    ? `${provider.name} does not allow a CNAME there`
+    : "DNS does not allow a CNAME next to the zone's own records";
+  return {
+    method: 'a',
+    reason: `${hostname} is the apex of its zone and ${who}, so point it at our edge with A record${edge.ipv4.length > 1 ? 's' : ''} to ${edge.ipv4.join(', ')}.`,
+  };
+}
+
+function recordStep(
+  record: InstructionRecord,
+  provider: ProviderProfile | undefined,
+  method: 'a' | 'cname',
+  atZoneApex: boolean,
+): string {
+  const fields = provider?.fields ?? { name: 'Name (Host)', value: 'Value (Points to)' };
+  const type =
+    method === 'cname' && atZoneApex && provider?.apexCname === 'alias'
+      ? (provider.aliasRecordType ?? 'ALIAS')
+      : record.type;
+  const name = record.name === '' ? '(leave empty)' : `"${record.name}"`;
+  const ttl = provider?.ttlLabel ? `${provider.ttlLabel}` : `${record.ttl} seconds`;
+  const article = /^[AEIOU]/.test(type) ? 'an' : 'a';
+  return `Add ${article} ${type} record: ${fields.name} ${name}, ${fields.value} "${record.value}", TTL ${ttl}.`;
+}
+
+/**
+ * Provider-aware connect instructions for one hostname. Pure: detection and Domain Connect
+ * discovery happen before, and an unknown provider gets generic steps rather than an error.
+ */
+export function buildInstructions(input: InstructionsInput): ConnectInstructions {
+  const { hostname, zone, provider, edge } = input;
+  const apex = hostname === input.registrableDomain;
+  const atZoneApex = apex || hostname === zone;
+  const { method, reason } = chooseMethod(input, atZoneApex);
+  const name = editorName(hostname, zone, provider);
+  const ttl = provider?.ttl ?? GENERIC_TTL;
+  const records: InstructionRecord[] =
+    method === 'cname'
+      ? [{ type: 'CNAME', name, value: edge.cnameTarget, ttl }]
+      : edge.ipv4.map((value) => ({ type: 'A', name, value, ttl }));
+
+  const shownName = name === '' ? `the apex of ${zone}` : `"${name}"`;
+  const conflicts = `Delete any other A, AAAA or CNAME record at ${shownName} (these would conflict); leave MX, TXT and records of other names alone.`;
+  const finish =
+    'Save, then come back here and press "Check now": we verify the record and issue the certificate automatically.';
+  const steps = provider
+    ? [
+        ...provider.steps.map((step) => fill(step, zone)),
+        conflicts,
+        ...records.map((record) => recordStep(record, provider, method, atZoneApex)),
+        finish,
+        provider.propagation,
+      ]
+    : [
+        `Sign in where the DNS of ${zone} is managed: usually the registrar where you bought it, or the DNS host its nameservers point to${input.nameservers.length ? ` (${input.nameservers.slice(0, 4).join(', ')})` : ''}.`,
+        'Open the DNS settings (often called DNS records, Zone editor or Advanced DNS).',
+        conflicts,
+        ...records.map((record) => recordStep(record, undefined, method, atZoneApex)),
+        finish,
+        "DNS changes usually take effect within minutes, but can take up to the old record's TTL (often an hour).",
+      ];
+
+  const quirks = provider
+    ? provider.quirks.map((quirk) => fill(quirk, zone))
+    : [
+        `Most editors want only the label ("${name || '@'}") and append ${zone} themselves; if yours asks for the full name, enter ${hostname}. Typing the full name where a label is expected creates ${hostname}.${zone}.`,
+        'For the apex, editors use "@" or an empty name.',
+        'If your DNS host offers a proxy or CDN toggle for the record, turn it off (DNS only): we must see our own edge to issue the certificate.',
+      ];
+
+  const detected = Boolean(provider);
+  const dc = input.domainConnect;
+  const controlPanel = dc.urlControlPanel?.replaceAll('%domain%', zone);
+  return {
+    hostname,
+    provider: detected
+      ? { id: provider!.id, name: provider!.name, detected: true }
+      : { id: 'unknown', name: dc.providerDisplayName ?? 'Your DNS provider', detected: false },
+    apex,
+    method,
+    methodReason: reason,
+    records,
+    steps,
+    quirks,
+    dashboardUrl: provider ? fill(provider.dashboardUrl, zone) : (controlPanel ?? ''),
+    domainConnect: dc.urlControlPanel ? { ...dc, urlControlPanel: controlPanel } : dc,
+  };
+}
