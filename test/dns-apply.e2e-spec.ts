@@ -94,7 +94,11 @@ describe('POST /v1/domains/{id}/dns/apply', () => {
     cloudflare.addRecord('cf-customer.com', { name: host, type: 'AAAA', content: '2001:db8::1' });
     cloudflare.addRecord('cf-customer.com', { name: host, type: 'TXT', content: 'v=spf1 -all' });
     cloudflare.addRecord('cf-customer.com', { name: host, type: 'MX', content: 'mx.mail.example', priority: 10 });
-    cloudflare.addRecord('cf-customer.com', { name: 'www.cf-customer.com', type: 'CNAME', content: 'elsewhere.example' });
+    cloudflare.addRecord('cf-customer.com', {
+      name: 'www.cf-customer.com',
+      type: 'CNAME',
+      content: 'elsewhere.example',
+    });
     cloudflare.addRecord('cf-customer.com', { name: 'cf-customer.com', type: 'A', content: '198.51.100.2' });
     const id = await connect(host);
     // The customer points the name at the edge while the write happens; the re-check sees it.
@@ -103,7 +107,9 @@ describe('POST /v1/domains/{id}/dns/apply', () => {
     const res = await apply(id, { provider: 'cloudflare', token: CF_TOKEN }).expect(200);
     expect(res.body.applied).toEqual({
       provider: 'cloudflare',
-      written: [{ type: 'CNAME', name: host, value: EDGE_TARGET, ttl: 3600, id: expect.any(String), action: 'created' }],
+      written: [
+        { type: 'CNAME', name: host, value: EDGE_TARGET, ttl: 3600, id: expect.any(String), action: 'created' },
+      ],
       removed: 2,
     });
     expect(res.body.domain).toMatchObject({ id, hostname: host, monitorStatus: 'pending_ssl' });
@@ -129,18 +135,19 @@ describe('POST /v1/domains/{id}/dns/apply', () => {
     expect(cloudflare.records).toHaveLength(5);
   });
 
-  it('Cloudflare apex: A records to the edge addresses (no CNAME at the apex), not proxied', async () => {
-    cloudflare.addRecord('cf-apex.com', { name: 'cf-apex.com', type: 'CNAME', content: 'old.host.example', proxied: true });
+  it('Cloudflare apex: a flattened CNAME to the edge, not proxied, in place of the old routing records', async () => {
+    cloudflare.addRecord('cf-apex.com', { name: 'cf-apex.com', type: 'A', content: '198.51.100.4', proxied: true });
+    cloudflare.addRecord('cf-apex.com', { name: 'cf-apex.com', type: 'AAAA', content: '2001:db8::4' });
     cloudflare.addRecord('cf-apex.com', { name: 'cf-apex.com', type: 'MX', content: 'mx.cf-apex.com', priority: 5 });
     const id = await connect('cf-apex.com');
     const res = await apply(id, { provider: 'cloudflare', token: CF_TOKEN }).expect(200);
     expect(res.body.applied).toMatchObject({
-      removed: 1,
-      written: [{ type: 'A', name: 'cf-apex.com', value: EDGE_IP, action: 'created' }],
+      removed: 2,
+      written: [{ type: 'CNAME', name: 'cf-apex.com', value: EDGE_TARGET, action: 'created' }],
     });
     const apex = cloudflare.records.filter((r) => r.zone_name === 'cf-apex.com');
     expect(apex.map((r) => [r.type, r.content, r.proxied]).sort()).toEqual([
-      ['A', EDGE_IP, false],
+      ['CNAME', EDGE_TARGET, false],
       ['MX', 'mx.cf-apex.com', false],
     ]);
   });
@@ -155,13 +162,23 @@ describe('POST /v1/domains/{id}/dns/apply', () => {
     const res = await apply(id, { provider: 'digitalocean', token: DO_TOKEN }).expect(200);
     expect(res.body.applied).toEqual({
       provider: 'digitalocean',
-      written: [{ type: 'CNAME', name: host, value: EDGE_TARGET, ttl: 3600, id: expect.any(String), action: 'created' }],
+      written: [
+        { type: 'CNAME', name: host, value: EDGE_TARGET, ttl: 3600, id: expect.any(String), action: 'created' },
+      ],
       removed: 1,
     });
     expect(res.body.domain).toMatchObject({ id, monitorStatus: 'dns_not_resolving' });
-    const records = digitalocean.records.get('do-customer.com')!.map((r) => `${r.name} ${r.type} ${r.data}`).sort();
+    const records = digitalocean.records
+      .get('do-customer.com')!
+      .map((r) => `${r.name} ${r.type} ${r.data}`)
+      .sort();
     expect(records).toEqual(
-      [`app CNAME ${EDGE_TARGET}.`, 'app TXT verification=abc', '@ MX mail.do-customer.com.', 'www A 198.51.100.3'].sort(),
+      [
+        `app CNAME ${EDGE_TARGET}.`,
+        'app TXT verification=abc',
+        '@ MX mail.do-customer.com.',
+        'www A 198.51.100.3',
+      ].sort(),
     );
     const lookups = digitalocean.requests.filter((r) => r.method === 'GET' && !r.path.endsWith('/records'));
     expect(lookups.map((r) => r.path)).toEqual(['/v2/domains/app.do-customer.com', '/v2/domains/do-customer.com']);
@@ -170,10 +187,16 @@ describe('POST /v1/domains/{id}/dns/apply', () => {
     digitalocean.addRecord('do-apex.com', { name: '@', type: 'A', data: '198.51.100.9' });
     digitalocean.addRecord('do-apex.com', { name: '@', type: 'TXT', data: 'keep-me' });
     const apex = await apply(apexId, { provider: 'digitalocean', token: DO_TOKEN }).expect(200);
-    expect(apex.body.applied).toMatchObject({ removed: 1, written: [{ type: 'A', value: EDGE_IP, action: 'created' }] });
-    expect(digitalocean.records.get('do-apex.com')!.map((r) => `${r.name} ${r.type} ${r.data}`).sort()).toEqual(
-      [`@ A ${EDGE_IP}`, '@ TXT keep-me'].sort(),
-    );
+    expect(apex.body.applied).toMatchObject({
+      removed: 1,
+      written: [{ type: 'A', value: EDGE_IP, action: 'created' }],
+    });
+    expect(
+      digitalocean.records
+        .get('do-apex.com')!
+        .map((r) => `${r.name} ${r.type} ${r.data}`)
+        .sort(),
+    ).toEqual([`@ A ${EDGE_IP}`, '@ TXT keep-me'].sort());
   });
 
   it('provider refusals are 422 with specific codes, and the token is never echoed', async () => {
@@ -197,7 +220,11 @@ describe('POST /v1/domains/{id}/dns/apply', () => {
       expect(JSON.stringify(res.body)).not.toContain((body as { token: string }).token);
     }
     // A refused write (the zone is at its record quota) and an unreachable provider: dns_write_refused.
-    const full = await startCloudflareFake({ tokens: { [CF_TOKEN]: { permissions: ['zone:read', 'dns:edit'] } }, zones: ['cf-customer.com'], recordQuota: 1 });
+    const full = await startCloudflareFake({
+      tokens: { [CF_TOKEN]: { permissions: ['zone:read', 'dns:edit'] } },
+      zones: ['cf-customer.com'],
+      recordQuota: 1,
+    });
     full.addRecord('cf-customer.com', { name: 'cf-customer.com', type: 'MX', content: 'mx.example', priority: 1 });
     for (const [apiUrl, reason] of [
       [full.url, /Record quota exceeded/],
@@ -263,10 +290,16 @@ describe('dns/apply in a running process: the DNS token never reaches the logs',
   beforeAll(async () => {
     [db, dns] = await Promise.all([createTestDatabase(), startDnsServer(domainZones())]);
     cloudflare = await startCloudflareFake({
-      tokens: { [CF_TOKEN]: { permissions: ['zone:read', 'dns:edit'] }, 'cf-ro-SECRETTOKEN': { permissions: ['zone:read'] } },
+      tokens: {
+        [CF_TOKEN]: { permissions: ['zone:read', 'dns:edit'] },
+        'cf-ro-SECRETTOKEN': { permissions: ['zone:read'] },
+      },
       zones: ['cf-customer.com'],
     });
-    digitalocean = await startDigitalOceanFake({ tokens: { [DO_TOKEN]: { scopes: ['domain:read'] } }, domains: ['do-customer.com'] });
+    digitalocean = await startDigitalOceanFake({
+      tokens: { [DO_TOKEN]: { scopes: ['domain:read'] } },
+      domains: ['do-customer.com'],
+    });
   });
   afterAll(async () => {
     await stopAllProcesses();
@@ -298,7 +331,9 @@ describe('dns/apply in a running process: the DNS token never reaches the logs',
       });
       return { status: res.status, text: await res.text() };
     };
-    const created = JSON.parse((await post('/v1/domains', { hostname: 'logs.cf-customer.com', originUrl: ORIGIN_URL })).text);
+    const created = JSON.parse(
+      (await post('/v1/domains', { hostname: 'logs.cf-customer.com', originUrl: ORIGIN_URL })).text,
+    );
     const id = created.domain.id as string;
     const outcomes = [
       await post(`/v1/domains/${id}/dns/apply`, { provider: 'cloudflare', token: CF_TOKEN }),

@@ -24,7 +24,10 @@ export interface CloudflareFake {
   url: string;
   records: CloudflareRecord[];
   requests: FakeRequest[];
-  addRecord(zone: string, record: { name: string; type: string; content: string; proxied?: boolean; priority?: number }): void;
+  addRecord(
+    zone: string,
+    record: { name: string; type: string; content: string; proxied?: boolean; priority?: number },
+  ): void;
   close(): Promise<void>;
 }
 
@@ -76,7 +79,8 @@ export async function startCloudflareFake(options: CloudflareFakeOptions): Promi
     }
     const match = /^\/zones\/([^/]+)\/dns_records(?:\/([^/]+))?$/.exec(path);
     const zone = match && zones.find((z) => z.id === match[1]);
-    if (!match || !zone) return fail(404, 7003, `Could not route to ${path}, perhaps your object identifier is invalid?`);
+    if (!match || !zone)
+      return fail(404, 7003, `Could not route to ${path}, perhaps your object identifier is invalid?`);
     if (!can('zone:read')) return fail(403, 10000, 'Authentication error');
     const inZone = records.filter((r) => r.zone_id === zone.id);
     if (req.method === 'GET' && !match[2]) {
@@ -106,7 +110,8 @@ export async function startCloudflareFake(options: CloudflareFakeOptions): Promi
       const body = req.body as Partial<CloudflareRecord>;
       if (!body?.type || !body.name || !body.content) return fail(400, 9000, 'DNS name is invalid.');
       const name = body.name.toLowerCase();
-      if (name !== zone.name && !name.endsWith(`.${zone.name}`)) return fail(400, 9007, 'Content for record is invalid.');
+      if (name !== zone.name && !name.endsWith(`.${zone.name}`))
+        return fail(400, 9007, 'Content for record is invalid.');
       const routing = ['A', 'AAAA', 'CNAME'];
       const clash = inZone.some(
         (r) => r.name === name && routing.includes(r.type) && (r.type === 'CNAME' || body.type === 'CNAME'),

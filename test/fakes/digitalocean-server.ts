@@ -73,13 +73,21 @@ export async function startDigitalOceanFake(options: DigitalOceanFakeOptions): P
     if (match[2] && !match[3] && req.method === 'GET') {
       const fqdn = req.query.get('name');
       const type = req.query.get('type');
-      const relative = fqdn ? (fqdn === domain ? '@' : fqdn.replace(new RegExp(`\\.${domain.replace(/\./g, '\\.')}$`), '')) : undefined;
+      const relative = fqdn
+        ? fqdn === domain
+          ? '@'
+          : fqdn.replace(new RegExp(`\\.${domain.replace(/\./g, '\\.')}$`), '')
+        : undefined;
       const all = list.filter((r) => (!relative || r.name === relative) && (!type || r.type === type));
       const perPage = Number(req.query.get('per_page') ?? 20);
       const page = Number(req.query.get('page') ?? 1);
       return {
         status: 200,
-        body: { domain_records: all.slice((page - 1) * perPage, page * perPage), links: {}, meta: { total: all.length } },
+        body: {
+          domain_records: all.slice((page - 1) * perPage, page * perPage),
+          links: {},
+          meta: { total: all.length },
+        },
       };
     }
     if (match[3] && req.method === 'DELETE') {
@@ -90,7 +98,7 @@ export async function startDigitalOceanFake(options: DigitalOceanFakeOptions): P
     }
     if (match[2] && !match[3] && req.method === 'POST') {
       const body = req.body as { type?: string; name?: string; data?: string; ttl?: number };
-      if (!body?.type || !body.name || !body.data) return error(422, 'unprocessable_entity', 'Name can\'t be blank');
+      if (!body?.type || !body.name || !body.data) return error(422, 'unprocessable_entity', "Name can't be blank");
       if (body.type === 'CNAME' && body.data !== '@' && !body.data.endsWith('.')) {
         return error(422, 'unprocessable_entity', 'Data needs to end with a dot (.)');
       }
@@ -98,7 +106,10 @@ export async function startDigitalOceanFake(options: DigitalOceanFakeOptions): P
         return error(422, 'unprocessable_entity', 'CNAME records cannot be created at the apex');
       }
       const clash = list.some(
-        (r) => r.name === body.name && ['A', 'AAAA', 'CNAME'].includes(r.type) && (r.type === 'CNAME' || body.type === 'CNAME'),
+        (r) =>
+          r.name === body.name &&
+          ['A', 'AAAA', 'CNAME'].includes(r.type) &&
+          (r.type === 'CNAME' || body.type === 'CNAME'),
       );
       if (clash) return error(422, 'unprocessable_entity', 'CNAME records cannot share a name with other records');
       const record = makeRecord({ type: body.type, name: body.name, data: body.data, ttl: body.ttl });

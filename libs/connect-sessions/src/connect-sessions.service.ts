@@ -43,7 +43,12 @@ export class ConnectSessions implements CredentialResolver, OnModuleInit {
       { workspaceId, domainId: domain.id, jti: newSessionJti(), expiresAt },
       now,
     );
-    return { token, expiresAt: new Date(expiresAt * 1000).toISOString(), domainId: domain.id, hostname: domain.hostname };
+    return {
+      token,
+      expiresAt: new Date(expiresAt * 1000).toISOString(),
+      domainId: domain.id,
+      hostname: domain.hostname,
+    };
   }
 
   recognizes(token: string): boolean {

@@ -30,7 +30,8 @@ export function planApply(existing: ExistingRecord[], desired: DesiredRecord[]):
   const used = new Set<ExistingRecord>();
   for (const want of desired) {
     const match = routing.find(
-      (r) => !used.has(r) && r.reusable !== false && r.type.toUpperCase() === want.type && sameValue(r.value, want.value),
+      (r) =>
+        !used.has(r) && r.reusable !== false && r.type.toUpperCase() === want.type && sameValue(r.value, want.value),
     );
     if (match) {
       used.add(match);

@@ -9,8 +9,10 @@ export interface DnsApplyResponse {
 }
 
 /**
- * Writes the domain's own records (dnsRecords: a CNAME to the edge, or A records at an apex) at the
- * customer's DNS provider with their token, then re-checks the domain so the answer shows the result.
+ * Writes the domain's records at the customer's DNS provider with their token, then re-checks the domain
+ * so the answer shows the result. A subdomain gets a CNAME to the edge. An apex gets a CNAME too where the
+ * provider flattens it (Cloudflare: it keeps working if the edge's addresses change, and matches the
+ * connect instructions), else A records to EDGE_IPV4 (DigitalOcean refuses a CNAME at the apex).
  */
 @Injectable()
 export class DnsApply {
@@ -23,12 +25,10 @@ export class DnsApply {
 
   async apply(workspaceId: string, id: string, providerId: DnsProviderId, token: string): Promise<DnsApplyResponse> {
     const record = await this.domains.get(workspaceId, id);
-    const desired = requiredDnsRecords(record.hostname, record.apex, {
-      cnameTarget: this.config.edgeCnameTarget,
-      ipv4: this.config.edgeIpv4,
-    });
     const provider = this.providers.find((p) => p.id === providerId);
     if (!provider) throw new Error(`No DNS provider adapter for ${providerId}`);
+    const edge = { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 };
+    const desired = requiredDnsRecords(record.hostname, record.apex && !provider.flattensApexCname, edge);
     const result = await provider.apply(record.hostname, desired, token);
     const { domain } = await this.commands.check(workspaceId, id);
     return { applied: { provider: provider.id, ...result }, domain };

@@ -27,6 +27,8 @@ export interface ApplyResult {
  */
 export interface DnsProvider {
   readonly id: DnsProviderId;
+  /** The provider answers a CNAME at the zone apex with the target's addresses (CNAME flattening). */
+  readonly flattensApexCname: boolean;
   apply(hostname: string, records: DesiredRecord[], token: string): Promise<ApplyResult>;
 }
 

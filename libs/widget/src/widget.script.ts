@@ -42,7 +42,7 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     '.msg{flex:1 1 200px}.checked{color:#7b8794;font-size:12px;width:100%}',
     'table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:8px 6px;border-bottom:1px solid #e4e7eb;vertical-align:middle}',
     'th{font-size:12px;color:#52606d;font-weight:600}td code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13px;word-break:break-all}',
-    '.cell{display:flex;align-items:center;gap:8px;justify-content:space-between}',
+    '.cell{display:flex;align-items:center;gap:10px;flex-wrap:wrap}',
     'button,.button{font:inherit;font-weight:600;border-radius:8px;border:1px solid #bcccdc;background:#fff;color:#1f2933;padding:6px 12px;cursor:pointer;text-decoration:none;display:inline-block}',
     'button:hover,.button:hover{background:#f0f4f8}button[disabled]{opacity:.6;cursor:default}',
     '.primary{background:#2563eb;border-color:#2563eb;color:#fff}.primary:hover{background:#1d4ed8}',
@@ -52,6 +52,7 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     '.dc{margin-top:16px;padding:14px;border:1px dashed #93b4ff;border-radius:10px;background:#f5f8ff}',
     'form{display:grid;grid-template-columns:minmax(140px,200px) 1fr auto;gap:10px;align-items:end}',
     'label{display:block;font-size:12px;font-weight:600;color:#52606d;margin-bottom:4px}',
+    'input,select,form button{height:36px}',
     'input,select{font:inherit;width:100%;padding:6px 8px;border:1px solid #bcccdc;border-radius:8px;background:#fff;color:inherit}',
     '.hint{font-size:12px;color:#7b8794;margin:6px 0 0}.result{margin-top:8px}.error{color:#b42318}.success{color:#1f7a33}',
     '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}',
@@ -333,8 +334,10 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
       self.api('POST', '/dns/apply', { provider: select.value, token: token }).then(function (json) {
         var applied = json.applied;
         result.className = 'result success';
-        result.textContent = 'Done: ' + applied.written.length + ' record(s) in place' +
-          (applied.removed ? ', ' + applied.removed + ' conflicting record(s) removed.' : '.');
+        var n = applied.written.length;
+        result.textContent = 'Done: ' + (n === 1 ? 'the record is' : n + ' records are') + ' in place' +
+          (applied.removed ? ' and ' + applied.removed + ' conflicting record' + (applied.removed === 1 ? ' was' : 's were') + ' removed.' : '.') +
+          ' We check it now and keep checking.';
         self.delay = self.pollMs;
         self.setDomain(json.domain);
         self.schedule();

@@ -30,6 +30,7 @@ const firstError = (r: ProviderResponse) => envelope(r).errors?.[0]?.message;
  */
 export class CloudflareProvider implements DnsProvider {
   readonly id = 'cloudflare' as const;
+  readonly flattensApexCname = true;
 
   constructor(private readonly baseUrl: string) {}
 
@@ -42,7 +43,11 @@ export class CloudflareProvider implements DnsProvider {
       desired,
     );
     for (const record of plan.remove) await this.remove(zone.id, record, token);
-    const written: WrittenRecord[] = plan.keep.map(({ desired: d, existing: e }) => ({ ...d, id: e.id, action: 'kept' }));
+    const written: WrittenRecord[] = plan.keep.map(({ desired: d, existing: e }) => ({
+      ...d,
+      id: e.id,
+      action: 'kept',
+    }));
     for (const record of plan.create) written.push(await this.create(zone.id, record, token));
     return { written, removed: plan.remove.length };
   }
@@ -52,9 +57,13 @@ export class CloudflareProvider implements DnsProvider {
     const body = envelope<{ status?: string }>(res);
     if (res.status === 200 && body.success && body.result?.status === 'active') return;
     if (res.status >= 500) throw this.refused(res, token);
-    throw new DomainError('dns_token_invalid', 'Cloudflare rejected the API token: it is invalid, expired or disabled', {
-      provider: this.id,
-    });
+    throw new DomainError(
+      'dns_token_invalid',
+      'Cloudflare rejected the API token: it is invalid, expired or disabled',
+      {
+        provider: this.id,
+      },
+    );
   }
 
   private async findZone(hostname: string, token: string): Promise<{ id: string; name: string }> {
@@ -75,7 +84,11 @@ export class CloudflareProvider implements DnsProvider {
     const records: CfRecord[] = [];
     for (let page = 1; ; page++) {
       const query = `name=${encodeURIComponent(hostname)}&per_page=100&page=${page}`;
-      const res = await providerCall(NAME, `${this.baseUrl}/zones/${encodeURIComponent(zoneId)}/dns_records?${query}`, token);
+      const res = await providerCall(
+        NAME,
+        `${this.baseUrl}/zones/${encodeURIComponent(zoneId)}/dns_records?${query}`,
+        token,
+      );
       this.check(res, token);
       const body = envelope<CfRecord[]>(res);
       records.push(...(body.result ?? []));
@@ -86,9 +99,14 @@ export class CloudflareProvider implements DnsProvider {
   }
 
   private async remove(zoneId: string, record: ExistingRecord, token: string): Promise<void> {
-    const res = await providerCall(NAME, `${this.baseUrl}/zones/${encodeURIComponent(zoneId)}/dns_records/${encodeURIComponent(record.id)}`, token, {
-      method: 'DELETE',
-    });
+    const res = await providerCall(
+      NAME,
+      `${this.baseUrl}/zones/${encodeURIComponent(zoneId)}/dns_records/${encodeURIComponent(record.id)}`,
+      token,
+      {
+        method: 'DELETE',
+      },
+    );
     this.check(res, token);
   }
 

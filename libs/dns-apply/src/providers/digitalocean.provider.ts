@@ -22,6 +22,7 @@ const PER_PAGE = 200;
 /** DigitalOcean DNS with a customer token that can read and write domains. */
 export class DigitalOceanProvider implements DnsProvider {
   readonly id = 'digitalocean' as const;
+  readonly flattensApexCname = false;
 
   constructor(private readonly baseUrl: string) {}
 
@@ -39,7 +40,11 @@ export class DigitalOceanProvider implements DnsProvider {
       });
       this.check(res, token);
     }
-    const written: WrittenRecord[] = plan.keep.map(({ desired: d, existing: e }) => ({ ...d, id: e.id, action: 'kept' }));
+    const written: WrittenRecord[] = plan.keep.map(({ desired: d, existing: e }) => ({
+      ...d,
+      id: e.id,
+      action: 'kept',
+    }));
     for (const record of plan.create) {
       const res = await providerCall(NAME, `${this.baseUrl}/domains/${zone}/records`, token, {
         method: 'POST',
