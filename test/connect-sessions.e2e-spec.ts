@@ -1,5 +1,6 @@
 import { AUTH_KIND } from '@app/auth';
 import { CONNECT_SESSION_CLOCK } from '@app/connect-sessions';
+import { Clock } from '@app/limits';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
@@ -152,9 +153,7 @@ describe('connect sessions', () => {
     const token = (await mint(domainId).expect(200)).body.connectSession.token as string;
     const routes = authenticatedRoutes(t);
     expect(routes.length).toBeGreaterThan(10);
-    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining([...SESSION_ROUTES].filter((r) => !r.includes('instructions'))),
-    );
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining([...SESSION_ROUTES]));
     const seen: string[] = [];
     for (const route of routes) {
       const name = `${route.method} ${route.path}`;
@@ -243,6 +242,40 @@ describe('connect sessions', () => {
         .expect(401);
     } finally {
       await other.close();
+    }
+  });
+
+  it('rate limits count a session as its own key: the API key budget is not spent by widgets', async () => {
+    // One fixed moment, so every call falls in the same window.
+    const frozen = { now: () => Date.parse('2026-06-01T12:00:10Z') };
+    const limited = await startTestApp({
+      env: { ...domainEnv(dns.address), RATE_LIMITS: 'on' },
+      overrides: [{ provide: Clock, useValue: frozen }],
+    });
+    try {
+      const k = (await createWorkspaceVia(limited.server)).apiKey;
+      const created = await request(limited.server)
+        .post('/v1/domains')
+        .set('authorization', `Bearer ${k}`)
+        .send({ hostname: 'limits.customer-a.com', originUrl: ORIGIN_URL })
+        .expect(201);
+      const id = created.body.domain.id as string;
+      const token = (
+        await request(limited.server)
+          .post(`/v1/domains/${id}/connect-session`)
+          .set('authorization', `Bearer ${k}`)
+          .expect(200)
+      ).body.connectSession.token as string;
+      const get = (bearer: string) =>
+        request(limited.server).get(`/v1/domains/${id}`).set('authorization', `Bearer ${bearer}`);
+      for (let i = 0; i < 60; i++) await get(token).expect(200);
+      const over = await get(token).expect(429);
+      expect(over.body).toMatchObject({ error: 'rate_limited', details: { action: 'api' } });
+      // The API key has used 2 of its 60 (create, mint): the session's 61 calls were not its.
+      const own = await get(k).expect(200);
+      expect(own.headers['x-ratelimit-remaining']).toBe('57');
+    } finally {
+      await limited.close();
     }
   });
 
