@@ -155,11 +155,15 @@ describe('the connect widget in headless Chromium', () => {
       .set(auth)
       .expect(200);
     const page = await browser.newPage();
-    await page.goto(
-      `${(await t.app.getUrl()).replace('[::1]', '127.0.0.1')}/widget/demo?token=${session.body.connectSession.token}`,
-    );
+    const base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    await page.goto(`${base}/widget/demo?token=${session.body.connectSession.token}`);
     await page.getByRole('table').waitFor();
     await expect(page.getByRole('heading', { level: 2, name: /demo\.customer-a\.com/ }).count()).resolves.toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'widget-demo.png'), fullPage: true });
+    // A token that does not verify: the widget says so instead of rendering half a page.
+    const [head, payload] = (session.body.connectSession.token as string).split('.');
+    await page.goto(`${base}/widget/demo?token=${head}.${payload}.forged`);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/expired/);
     await page.close();
   });
 });

@@ -37,7 +37,8 @@ export function widgetDemoPage(rawToken: string | undefined): string {
     <ol>
       <li>On your server, mint a short-lived token for the customer's domain (your API key never reaches the browser):
         <pre>curl -X POST ${escapeHtml('https://<api>/v1/domains/<id>/connect-session')} \\
-  -H 'authorization: Bearer sk_live_...' -H 'content-type: application/json' -d '{"ttlSeconds": 3600}'</pre></li>
+  -H 'authorization: Bearer sk_live_...' \\
+  -H 'content-type: application/json' -d '{"ttlSeconds": 3600}'</pre></li>
       <li>Put the script and one call on your page:
         <pre>${escapeHtml(`<div id="connect"></div>
 <script src="https://<api>/widget.js"></script>
