@@ -111,6 +111,22 @@ describe('loadConfig', () => {
       'STRIPE_TIMEOUT_MS must be an integer',
     );
   });
+
+  it('reads the DNS provider API bases of dns/apply, defaulting to the real ones', () => {
+    expect(loadConfig({}, 'standalone')).toMatchObject({
+      cloudflareApiUrl: 'https://api.cloudflare.com/client/v4',
+      digitaloceanApiUrl: 'https://api.digitalocean.com/v2',
+    });
+    const local = loadConfig(
+      { CLOUDFLARE_API_URL: 'http://127.0.0.1:9000/client/v4/', DIGITALOCEAN_API_URL: 'http://127.0.0.1:9001/v2' },
+      'standalone',
+    );
+    expect([local.cloudflareApiUrl, local.digitaloceanApiUrl]).toEqual([
+      'http://127.0.0.1:9000/client/v4',
+      'http://127.0.0.1:9001/v2',
+    ]);
+    expect(() => loadConfig({ CLOUDFLARE_API_URL: 'ftp://x' }, 'standalone')).toThrow('CLOUDFLARE_API_URL must use');
+  });
 });
 
 describe('keyless tools settings', () => {

@@ -116,6 +116,9 @@ export interface AppConfig {
   propagationTimeoutMs: number;
   /** Ports the TLS check tool may connect to (direct-TLS services only; public addresses only). */
   tlsCheckPorts: number[];
+  /** Base URLs of the DNS providers dns/apply writes to (fakes in tests). */
+  cloudflareApiUrl: string;
+  digitaloceanApiUrl: string;
   domainConnect: DomainConnectConfig;
   /** Purchases: our fee over the registrar's wholesale price, a percentage with a floor. */
   purchaseFeePercent: number;
@@ -205,6 +208,8 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     propagationResolvers: namedResolverList(env, 'PROPAGATION_RESOLVERS', DEFAULT_PROPAGATION_RESOLVERS),
     propagationTimeoutMs: integer(env, 'PROPAGATION_TIMEOUT_MS', 2_000, 100, 30_000),
     tlsCheckPorts: portList(env, 'TLS_CHECK_PORTS', DEFAULT_TLS_CHECK_PORTS),
+    cloudflareApiUrl: apiBase(env, 'CLOUDFLARE_API_URL', 'https://api.cloudflare.com/client/v4'),
+    digitaloceanApiUrl: apiBase(env, 'DIGITALOCEAN_API_URL', 'https://api.digitalocean.com/v2'),
     domainConnect: domainConnectConfig(env),
     purchaseFeePercent: integer(env, 'PURCHASE_FEE_PERCENT', 15, 0, 1_000),
     purchaseFeeMinCents: integer(env, 'PURCHASE_FEE_MIN_CENTS', 200, 0, 1_000_000),
@@ -254,6 +259,11 @@ function stripeConfig(env: Env): StripeConfig {
     secretKey: required(env, 'STRIPE_SECRET_KEY', 'PAYMENTS=stripe'),
     timeoutMs: integer(env, 'STRIPE_TIMEOUT_MS', 30_000, 100, 300_000),
   };
+}
+
+/** An HTTP(S) API base URL without its trailing slash. */
+function apiBase(env: Env, name: string, fallback: string): string {
+  return (url(env, name, ['https:', 'http:']) ?? fallback).replace(/\/+$/, '');
 }
 
 const DC_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -12,6 +12,9 @@ import { EdgeModule } from '@app/edge';
 import { WebhooksApiModule, WebhooksNodeModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
 import { RecordChecksApiModule, ToolsApiModule } from '@app/tools';
+import { ConnectSessionsModule } from '@app/connect-sessions';
+import { DnsApplyModule } from '@app/dns-apply';
+import { WidgetModule } from '@app/widget';
 import { DynamicModule, Type } from '@nestjs/common';
 
 type ModuleRef = Type<unknown> | DynamicModule;
@@ -32,6 +35,9 @@ export function apiFeatures(): ModuleRef[] {
     ProjectsModule,
     ToolsApiModule,
     RecordChecksApiModule,
+    ConnectSessionsModule,
+    DnsApplyModule,
+    WidgetModule,
     ConnectApiModule,
     PurchasesApiModule,
   ];

@@ -1,0 +1,68 @@
+import { CredentialResolver, CredentialResolvers, Principal } from '@app/auth';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { CONNECT_SESSION_CLOCK, SessionClock } from './connect-session.clock';
+import {
+  CONNECT_SESSION_PREFIX,
+  connectSessionKey,
+  newSessionJti,
+  signConnectSession,
+  verifyConnectSession,
+} from './connect-session.token';
+
+export interface ConnectSession {
+  token: string;
+  expiresAt: string;
+  domainId: string;
+  hostname: string;
+}
+
+/** Mints connect-session tokens and, as a credential resolver, turns them back into principals. */
+@Injectable()
+export class ConnectSessions implements CredentialResolver, OnModuleInit {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly resolvers: CredentialResolvers,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CONNECT_SESSION_CLOCK) private readonly clock: SessionClock,
+  ) {
+    if (!config.signingSecret) throw new Error('SIGNING_SECRET is required to sign connect-session tokens');
+    this.key = connectSessionKey(config.signingSecret);
+  }
+
+  onModuleInit(): void {
+    this.resolvers.register(this);
+  }
+
+  mint(workspaceId: string, domain: { id: string; hostname: string }, ttlSeconds: number): ConnectSession {
+    const now = this.clock.now();
+    const expiresAt = Math.floor(now / 1000) + ttlSeconds;
+    const token = signConnectSession(
+      this.key,
+      { workspaceId, domainId: domain.id, jti: newSessionJti(), expiresAt },
+      now,
+    );
+    return {
+      token,
+      expiresAt: new Date(expiresAt * 1000).toISOString(),
+      domainId: domain.id,
+      hostname: domain.hostname,
+    };
+  }
+
+  recognizes(token: string): boolean {
+    return token.startsWith(CONNECT_SESSION_PREFIX);
+  }
+
+  authenticate(token: string): Promise<Principal | undefined> {
+    const claims = verifyConnectSession(this.key, token, this.clock.now());
+    if (!claims) return Promise.resolve(undefined);
+    return Promise.resolve({
+      kind: 'connect_session',
+      workspaceId: claims.workspaceId,
+      domainId: claims.domainId,
+      credentialId: claims.jti,
+    });
+  }
+}

@@ -1,0 +1,4 @@
+export * from './connect-session.clock';
+export * from './connect-session.token';
+export * from './connect-sessions.service';
+export * from './connect-sessions.module';

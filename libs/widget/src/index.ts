@@ -1,0 +1,2 @@
+export * from './widget-cors';
+export * from './widget.module';

@@ -1,0 +1,169 @@
+import {
+  DnsServer,
+  EDGE_TARGET,
+  ORIGIN_URL,
+  TestApp,
+  createWorkspaceVia,
+  domainEnv,
+  domainZones,
+  startDnsServer,
+  startTestApp,
+} from '@test/support';
+import { mkdirSync } from 'node:fs';
+import { Server, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Browser, chromium } from 'playwright-core';
+import request from 'supertest';
+import { CloudflareFake, startCloudflareFake } from './fakes/cloudflare-server';
+
+const HOST = 'widget.customer-a.com';
+const CF_TOKEN = 'cf-widget-token-0123456789';
+const ARTIFACTS = join(__dirname, 'artifacts');
+
+/** The SaaS's own page, on another origin than the API: the widget works there through CORS only. */
+async function startSaasPage(apiUrl: string, token: string): Promise<{ url: string; server: Server }> {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme: your domain</title>
+<style>body{font-family:Georgia,serif;background:#fafafa;margin:24px} .card{color:red}</style></head>
+<body><h1>Acme settings</h1><div id="connect"></div>
+<script src="${apiUrl}/widget.js"></script>
+<script>CustomDomainWidget.mount(document.getElementById('connect'), { token: ${JSON.stringify(token)}, pollSeconds: 600 });</script>
+</body></html>`;
+  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://localhost:${(server.address() as AddressInfo).port}/`, server };
+}
+
+describe('the connect widget in headless Chromium', () => {
+  let dns: DnsServer;
+  let cloudflare: CloudflareFake;
+  let t: TestApp;
+  let browser: Browser;
+  let saas: Server | undefined;
+
+  beforeAll(async () => {
+    dns = await startDnsServer({
+      ...domainZones(),
+      'customer-a.com': [
+        { type: 'NS', data: 'ada.ns.cloudflare.com' },
+        { type: 'NS', data: 'bob.ns.cloudflare.com' },
+      ],
+    });
+    cloudflare = await startCloudflareFake({
+      tokens: { [CF_TOKEN]: { permissions: ['zone:read', 'dns:edit'] } },
+      zones: ['customer-a.com'],
+    });
+    t = await startTestApp({ env: { ...domainEnv(dns.address), CLOUDFLARE_API_URL: cloudflare.url } });
+    await t.app.listen(0, '127.0.0.1');
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((done) => (saas ? saas.close(done) : done(undefined)));
+    await t?.close();
+    await cloudflare?.close();
+    await dns?.close();
+  });
+
+  it('renders the records, applies with a DNS token, and "Check now" shows the new status', async () => {
+    const { apiKey } = await createWorkspaceVia(t.server);
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const created = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: HOST, originUrl: ORIGIN_URL })
+      .expect(201);
+    const id = created.body.domain.id as string;
+    await request(t.server).post(`/v1/domains/${id}/check`).set(auth).expect(200);
+    const session = await request(t.server).post(`/v1/domains/${id}/connect-session`).set(auth).expect(200);
+    const apiUrl = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    const page$ = await startSaasPage(apiUrl, session.body.connectSession.token);
+    saas = page$.server;
+
+    const context = await browser.newContext({ viewport: { width: 900, height: 1100 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: page$.url.replace(/\/$/, '') });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // The browser logs failed responses itself (the 422 below is expected); anything else is a widget fault.
+    page.on(
+      'console',
+      (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()),
+    );
+    await page.goto(page$.url);
+
+    // The records, the provider's steps and quirks, the status from the monitor.
+    const table = page.getByRole('table');
+    await table.waitFor();
+    await expect(table.textContent()).resolves.toContain(EDGE_TARGET);
+    await expect(page.getByRole('heading', { level: 2 }).textContent()).resolves.toContain(HOST);
+    await expect(page.getByText('Your DNS is hosted at Cloudflare').count()).resolves.toBe(1);
+    expect(await page.locator('.quirks li').count()).toBeGreaterThan(0);
+    const status = page.getByRole('status');
+    await expect(status.getAttribute('data-status')).resolves.toBe('dns_not_resolving');
+    await expect(status.textContent()).resolves.toContain('Add the CNAME record at your registrar');
+
+    // Copy buttons are real buttons with names and put the value on the clipboard.
+    await page.getByRole('button', { name: 'Copy CNAME value' }).click();
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(EDGE_TARGET);
+
+    // The apply form: a labelled field; a bad token shows the provider's refusal, a good one applies.
+    await page.getByLabel('DNS provider', { exact: true }).selectOption('cloudflare');
+    await page.getByLabel('API token', { exact: true }).fill('not-a-real-token');
+    await page.getByRole('button', { name: 'Apply records' }).click();
+    await page.locator('.result.error').waitFor();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Cloudflare rejected the API token/);
+    await page.getByLabel('API token', { exact: true }).fill(CF_TOKEN);
+    await page.getByRole('button', { name: 'Apply records' }).click();
+    await page.locator('.result.success').waitFor();
+    await expect(page.getByLabel('API token', { exact: true }).inputValue()).resolves.toBe('');
+    expect(cloudflare.records.map((r) => [r.name, r.type, r.content, r.proxied])).toEqual([
+      [HOST, 'CNAME', EDGE_TARGET, false],
+    ]);
+
+    // DNS becomes right after the page loaded; "Check now" (by keyboard) shows it without a reload.
+    dns.setRecords(HOST, [{ type: 'CNAME', data: EDGE_TARGET }]);
+    await page.getByRole('button', { name: 'Check now' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      "document.querySelector('#connect').shadowRoot.querySelector('[data-status]').dataset.status === 'pending_ssl'",
+    );
+    await expect(status.textContent()).resolves.toContain('SSL is being issued');
+    await expect(status.getAttribute('aria-live')).resolves.toBe('polite');
+    // The host page's styles did not leak into the widget (shadow DOM).
+    const color = await page
+      .locator('.card')
+      .evaluate((el) => (globalThis as any).getComputedStyle(el).color as string);
+    expect(color).not.toBe('rgb(255, 0, 0)');
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'widget.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the demo page mounts the widget from ?token=', async () => {
+    const { apiKey } = await createWorkspaceVia(t.server);
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const created = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'demo.customer-a.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    const session = await request(t.server)
+      .post(`/v1/domains/${created.body.domain.id}/connect-session`)
+      .set(auth)
+      .expect(200);
+    const page = await browser.newPage();
+    const base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    await page.goto(`${base}/widget/demo?token=${session.body.connectSession.token}`);
+    await page.getByRole('table').waitFor();
+    await expect(page.getByRole('heading', { level: 2, name: /demo\.customer-a\.com/ }).count()).resolves.toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'widget-demo.png'), fullPage: true });
+    // A token that does not verify: the widget says so instead of rendering half a page.
+    const [head, payload] = (session.body.connectSession.token as string).split('.');
+    await page.goto(`${base}/widget/demo?token=${head}.${payload}.forged`);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/expired/);
+    await page.close();
+  });
+});
