@@ -49,6 +49,8 @@ describe('OpenAPI document and reference page', () => {
       'POST /v1/domains/{id}/check',
       'POST /v1/webhook-endpoints',
       'GET /v1/domains/{id}/instructions',
+      'POST /v1/domains/{id}/connect-session',
+      'POST /v1/domains/{id}/dns/apply',
       'GET /v1/domain-purchases/check',
       'GET /v1/domain-purchases',
       'POST /v1/domain-purchases',

@@ -72,6 +72,35 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'Never fails on unknown providers (provider.detected false, generic steps). Connect-session tokens allowed.',
     response: envelope('instructions', ref('ConnectInstructions')),
   },
+  'POST /v1/domains/{id}/connect-session': {
+    summary: 'Mint a browser-safe token for the widget, scoped to this domain',
+    description:
+      'With it: read the domain and its instructions, check it, dns/apply it. Everything else answers 403; expired or tampered tokens 401.',
+    response: envelope('connectSession', ref('ConnectSession')),
+  },
+  'POST /v1/domains/{id}/dns/apply': {
+    summary: "Write the records at the customer's DNS provider with their token (used once, never stored)",
+    description:
+      'Touches only conflicting A, AAAA, CNAME and ALIAS records at the hostname; MX, TXT and other names stay. Cloudflare records are created with proxied: false.',
+    response: obj({ applied: ref('DnsApplied'), domain: ref('Domain') }),
+    errors: [
+      'dns_token_invalid',
+      'dns_token_insufficient_scope',
+      'dns_zone_not_found',
+      'dns_write_refused',
+      'service_unavailable',
+    ],
+  },
+  'GET /widget.js': {
+    summary: 'The embeddable widget: <script src="/widget.js"> then CustomDomainWidget.mount(element, {token})',
+    response: str(),
+    contentType: 'application/javascript',
+  },
+  'GET /widget/demo': {
+    summary: 'A page showing the widget (?token=<connect-session token>)',
+    response: str(),
+    contentType: 'text/html',
+  },
   'POST /v1/domains/bulk': {
     summary: 'Connect up to 100 hostnames in one call',
     description:

@@ -277,6 +277,26 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     },
     ['priority'],
   ),
+  ConnectSession: obj({
+    token: str('Browser-safe, scoped to one domain; signed, not stored'),
+    expiresAt: dateTime(),
+    domainId: str(),
+    hostname: str(),
+  }),
+  DnsApplied: obj({
+    provider: oneOfValues('cloudflare', 'digitalocean'),
+    written: arrayOf(
+      obj({
+        id: str(),
+        type: oneOfValues('A', 'CNAME'),
+        name: str(),
+        value: str(),
+        ttl: int(),
+        action: oneOfValues('created', 'kept'),
+      }),
+    ),
+    removed: int('Conflicting A, AAAA, CNAME or ALIAS records removed at the hostname'),
+  }),
   Project: obj({
     id: str('`prj_...`'),
     name: str(),
