@@ -1,0 +1,59 @@
+import { arrayOf, bool, envelope, freeForm, int, obj, page, ref, str } from '../schema';
+import type { OperationDoc } from './operation-doc';
+
+const project = envelope('project', ref('Project'));
+
+/** Health, workspace, projects, the admin API, the edge ask and this document. */
+export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
+  'GET /healthz': { summary: 'Liveness', response: obj({ ok: bool }) },
+  'GET /readyz': {
+    summary: 'Readiness: database and bus reachable',
+    response: obj({ ok: bool, checks: freeForm }),
+    errors: ['service_unavailable'],
+  },
+  'GET /metrics': { summary: 'Prometheus metrics', response: str(), contentType: 'text/plain' },
+  'GET /v1/workspace': {
+    summary: 'The workspace of the calling credential',
+    response: envelope('workspace', ref('Workspace')),
+  },
+  'GET /v1/projects': { summary: 'List projects', response: page('projects', ref('Project')) },
+  'POST /v1/projects': { summary: 'Create a project', response: project },
+  'GET /v1/projects/{id}': { summary: 'Get a project', response: project },
+  'PATCH /v1/projects/{id}': { summary: 'Change a project', response: project },
+  'DELETE /v1/projects/{id}': {
+    summary: 'Delete a project (refused while domains use it)',
+    response: ref('Deleted'),
+    errors: ['conflict'],
+  },
+  'POST /admin/workspaces': { summary: 'Create a workspace and its first API key', response: ref('IssuedApiKey') },
+  'GET /admin/workspaces/{id}': {
+    summary: 'Get a workspace and its keys',
+    response: obj({ workspace: ref('Workspace'), apiKeys: arrayOf(ref('ApiKey')) }),
+  },
+  'POST /admin/workspaces/{id}/api-keys': { summary: 'Create an API key (shown once)', response: ref('IssuedApiKey') },
+  'DELETE /admin/api-keys/{keyId}': { summary: 'Revoke an API key', response: envelope('apiKey', ref('ApiKey')) },
+  'PUT /admin/workspaces/{id}/payment-method': {
+    summary: 'Save the workspace card',
+    response: envelope('workspace', ref('Workspace')),
+  },
+  'DELETE /admin/workspaces/{id}/payment-method': {
+    summary: 'Remove the saved card',
+    response: envelope('workspace', ref('Workspace')),
+  },
+  'GET /admin/cluster': {
+    summary: 'Actor cluster: nodes, shards owned, resident actors',
+    response: obj({ shardCount: int(), unowned: int(), nodes: arrayOf(freeForm) }),
+  },
+  'GET /edge/ask': {
+    summary: 'Caddy on-demand TLS: 200 only for a live domain with correct DNS',
+    response: str(),
+    contentType: 'text/plain',
+  },
+  'GET /openapi.json': { summary: 'This document', response: freeForm },
+  'GET /docs': { summary: 'API reference page', response: str(), contentType: 'text/html' },
+  'GET /docs/{asset}': {
+    summary: 'Assets of the reference page',
+    response: str(),
+    contentType: 'application/octet-stream',
+  },
+};

@@ -1,0 +1,59 @@
+import { arrayOf, bool, envelope, freeForm, int, obj, oneOfValues, page, ref, str } from '../schema';
+import type { OperationDoc } from './operation-doc';
+
+const purchase = envelope('purchase', ref('DomainPurchase'));
+
+/** Domain purchases (SPEC 4.3). */
+export const PURCHASE_OPERATIONS: Record<string, OperationDoc> = {
+  'GET /v1/domain-purchases/check': {
+    summary: 'Availability and the one-year price a purchase would charge (read-only, free, no reservation)',
+    response: obj({ hostname: str(), available: bool, totalCents: int(), currency: oneOfValues('USD') }),
+    errors: ['registrar_error', 'service_unavailable'],
+  },
+  'GET /v1/domain-purchases': { summary: 'List purchases', response: page('purchases', ref('DomainPurchase')) },
+  'POST /v1/domain-purchases': {
+    summary: 'Buy a domain: charge the saved card, register, optionally connect',
+    description:
+      'Steps: live price (409 price_changed above maxTotalCents, no charge), charge (402 billing_required), ' +
+      'register (refused: refunded, 502 registration_failed with details.purchaseId), autoConnect (failure: rolled back and refunded).',
+    response: purchase,
+    errors: [
+      'billing_required',
+      'unavailable',
+      'price_changed',
+      'conflict',
+      'registration_failed',
+      'service_unavailable',
+    ],
+  },
+  'GET /v1/domain-purchases/{id}': { summary: 'Get a purchase', response: purchase },
+  'PATCH /v1/domain-purchases/{id}': {
+    summary: 'Turn auto-renew on or off (off: the domain lapses at expiresAt)',
+    response: purchase,
+  },
+  'GET /v1/domain-purchases/{id}/details': {
+    summary: 'The purchase and what the registrar reports now',
+    response: obj({ purchase: ref('DomainPurchase'), live: freeForm }),
+    errors: ['registrar_error', 'service_unavailable'],
+  },
+  'GET /v1/domain-purchases/{id}/dns': {
+    summary: "The registrar's DNS records",
+    response: obj({ hostname: str(), records: arrayOf(ref('RegistrarDnsRecord')) }),
+    errors: ['conflict', 'registrar_error', 'service_unavailable'],
+  },
+  'PUT /v1/domain-purchases/{id}/dns': {
+    summary: "Replace the registrar's whole record set (GET first to add a record)",
+    response: obj({ hostname: str(), records: arrayOf(ref('RegistrarDnsRecord')) }),
+    errors: ['conflict', 'registrar_error', 'service_unavailable'],
+  },
+  'PUT /v1/domain-purchases/{id}/nameservers': {
+    summary: 'Custom nameservers (0-13); an empty list restores the registrar defaults',
+    response: obj({ hostname: str(), nameservers: arrayOf(str()) }),
+    errors: ['conflict', 'registrar_error', 'service_unavailable'],
+  },
+  'POST /v1/domain-purchases/{id}/renew': {
+    summary: 'Charge and push expiresAt out by years',
+    response: purchase,
+    errors: ['billing_required', 'conflict', 'registrar_error', 'service_unavailable'],
+  },
+};

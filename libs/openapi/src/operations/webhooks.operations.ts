@@ -1,0 +1,37 @@
+import { arrayOf, envelope, obj, page, ref } from '../schema';
+import type { OperationDoc } from './operation-doc';
+
+/** Webhook endpoints and events. */
+export const WEBHOOK_OPERATIONS: Record<string, OperationDoc> = {
+  'POST /v1/webhook-endpoints': {
+    summary: 'Register a webhook endpoint (the secret is shown once)',
+    response: envelope('endpoint', ref('WebhookEndpoint')),
+  },
+  'GET /v1/webhook-endpoints': {
+    summary: 'List webhook endpoints',
+    response: page('endpoints', ref('WebhookEndpoint')),
+  },
+  'GET /v1/webhook-endpoints/{id}': {
+    summary: 'Get a webhook endpoint',
+    response: envelope('endpoint', ref('WebhookEndpoint')),
+  },
+  'PATCH /v1/webhook-endpoints/{id}': {
+    summary: 'Change a webhook endpoint',
+    response: envelope('endpoint', ref('WebhookEndpoint')),
+  },
+  'DELETE /v1/webhook-endpoints/{id}': { summary: 'Delete a webhook endpoint', response: ref('Deleted') },
+  'POST /v1/webhook-endpoints/{id}/rotate-secret': {
+    summary: 'Replace the signing secret (the new one is shown once)',
+    response: envelope('endpoint', ref('WebhookEndpoint')),
+  },
+  'GET /v1/webhook-endpoints/{id}/deliveries': {
+    summary: 'Deliveries to an endpoint',
+    response: page('deliveries', ref('Delivery')),
+  },
+  'GET /v1/events': { summary: 'List events, newest first', response: page('events', ref('Event')) },
+  'GET /v1/events/{id}': { summary: 'Get an event', response: ref('Event') },
+  'POST /v1/events/{id}/replay': {
+    summary: 'Deliver an event again',
+    response: obj({ deliveries: arrayOf(ref('Delivery')) }),
+  },
+};
