@@ -1,15 +1,13 @@
 import {
   CounterCluster,
   TEST_ADMIN_TOKEN,
-  TEST_NATS_URL,
-  TEST_ENCRYPTION_KEY,
-  TEST_SIGNING_SECRET,
   TestDatabase,
   counterCluster,
   createTestDatabase,
   startProcess,
   stopAllProcesses,
   waitForUrl,
+  clusterProcessEnv,
 } from '@test/support';
 
 describe('actor cluster basics', () => {
@@ -44,13 +42,7 @@ describe('actor cluster basics', () => {
 
   it('reports which node owns which shards through the API and `npm run admin -- cluster-status`', async () => {
     const api = startProcess('dist/apps/api/src/main.js', {
-      DATABASE_URL: db.url,
-      NATS_URL: TEST_NATS_URL,
-      NATS_SUBJECT_PREFIX: cluster.prefix,
-      PORT: '0',
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      SIGNING_SECRET: TEST_SIGNING_SECRET,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      ...clusterProcessEnv(db.url, cluster.prefix),
     });
     const url = await waitForUrl(api);
     const run = startProcess('dist/apps/cli/src/main.js', { API_URL: url, ADMIN_TOKEN: TEST_ADMIN_TOKEN }, [

@@ -4,9 +4,6 @@ import {
   ORIGIN_URL,
   ServiceProcess,
   TEST_ADMIN_TOKEN,
-  TEST_NATS_URL,
-  TEST_ENCRYPTION_KEY,
-  TEST_SIGNING_SECRET,
   TestDatabase,
   createTestDatabase,
   domainEnv,
@@ -16,6 +13,7 @@ import {
   stopAllProcesses,
   uniqueSubjectPrefix,
   waitForUrl,
+  clusterProcessEnv,
 } from '@test/support';
 import { Client } from 'pg';
 
@@ -50,13 +48,7 @@ describe('the monitor across three node processes', () => {
 
   it('probes each domain once per interval, and again after a node dies', async () => {
     const env = {
-      DATABASE_URL: db.url,
-      NATS_URL: TEST_NATS_URL,
-      NATS_SUBJECT_PREFIX: uniqueSubjectPrefix(),
-      PORT: '0',
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      SIGNING_SECRET: TEST_SIGNING_SECRET,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      ...clusterProcessEnv(db.url, uniqueSubjectPrefix()),
       MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
       ...domainEnv(dns.address),
     };

@@ -1,16 +1,13 @@
 import {
   TEST_ADMIN_TOKEN,
-  TEST_ENCRYPTION_KEY,
-  TEST_SIGNING_SECRET,
   TestDatabase,
   createTestDatabase,
   startProcess,
   stopAllProcesses,
   uniqueSubjectPrefix,
   waitForUrl,
+  clusterProcessEnv,
 } from '@test/support';
-
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
 async function call(url: string, method: string, token: string, body?: Record<string, unknown>, form = false) {
   const res = await fetch(url, {
@@ -41,13 +38,7 @@ describe('OAuth across API replicas', () => {
   });
 
   const env = () => ({
-    DATABASE_URL: db.url,
-    NATS_URL,
-    PORT: '0',
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    SIGNING_SECRET: TEST_SIGNING_SECRET,
-    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    NATS_SUBJECT_PREFIX: prefix,
+    ...clusterProcessEnv(db.url, prefix),
     // The polling below must not run into the per-client budget.
     RATE_LIMITS: 'off',
   });

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   TEST_ADMIN_TOKEN,
-  TEST_ENCRYPTION_KEY,
-  TEST_SIGNING_SECRET,
   TestDatabase,
   createTestDatabase,
   startProcess,
@@ -16,9 +14,8 @@ import {
   domainEnv,
   ORIGIN_URL,
   waitForUrl,
+  clusterProcessEnv,
 } from '@test/support';
-
-const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
 async function api(base: string, method: string, path: string, token: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -111,15 +108,7 @@ describe('the split processes on PostgreSQL and NATS', () => {
     await db?.drop();
   });
 
-  const env = () => ({
-    DATABASE_URL: db.url,
-    NATS_URL,
-    PORT: '0',
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    SIGNING_SECRET: TEST_SIGNING_SECRET,
-    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    NATS_SUBJECT_PREFIX: prefix,
-  });
+  const env = () => clusterProcessEnv(db.url, prefix);
 
   it('starts node and edge, which answer health and readiness', async () => {
     const node = startProcess('dist/apps/node/src/main.js', { ...env(), NODE_ID: 'node-a' });

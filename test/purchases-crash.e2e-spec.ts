@@ -6,10 +6,7 @@ import {
   ORIGIN_URL,
   REGISTRANT,
   ServiceProcess,
-  TEST_ADMIN_TOKEN,
-  TEST_ENCRYPTION_KEY,
   TEST_NATS_URL,
-  TEST_SIGNING_SECRET,
   TestDatabase,
   createTestDatabase,
   domainEnv,
@@ -23,6 +20,7 @@ import {
   uniqueDomain,
   uniqueSubjectPrefix,
   waitForUrl,
+  clusterProcessEnv,
 } from '@test/support';
 import { streamName } from '@app/webhooks';
 import { connect } from 'nats';
@@ -72,13 +70,7 @@ describe('purchase saga crash safety: a node SIGKILLed between every pair of ste
     db = await createTestDatabase();
     dns = await startDnsServer(domainZones());
     env = {
-      DATABASE_URL: db.url,
-      NATS_URL: TEST_NATS_URL,
-      NATS_SUBJECT_PREFIX: prefix,
-      PORT: '0',
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      SIGNING_SECRET: TEST_SIGNING_SECRET,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      ...clusterProcessEnv(db.url, prefix),
       RATE_LIMITS: 'off',
       PURCHASE_SWEEP_SECONDS: '1',
       ...domainEnv(dns.address),

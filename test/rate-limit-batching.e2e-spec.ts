@@ -1,8 +1,6 @@
 import { Clock } from '@app/limits';
 import {
   TEST_ADMIN_TOKEN,
-  TEST_ENCRYPTION_KEY,
-  TEST_SIGNING_SECRET,
   TestApp,
   TestDatabase,
   createTestDatabase,
@@ -11,6 +9,7 @@ import {
   stopAllProcesses,
   uniqueSubjectPrefix,
   waitForUrl,
+  clusterProcessEnv,
 } from '@test/support';
 import request from 'supertest';
 
@@ -69,13 +68,7 @@ describe('one budget across API replicas under parallel load (dist/apps/api)', (
 
   it('lets exactly 60 of 120 parallel calls of one key through two replicas', async () => {
     const env = {
-      DATABASE_URL: db.url,
-      NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
-      NATS_SUBJECT_PREFIX: uniqueSubjectPrefix(),
-      PORT: '0',
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      SIGNING_SECRET: TEST_SIGNING_SECRET,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      ...clusterProcessEnv(db.url, uniqueSubjectPrefix()),
     };
     const a = startProcess('dist/apps/api/src/main.js', env);
     const urlA = await waitForUrl(a); // the first replica runs the migrations alone

@@ -2,10 +2,7 @@ import { DEFAULT_MEMBERSHIP } from '@app/actors';
 import { streamName } from '@app/webhooks';
 import {
   ServiceProcess,
-  TEST_ADMIN_TOKEN,
-  TEST_ENCRYPTION_KEY,
   TEST_NATS_URL,
-  TEST_SIGNING_SECRET,
   TestDatabase,
   WebhookReceiver,
   createTestDatabase,
@@ -16,6 +13,7 @@ import {
   stopAllProcesses,
   uniqueSubjectPrefix,
   waitForUrl,
+  clusterProcessEnv,
 } from '@test/support';
 import { connect } from 'nats';
 import { Client } from 'pg';
@@ -51,13 +49,7 @@ describe('a node SIGKILLed mid-delivery (two node processes, one api)', () => {
 
   it('delivers every event at least once after another node takes over', async () => {
     const env = {
-      DATABASE_URL: db.url,
-      NATS_URL: TEST_NATS_URL,
-      NATS_SUBJECT_PREFIX: prefix,
-      PORT: '0',
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      SIGNING_SECRET: TEST_SIGNING_SECRET,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      ...clusterProcessEnv(db.url, prefix),
       OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
       RATE_LIMITS: 'off',
     };

@@ -3,13 +3,26 @@ import { NatsBus } from '@app/bus';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ServiceProcess, startProcess, waitForUrl } from './processes';
-import { TEST_ENCRYPTION_KEY } from './test-app';
+import { TEST_ADMIN_TOKEN, TEST_ENCRYPTION_KEY, TEST_SIGNING_SECRET } from './test-app';
 
 export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
 /** A namespace of its own on the shared NATS, so concurrent test files never see each other. */
 export function uniqueSubjectPrefix(): string {
   return `t${randomBytes(5).toString('hex')}`;
+}
+
+/** What every split process (api, node) of a test needs: the test database, the shared NATS under `prefix`, test secrets. */
+export function clusterProcessEnv(databaseUrl: string, prefix = uniqueSubjectPrefix()): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    NATS_URL: TEST_NATS_URL,
+    NATS_SUBJECT_PREFIX: prefix,
+    PORT: '0',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    SIGNING_SECRET: TEST_SIGNING_SECRET,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+  };
 }
 
 export interface CounterCluster {

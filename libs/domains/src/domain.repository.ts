@@ -1,5 +1,5 @@
 import { MikroSqlExecutor } from '@app/persistence';
-import { decodeCursor, encodeCursor, notFound } from '@app/http';
+import { afterCursor, encodeCursor, notFound } from '@app/http';
 import { Injectable } from '@nestjs/common';
 import { DomainRecord } from './domain.record';
 
@@ -55,9 +55,9 @@ export class DomainRepository {
       params.push(query.projectId);
     }
     if (query.cursor && query.hostname === undefined) {
-      const after = decodeCursor(query.cursor);
-      where.push('(created_at, id) < (?::timestamptz, ?)');
-      params.push(after.createdAt, after.id);
+      const after = afterCursor(query.cursor);
+      where.push(after.sql);
+      params.push(...after.params);
     }
     const rows = await this.db.query<Row>(
       `select id, state from domains where ${where.join(' and ')} order by created_at desc, id desc limit ?`,

@@ -30,6 +30,12 @@ export function decodeCursor(cursor: string): Position {
   });
 }
 
+/** The rows after a cursor in `order by created_at desc, id desc`: a predicate and its two parameters. */
+export function afterCursor(cursor: string): { sql: string; params: [string, string] } {
+  const position = decodeCursor(cursor);
+  return { sql: '(created_at, id) < (?::timestamptz, ?)', params: [position.createdAt, position.id] };
+}
+
 /** One page of `limit` from `limit + 1` rows fetched newest first. */
 export function page<T extends { id: string; createdAtKey: string }>(
   rows: T[],

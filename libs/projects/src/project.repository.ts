@@ -1,4 +1,4 @@
-import { DomainError, decodeCursor, microsKey, notFound, page } from '@app/http';
+import { DomainError, afterCursor, microsKey, notFound, page } from '@app/http';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { ProjectRecord } from './project.view';
@@ -49,9 +49,9 @@ export class ProjectRepository {
     const params: unknown[] = [workspaceId];
     let after = '';
     if (cursor) {
-      const position = decodeCursor(cursor);
-      after = 'and (created_at, id) < (?::timestamptz, ?)';
-      params.push(position.createdAt, position.id);
+      const position = afterCursor(cursor);
+      after = `and ${position.sql}`;
+      params.push(...position.params);
     }
     const rows = await this.db.query<ProjectRecord>(
       `select ${COLUMNS} from projects where workspace_id = ? ${after} order by created_at desc, id desc limit ?`,

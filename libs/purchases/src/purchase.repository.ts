@@ -1,4 +1,4 @@
-import { DomainError, decodeCursor, microsKey, notFound, page } from '@app/http';
+import { DomainError, afterCursor, microsKey, notFound, page } from '@app/http';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { PurchaseRecord } from './purchase.record';
@@ -53,9 +53,9 @@ export class PurchaseRepository {
     if (query.createdAfter) add('created_at >= ?::timestamptz', bound(query.createdAfter, 'createdAfter', false));
     if (query.createdBefore) add('created_at <= ?::timestamptz', bound(query.createdBefore, 'createdBefore', true));
     if (query.cursor) {
-      const after = decodeCursor(query.cursor);
-      where.push('(created_at, id) < (?::timestamptz, ?)');
-      params.push(after.createdAt, after.id);
+      const after = afterCursor(query.cursor);
+      where.push(after.sql);
+      params.push(...after.params);
     }
     const rows = await this.db.query<{ id: string; createdAtKey: string; state: PurchaseRecord }>(
       `select id, ${microsKey('created_at')} as "createdAtKey", state from purchases

@@ -1,6 +1,6 @@
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, microsKey, page } from '@app/http';
+import { afterCursor, microsKey, page } from '@app/http';
 import { DeliveryRecord, DeliveryStatus } from './delivery.view';
 import { withDates } from './row-dates';
 import { newDeliveryId } from './webhook-ids';
@@ -45,9 +45,9 @@ export class DeliveryRepository {
       params.push(q.eventId);
     }
     if (q.cursor) {
-      const after = decodeCursor(q.cursor);
-      where.push('(created_at, id) < (?::timestamptz, ?)');
-      params.push(after.createdAt, after.id);
+      const after = afterCursor(q.cursor);
+      where.push(after.sql);
+      params.push(...after.params);
     }
     const rows = await this.db.query<DeliveryRecord>(
       `select ${COLUMNS} from webhook_deliveries where ${where.join(' and ')}

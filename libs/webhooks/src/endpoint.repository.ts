@@ -1,7 +1,7 @@
 import { notFound } from '@app/http';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, microsKey, page } from '@app/http';
+import { afterCursor, microsKey, page } from '@app/http';
 import { EndpointRecord } from './endpoint.view';
 import { withDates } from './row-dates';
 
@@ -44,9 +44,9 @@ export class EndpointRepository {
     const params: unknown[] = [workspaceId];
     let after = '';
     if (cursor) {
-      const position = decodeCursor(cursor);
-      after = 'and (created_at, id) < (?::timestamptz, ?)';
-      params.push(position.createdAt, position.id);
+      const position = afterCursor(cursor);
+      after = `and ${position.sql}`;
+      params.push(...position.params);
     }
     const rows = await this.db.query<EndpointRecord>(
       `select ${COLUMNS} from webhook_endpoints where workspace_id = ? ${after}

@@ -1,7 +1,7 @@
 import { notFound } from '@app/http';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, microsKey, page } from '@app/http';
+import { afterCursor, microsKey, page } from '@app/http';
 import { EventEnvelope, EventRow, buildEnvelope, unixSeconds } from './envelope';
 import { withDates } from './row-dates';
 
@@ -60,9 +60,9 @@ export class EventRepository {
       params.push(q.createdBefore);
     }
     if (q.cursor) {
-      const after = decodeCursor(q.cursor);
-      where.push('(created_at, id) < (?::timestamptz, ?)');
-      params.push(after.createdAt, after.id);
+      const after = afterCursor(q.cursor);
+      where.push(after.sql);
+      params.push(...after.params);
     }
     const rows = await this.db.query<EventRow & { createdAtKey: string }>(
       `select ${COLUMNS} from outbox_events where ${where.join(' and ')} order by created_at desc, id desc limit ?`,
