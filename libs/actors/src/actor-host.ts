@@ -190,7 +190,10 @@ export class ActorHost {
       this.evict(actor);
       return { retry: 'conflict' };
     }
-    this.logger.error({ err: error, kind: request.kind, id: request.id }, 'Actor command failed');
+    this.logger.error(
+      { err: error, kind: request.kind, id: request.id, commandId: request.commandId, attempt: request.attempt },
+      'Actor command failed',
+    );
     this.evict(actor);
     this.metrics.commands.inc({ kind: request.kind, outcome: 'error' });
     return { ok: false, error: { code: 'internal_error', message: 'The command failed on our side' } };

@@ -10,3 +10,4 @@ export * from './http-core.module';
 export * from './replayed-response';
 export * from './keyset-cursor';
 export * from './page-query.dto';
+export * from './http-observer';
