@@ -43,6 +43,23 @@ const LEAD_MS = 5_000;
 const GRACE_MS = 5_000;
 const OUTCOMES = ['correct', 'incorrect', 'not_resolving', 'origin_blocked', 'lookup_failed', 'error'];
 
+/** Warnings and errors a process logged (JSON lines at LOG_LEVEL=warn), counted by message. */
+function loggedProblems(children: Child[]): string {
+  const counts = new Map<string, number>();
+  for (const child of children) {
+    for (const line of child.output().split('\n')) {
+      if (!line.startsWith('{')) continue;
+      try {
+        const entry = JSON.parse(line) as { level?: number; msg?: string };
+        if ((entry.level ?? 0) >= 40) counts.set(entry.msg ?? '?', (counts.get(entry.msg ?? '?') ?? 0) + 1);
+      } catch {
+        // not a log line
+      }
+    }
+  }
+  return [...counts].map(([msg, n]) => `${msg} (${n})`).join('; ') || 'none';
+}
+
 /** Verified with a certificate valid for 60 days and DNS right: the steady state of a live domain. */
 function verifiedMachine(created: DomainState, now: Date): DomainState {
   const seen = transition(created, { type: 'probe_observed', dns: 'correct', certificate: 'none' }, now).state;
@@ -120,6 +137,7 @@ interface Sample {
   at: number;
   probes: number;
   byOutcome: Record<string, number>;
+  stale: number;
   resident: number;
 }
 
@@ -132,6 +150,7 @@ async function sampleNode(url: string): Promise<Sample> {
     at: Date.now(),
     probes: Object.values(byOutcome).reduce((a, b) => a + b, 0),
     byOutcome,
+    stale: metricSum(text, 'monitor_probes_total', 'outcome="skipped_stale"'),
     resident: metricSum(text, 'actors_resident'),
   };
 }
@@ -201,12 +220,14 @@ async function run(env: BenchEnv): Promise<Measured> {
     );
 
     // One interval: every seeded domain due exactly once, at its phase slot in [start, start + I).
+    const rearmStart = Date.now();
     const start = Date.now() + LEAD_MS;
     await pg.query(
       `update domains set next_probe_at = to_timestamp(ceil(($1::float8 - probe_phase * $2) / $2) * $2 + probe_phase * $2)
         where id like 'dom_scale%'`,
       [start / 1000, INTERVAL_S],
     );
+    const rearmSeconds = (Date.now() - rearmStart) / 1000;
     await sleep(Math.max(0, start - Date.now()));
     const cpuBefore = nodes.map((n) => cpuSeconds(n.proc));
     const dnsCpuBefore = cpuSeconds(dns.proc);
@@ -307,6 +328,12 @@ async function run(env: BenchEnv): Promise<Measured> {
         'Probes per node': probesPerNode.map((p, i) => `${NODES[i]} ${p}`).join(', '),
         Outcomes: outcomes.map(([o, n]) => `${o} ${n}`).join(', '),
         'Domains whose slot passed unprobed': Number(missed),
+        'Skipped as stale (monitor_probes_total{outcome="skipped_stale"})': after.reduce(
+          (sum, a, i) => sum + a.stale - before[i].stale,
+          0,
+        ),
+        'Arming the interval (one update of every seeded row), s': round(rearmSeconds, 1),
+        'Warnings and errors the nodes logged': loggedProblems(nodes.map((n) => n.proc)),
         'RSS per node, settled → peak (MiB)': NODES.map(
           (id, i) => `${id} ${rssIdle[i].toFixed(0)} → ${rssPeak[i].toFixed(0)}`,
         ).join(', '),
