@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { ProcessRole, loadConfig } from '@app/config';
 import { REPO_ROOT } from '@test/support';
 
 type K8sObject = {
@@ -281,6 +282,24 @@ describe('k8s manifests', () => {
         const refs = podSpec(workload).containers[0].envFrom.map((e: any) => e.configMapRef?.name ?? e.secretRef?.name);
         expect(refs).toEqual(['custom-domains-config', 'custom-domains-secrets']);
       }
+    });
+
+    it('the ConfigMap and Secret are a valid configuration for every process (libs/config accepts them)', () => {
+      const env = {
+        ...find(objects, 'ConfigMap', 'custom-domains-config').data,
+        ...find(objects, 'Secret', 'custom-domains-secrets').stringData,
+        NODE_ID: 'node-0',
+      };
+      const roles: Record<string, ProcessRole> = { api: 'api', node: 'node', edge: 'edge', migrate: 'tool' };
+      for (const [name, role] of Object.entries(roles)) {
+        const config = loadConfig(env, role);
+        expect({ name, migrateOnStart: config.migrateOnStart, port: config.port }).toEqual({
+          name,
+          migrateOnStart: false,
+          port: 3000,
+        });
+      }
+      expect(loadConfig(env, 'node').natsReplicas).toBe(overlay === 'production' ? 3 : 1);
     });
 
     it('NetworkPolicies deny by default and open only what each process needs', () => {
