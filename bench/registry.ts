@@ -2,6 +2,7 @@ import { failoverBench } from './actors/failover.bench';
 import { persistedBench } from './actors/persisted.bench';
 import { residentMemoryBench } from './actors/resident-memory.bench';
 import { throughputBench } from './actors/throughput.bench';
+import { clusterScaleBench } from './cluster/scale.bench';
 import { edgeHandshakesBench } from './edge/handshakes.bench';
 import { edgeProxyBench } from './edge/proxy.bench';
 import { domainsCreateBench } from './domains/create.bench';
@@ -26,6 +27,7 @@ export const BENCHMARKS: Benchmark[] = [
   domainsCreateBench,
   domainsMonitorBench,
   limitsRateLimitBench,
+  clusterScaleBench,
 ];
 
 /** `actors.failover`, `failover` or a whole area (`actors`) select benchmarks; nothing selects all. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deleteStreams, dropStaleDatabases } from './lib/cleanup';
 import { NATS_URL, createBenchDatabase, uniqueSubjectPrefix } from './lib/database';
@@ -115,7 +115,17 @@ async function main(): Promise<void> {
     if (busyBefore !== undefined && busyBefore > 10) {
       console.log(`  (the machine was ${busyBefore}% busy with other work just before: it skews the figures)`);
     }
-    const base = { name: bench.name, area: bench.area, order: bench.order, title: bench.title, machine, busyBefore };
+    // Beside the busy share (which tops out at 100%), how many runnable tasks competed for the cores.
+    const loadAverage = Number(loadavg()[0].toFixed(2));
+    const base = {
+      name: bench.name,
+      area: bench.area,
+      order: bench.order,
+      title: bench.title,
+      machine,
+      busyBefore,
+      loadAverage,
+    };
     let result: BenchResult;
     try {
       const measured = await runIsolated(bench);

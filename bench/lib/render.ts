@@ -55,11 +55,12 @@ function table(results: BenchResult[]): string[] {
 function section(r: BenchResult, showMachine: boolean): string[] {
   const when = `${r.ranAt.slice(0, 16).replace('T', ' ')} UTC`;
   const where = showMachine ? ` on ${describe(r.machine)}` : '';
+  const average = r.loadAverage !== undefined ? `load average ${r.loadAverage} on ${r.machine.cores} cores` : '';
   const load =
     r.busyBefore !== undefined
-      ? `, machine ${r.busyBefore}% busy with other work just before`
-      : r.loadAverage !== undefined
-        ? `, load average ${r.loadAverage} at its start`
+      ? `, machine ${r.busyBefore}% busy with other work just before${average ? ` (${average})` : ''}`
+      : average
+        ? `, ${average} at its start`
         : '';
   const lines = [`### ${r.title} (\`${r.name}\`)`, '', `Run ${when}, ${Math.round(r.seconds)} s${where}${load}.`, ''];
   if (r.error) return [...lines, '```', r.error.slice(0, 2_000), '```', ''];

@@ -54,7 +54,7 @@ export interface BenchResult extends Partial<Measured> {
   machine: Machine;
   /** Percent of all cores busy with other work in the second before it started (it skews the figures). */
   busyBefore?: number;
-  /** Older results: the 1-minute load average when it started. */
+  /** The 1-minute load average when it started (other work and leftovers of the previous benchmark). */
   loadAverage?: number;
   /** Set when the benchmark did not finish; its figures are then absent. */
   error?: string;

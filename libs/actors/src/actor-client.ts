@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { Bus, NoRespondersError, RequestTimeoutError } from '@app/bus';
 import { DomainError, ErrorCode } from '@app/http';
 import { ActorRequest, ActorResponse } from './actor.types';
@@ -22,6 +23,8 @@ const DEFAULTS = { attemptTimeoutMs: 5_000, deadlineMs: 30_000 };
  * carries the same command id so the actor applies it once.
  */
 export class ActorClient {
+  private readonly logger = new Logger(ActorClient.name);
+
   constructor(
     private readonly bus: Bus,
     private readonly metrics: ActorMetrics = ActorMetrics.get(),
@@ -54,6 +57,8 @@ export class ActorClient {
       }
       const backoff = Math.random() * Math.min(1_000, 25 * 2 ** attempt);
       if (Date.now() + backoff >= giveUpAt) {
+        // Inside an HTTP request the log line also carries its request id (nestjs-pino's context).
+        this.logger.warn({ kind, id, commandId, attempts: attempt, reason }, 'Actor command gave up: 503');
         throw new DomainError(
           'service_unavailable',
           `The ${kind} is moving between nodes or unreachable; try again shortly`,

@@ -59,6 +59,8 @@ export class ActorHost {
   /** Keyed `kind:id`; Map order doubles as the LRU order (touched actors move to the end). */
   private readonly residents = new Map<string, Resident>();
   private readonly subscriptions = new Map<number, () => void>();
+  /** Shards being handed off or dropped: requests still arriving for them are sent elsewhere. */
+  private readonly leaving = new Set<number>();
   private leases?: LeaseSource;
   private sweeper?: NodeJS.Timeout;
 
@@ -97,6 +99,7 @@ export class ActorHost {
   }
 
   acquire(shard: number): void {
+    this.leaving.delete(shard);
     this.subscriptions.get(shard)?.();
     this.subscriptions.set(
       shard,
@@ -107,6 +110,8 @@ export class ActorHost {
 
   /** Graceful: stop taking messages, let queued ones finish, then forget the shard's actors. */
   async release(shard: number): Promise<void> {
+    // Requests already on their way (the subscription drains) get a retry, not a new resident.
+    this.leaving.add(shard);
     this.unsubscribe(shard);
     const actors = [...this.residents.values()].filter((r) => r.shard === shard);
     await Promise.all(actors.map((r) => r.mailbox.idle()));
@@ -115,6 +120,7 @@ export class ActorHost {
 
   /** Immediate: the lease is gone; in-flight writes will be fenced. */
   drop(shard: number): void {
+    this.leaving.add(shard);
     this.unsubscribe(shard);
     for (const r of [...this.residents.values()]) if (r.shard === shard) this.evict(r);
   }
@@ -123,7 +129,7 @@ export class ActorHost {
   async dispatch(shard: number, request: ActorRequest): Promise<ActorResponse> {
     const kind = this.kinds.get(request.kind);
     if (!kind) return { ok: false, error: { code: 'bad_request', message: `Unknown actor kind ${request.kind}` } };
-    if (!this.leases?.lease(shard)) return { retry: 'not_owner' };
+    if (!this.leases?.lease(shard) || this.leaving.has(shard)) return { retry: 'not_owner' };
     const key = `${request.kind}:${request.id}`;
     let resident = this.residents.get(key);
     if (resident) this.residents.delete(key);
@@ -190,7 +196,10 @@ export class ActorHost {
       this.evict(actor);
       return { retry: 'conflict' };
     }
-    this.logger.error({ err: error, kind: request.kind, id: request.id }, 'Actor command failed');
+    this.logger.error(
+      { err: error, kind: request.kind, id: request.id, commandId: request.commandId, attempt: request.attempt },
+      'Actor command failed',
+    );
     this.evict(actor);
     this.metrics.commands.inc({ kind: request.kind, outcome: 'error' });
     return { ok: false, error: { code: 'internal_error', message: 'The command failed on our side' } };

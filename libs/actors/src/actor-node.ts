@@ -50,6 +50,7 @@ export class ActorNode {
     const writer = new SnapshotWriter(db, nodeId, (shard) => this.shards.dropShards([shard], 'write fenced'));
     this.host = new ActorHost(nodeId, bus, db, writer, metrics, options.limits);
     metrics.bindHost(this.host);
+    metrics.bindMembers(() => membership.members().length);
     this.shards = new ShardManager(
       nodeId,
       new LeaseRepository(db, timings.ttlMs),

@@ -10,6 +10,7 @@ export interface HostGauges {
 export class ActorMetrics {
   private static instance?: ActorMetrics;
   private host?: HostGauges;
+  private members?: () => number;
 
   readonly shardsOwned = new Gauge({
     name: 'actors_shards_owned',
@@ -66,6 +67,12 @@ export class ActorMetrics {
       registers: [metricsRegistry],
       collect: () => depth.set(this.host?.mailboxDepth() ?? 0),
     });
+    const members: Gauge = new Gauge({
+      name: 'actors_cluster_members',
+      help: 'Live members of the cluster as this node sees them',
+      registers: [metricsRegistry],
+      collect: () => members.set(this.members?.() ?? 0),
+    });
   }
 
   static get(): ActorMetrics {
@@ -74,5 +81,9 @@ export class ActorMetrics {
 
   bindHost(host: HostGauges): void {
     this.host = host;
+  }
+
+  bindMembers(count: () => number): void {
+    this.members = count;
   }
 }

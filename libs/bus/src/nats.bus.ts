@@ -76,7 +76,9 @@ export class NatsBus extends Bus {
           .catch((error: unknown) => this.logger.error({ err: error, subject: msg.subject }, 'Responder failed'));
       },
     });
-    return () => sub.unsubscribe();
+    // drain, not unsubscribe: requests the server sent before it saw the UNSUB still reach the
+    // responder (which answers or redirects them) instead of being dropped into a 5 s client timeout.
+    return () => void sub.drain().catch(() => sub.unsubscribe());
   }
 
   async gather(subject: string, payload: unknown, waitMs: number): Promise<unknown[]> {

@@ -2,13 +2,14 @@ import { DnsModule } from '@app/dns';
 import { Module } from '@nestjs/common';
 import { AcmeAccountRepository } from './acme-account.repository';
 import { AcmeIssuer } from './acme-issuer.service';
+import { CertificateExpiryMetrics } from './certificate-expiry.metrics';
 import { CertificateManager } from './certificate-manager.service';
 import { CertificateRepository } from './certificate.repository';
 
 /** ACME issuance and certificate storage (node, standalone). */
 @Module({
   imports: [DnsModule],
-  providers: [AcmeAccountRepository, AcmeIssuer, CertificateRepository, CertificateManager],
+  providers: [AcmeAccountRepository, AcmeIssuer, CertificateRepository, CertificateManager, CertificateExpiryMetrics],
   exports: [CertificateManager, CertificateRepository],
 })
 export class CertificatesModule {}

@@ -1,10 +1,9 @@
 import { Public } from '@app/auth';
 import { Controller, Get, Header } from '@nestjs/common';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import './http.metrics';
+import { metricsRegistry } from './metrics-registry';
 
-/** One registry per process; features register their own metrics on it. */
-export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry });
+export { metricsRegistry };
 
 @Public()
 @Controller()

@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body-parser';
 import { registerFormBodyParser } from './form-body-parser';
+import { notifyHttpResponse } from './http-observer';
 import { REQUEST_ID_HEADER, newRequestId } from './request-id';
 
 /** The Fastify adapter every app uses: body limit, request ids, no Fastify logger (pino is ours). */
@@ -28,6 +29,15 @@ export function configureHttpApp(app: NestFastifyApplication): void {
   registerFormBodyParser(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    notifyHttpResponse({
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      statusCode: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    });
     done();
   });
   app.useLogger(app.get(Logger));

@@ -12,3 +12,4 @@ export * from './keyset-cursor';
 export * from './page-query.dto';
 export * from './form-body-parser';
 export * from './is-metadata.validator';
+export * from './http-observer';

@@ -32,7 +32,10 @@ export class DeliveryAttempt {
     try {
       return await this.attempt(d, event);
     } catch (error) {
-      this.logger.error({ err: error, deliveryId: d.id }, 'Delivery attempt failed unexpectedly');
+      this.logger.error(
+        { err: error, deliveryId: d.id, eventId: d.eventId, endpointId: d.endpointId },
+        'Delivery attempt failed unexpectedly',
+      );
       const message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
       this.metrics.deliveries.inc({ outcome: 'network_error' });
       const failed = { kind: 'network_error' as const, statusCode: null, error: message, durationMs: 0 };
@@ -64,6 +67,19 @@ export class DeliveryAttempt {
       this.metrics.eventLagSeconds.observe(Math.max(0, Date.now() - event.createdAt.getTime()) / 1000);
     }
     if (outcome.status === 'dead_lettered') this.metrics.deadLetters.inc();
+    if (outcome.status !== 'delivered') {
+      const ids = { deliveryId: d.id, eventId: d.eventId, eventType: d.eventType, endpointId: d.endpointId };
+      this.logger.log(
+        {
+          ...ids,
+          attempt: d.attempts + 1,
+          outcome: result.kind,
+          statusCode: result.statusCode,
+          status: outcome.status,
+        },
+        `Webhook delivery attempt failed: ${result.error ?? result.kind}`,
+      );
+    }
     return outcome;
   }
 

@@ -58,9 +58,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   async relayOnce(): Promise<number> {
     if (!(await anyUnrelayed(this.db))) return 0;
     const now = this.clock.now();
-    const { events, deliveries } = await this.db.transaction(async (tx) => {
+    const { events, deliveries, eventIds } = await this.db.transaction(async (tx) => {
       const rows = await claimUnrelayed(tx, BATCH);
-      if (!rows.length) return { events: 0, deliveries: 0 };
+      if (!rows.length) return { events: 0, deliveries: 0, eventIds: [] as string[] };
       await this.stream.publish(rows.map((row) => buildEnvelope(row, unixSeconds(now))));
       const endpoints = await enabledEndpoints(tx, [...new Set(rows.map((r) => r.workspaceId))]);
       const created: NewDelivery[] = rows.flatMap((event) =>
@@ -73,9 +73,10 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
         tx,
         rows.map((r) => r.id),
       );
-      return { events: rows.length, deliveries: created.length };
+      return { events: rows.length, deliveries: created.length, eventIds: rows.map((r) => r.id) };
     });
     this.metrics.relayed.inc(events);
+    if (events) this.logger.debug({ eventIds, deliveries }, `Relayed ${events} events`);
     if (deliveries) this.worker.wake();
     return events;
   }

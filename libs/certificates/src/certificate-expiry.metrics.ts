@@ -1,0 +1,80 @@
+import { metricsRegistry } from '@app/health';
+import { MikroSqlExecutor } from '@app/persistence';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Gauge } from 'prom-client';
+
+/** Scrapes come every 15-60 s; the figures move by the hour. */
+const REFRESH_MS = 60_000;
+
+/** Cheap queries: ranges and an ordered limit on certificates_not_after_idx, joined to live domains. */
+const EXPIRY_SQL = `select
+  (select count(*) from certificates c join domains d on d.id = c.domain_id and d.deleted_at is null
+     where c.not_after <= now()) as expired,
+  (select count(*) from certificates c join domains d on d.id = c.domain_id and d.deleted_at is null
+     where c.not_after > now() and c.not_after <= now() + interval '7 days') as within_7d,
+  (select count(*) from certificates c join domains d on d.id = c.domain_id and d.deleted_at is null
+     where c.not_after > now() + interval '7 days' and c.not_after <= now() + interval '30 days') as within_30d,
+  (select extract(epoch from c.not_after - now()) from certificates c
+     join domains d on d.id = c.domain_id and d.deleted_at is null order by c.not_after limit 1) as earliest`;
+
+interface ExpiryRow {
+  expired: string;
+  within_7d: string;
+  within_30d: string;
+  earliest: string | null;
+}
+
+type Source = () => Promise<ExpiryRow>;
+let source: Source | undefined;
+let cached: { at: number; row: ExpiryRow } | undefined;
+let refreshing: Promise<void> | undefined;
+const logger = new Logger('CertificateExpiryMetrics');
+
+async function current(): Promise<ExpiryRow | undefined> {
+  if (!source) return undefined;
+  if (!cached || Date.now() - cached.at > REFRESH_MS) {
+    const read = source;
+    refreshing ??= read()
+      .then((row) => void (cached = { at: Date.now(), row }))
+      .catch((err: unknown) => logger.warn({ err }, 'Reading certificate expiries failed'))
+      .finally(() => (refreshing = undefined));
+    await refreshing;
+  }
+  return cached?.row;
+}
+
+// Cluster-wide figures (every node reports the same ones: aggregate with max/min, not sum).
+const windows: Gauge = new Gauge({
+  name: 'certificates_expiring',
+  help: 'Certificates of live domains by time to expiry: expired, within 7 days, within 7-30 days (cluster-wide)',
+  labelNames: ['window'],
+  registers: [metricsRegistry],
+  async collect() {
+    const row = await current();
+    if (!row) return;
+    windows.set({ window: 'expired' }, Number(row.expired));
+    windows.set({ window: '7d' }, Number(row.within_7d));
+    windows.set({ window: '30d' }, Number(row.within_30d));
+  },
+});
+const earliest: Gauge = new Gauge({
+  name: 'certificates_earliest_expiry_seconds',
+  help: 'Seconds until the earliest certificate of a live domain expires (negative: already expired; cluster-wide)',
+  labelNames: ['scope'],
+  registers: [metricsRegistry],
+  async collect() {
+    const row = await current();
+    if (row?.earliest != null) earliest.set({ scope: 'cluster' }, Number(row.earliest));
+  },
+});
+
+/** Binds the expiry gauges to this process's database (nodes and standalone, where certificates are ordered). */
+@Injectable()
+export class CertificateExpiryMetrics implements OnModuleInit {
+  constructor(private readonly db: MikroSqlExecutor) {}
+
+  onModuleInit(): void {
+    source = async () => (await this.db.query<ExpiryRow>(EXPIRY_SQL))[0];
+    cached = undefined;
+  }
+}
