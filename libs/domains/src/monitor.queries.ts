@@ -26,8 +26,15 @@ export async function claimDueDomains(
   limit: number,
 ): Promise<DueDomain[]> {
   if (!shards.length) return [];
-  return db.query<DueDomain>(
-    `with due as (
+  return db.transaction(async (tx) => {
+    // Walk the next_probe_at index in order and stop at `limit` rows. Left to itself the planner, which
+    // underestimates the rows due (the column moves ahead of its statistics), collects every due row of
+    // the node's shards and sorts them: fine when nothing is behind, but each claim then costs the whole
+    // backlog, and a monitor that falls behind falls further behind (40x slower at 38,000 rows due).
+    await tx.query('set local enable_bitmapscan = off');
+    await tx.query('set local enable_sort = off');
+    return tx.query<DueDomain>(
+      `with due as (
        select id, next_probe_at < now() - (? + 30) * interval '1 second' as stale
        from domains
        where shard = any(?::int[]) and deleted_at is null and next_probe_at <= now()
@@ -42,15 +49,16 @@ export async function claimDueDomains(
      where d.id = due.id
      returning d.id, d.hostname, d.shard, d.state->>'originUrl' as "originUrl",
        (d.state->'machine'->>'certificateExpiresAt') is not null as "hasCertificate", due.stale`,
-    [
-      intervalSeconds,
-      shards,
-      limit,
-      intervalSeconds,
-      intervalSeconds,
-      intervalSeconds,
-      intervalSeconds,
-      intervalSeconds,
-    ],
-  );
+      [
+        intervalSeconds,
+        shards,
+        limit,
+        intervalSeconds,
+        intervalSeconds,
+        intervalSeconds,
+        intervalSeconds,
+        intervalSeconds,
+      ],
+    );
+  });
 }
