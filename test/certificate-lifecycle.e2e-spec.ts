@@ -50,6 +50,7 @@ async function startStack(validitySeconds?: number) {
       ACME_DIRECTORY_URL: pebble.directoryUrl,
       ACME_CA_FILE: pebble.caFile,
       MONITOR_INTERVAL_SECONDS: '2',
+      SERVED_CHECK_INTERVAL_SECONDS: '2', // every probe reads the served certificate
       OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', // the loopback origin below
     },
   });

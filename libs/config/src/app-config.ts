@@ -104,6 +104,8 @@ export interface AppConfig {
   trustedProxies: string[];
   /** Every domain is probed once per interval (SPEC: 5 minutes). */
   monitorIntervalSeconds: number;
+  /** How often the monitor reads each hostname's served certificate over TLS (a handshake at the edge). */
+  servedCheckIntervalSeconds: number;
   /** Probes in flight at once per node. */
   monitorConcurrency: number;
   /** The service's public address (OAuth issuer); unset: taken from each request's host. */
@@ -202,6 +204,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     rateLimits: boolean(env, 'RATE_LIMITS', true),
     trustedProxies: cidrList(env, 'TRUSTED_PROXIES'),
     monitorIntervalSeconds: integer(env, 'MONITOR_INTERVAL_SECONDS', 300, 2, 86_400),
+    servedCheckIntervalSeconds: integer(env, 'SERVED_CHECK_INTERVAL_SECONDS', 3600, 2, 604_800),
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 256, 1, 10_000),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['https:', 'http:'])?.replace(/\/+$/, ''),
     oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86_400),

@@ -11,7 +11,8 @@ export interface ServedCertificate {
   reason?: string;
 }
 
-const TIMEOUT_MS = 5_000;
+/** Short: an unreachable edge must not hold a monitor slot for long. */
+const TIMEOUT_MS = 3_000;
 
 /** Whether a certificate's names cover the hostname (exact or one-label wildcard). Pure. */
 export function certificateCovers(

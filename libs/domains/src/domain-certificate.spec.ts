@@ -1,6 +1,6 @@
 import { initialDomainState } from '@app/domain-model';
 import { DomainRecord } from './domain.record';
-import { certificateState, observedCertificate } from './domain-certificate';
+import { certificateState, observedCertificate, servedCheckDue } from './domain-certificate';
 
 const now = new Date('2026-11-22T00:00:00Z');
 const days = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString();
@@ -29,5 +29,20 @@ describe('certificate state and what the machine is told', () => {
     [record(days(-1)), 'outside_validity', 'expired'],
   ] as const)('%#: served %s', (r, served, expected) => {
     expect(observedCertificate(r, now, 30, served)).toBe(expected);
+  });
+});
+
+describe('served-certificate checks', () => {
+  it.each([0, 0.123, 0.5, 0.999])('happen once an hour for a domain of phase %s probed every 5 minutes', (phase) => {
+    const start = Date.parse('2026-11-22T00:00:00Z');
+    const probes = Array.from({ length: 12 * 24 }, (_, i) => start + (phase * 300 + i * 300) * 1000);
+    const checks = probes.filter((at) => servedCheckDue(at, phase, 300, 3600));
+    expect(checks).toHaveLength(24);
+    for (let i = 1; i < checks.length; i++) expect(checks[i] - checks[i - 1]).toBe(3_600_000);
+  });
+
+  it('happen on every probe when the served interval is not longer than the monitor interval', () => {
+    expect(servedCheckDue(Date.now(), 0.4, 300, 300)).toBe(true);
+    expect(servedCheckDue(Date.now(), 0.4, 300, 60)).toBe(true);
   });
 });

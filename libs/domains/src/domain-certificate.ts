@@ -33,5 +33,22 @@ export function observedCertificate(
   return served === 'wrong_name' || served === 'outside_validity' ? 'none' : 'valid';
 }
 
+/**
+ * Whether the probe at `now` also reads the served certificate: once per `servedIntervalS` for each
+ * domain, at its own phase, so the handshakes spread evenly over the edges (at 1,000,000 domains every
+ * probe would cost the edges 3,333 handshakes a second). Stateless: the probe whose interval crosses
+ * the domain's served-check boundary does it.
+ */
+export function servedCheckDue(
+  nowMs: number,
+  phase: number,
+  monitorIntervalS: number,
+  servedIntervalS: number,
+): boolean {
+  if (servedIntervalS <= monitorIntervalS) return true;
+  const slot = (ms: number) => Math.floor((ms / 1000 + phase * servedIntervalS) / servedIntervalS);
+  return slot(nowMs) !== slot(nowMs - monitorIntervalS * 1000);
+}
+
 /** Only a domain holding a certificate has one to compare with what is served. */
 export const holdsCertificate = (record: DomainRecord): boolean => record.machine.certificateExpiresAt !== undefined;

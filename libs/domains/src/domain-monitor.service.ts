@@ -1,13 +1,14 @@
 import { ActorNode } from '@app/actors';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Bus } from '@app/bus';
-import { DnsLookupError, DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
+import { DnsLookupError, DnsProber, OriginPreflight, ServedCertificate, ServedCertificateProbe } from '@app/dns';
 import { publishEdgeInvalidation } from '@app/edge';
 import { DomainError } from '@app/http';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DOMAIN_KIND, DomainCommand } from './domain.commands';
+import { servedCheckDue } from './domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
 import { DueDomain, claimDueDomains } from './monitor.queries';
 
@@ -103,9 +104,9 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       try {
         const probe = await this.prober.probe(domain.hostname);
         const served =
-          probe.dns === 'correct' && domain.hasCertificate ? await this.served.check(domain.hostname) : undefined;
-        command = { type: 'observe', dns: probe.dns, originBlocked: false, served: served?.outcome };
-        outcome = served && served.outcome !== 'valid' ? `served_${served.outcome}` : probe.dns;
+          probe.dns === 'correct' && this.servedCheckDue(domain) ? await this.readServed(domain) : undefined;
+        command = { type: 'observe', dns: probe.dns, originBlocked: false, served };
+        outcome = probe.dns;
       } catch (error) {
         // A resolver outage says nothing about the customer's DNS: record it, change nothing.
         if (error instanceof DnsLookupError) return 'lookup_failed';
@@ -125,6 +126,20 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     if (changed || (command.type === 'observe' && command.served && command.served !== 'valid')) {
       publishEdgeInvalidation(this.bus, domain.hostname);
     }
+    return outcome;
+  }
+
+  private servedCheckDue(domain: DueDomain): boolean {
+    const { monitorIntervalSeconds, servedCheckIntervalSeconds } = this.config;
+    return (
+      domain.hasCertificate &&
+      servedCheckDue(Date.now(), Number(domain.probePhase), monitorIntervalSeconds, servedCheckIntervalSeconds)
+    );
+  }
+
+  private async readServed(domain: DueDomain): Promise<ServedCertificate['outcome']> {
+    const { outcome } = await this.served.check(domain.hostname);
+    this.metrics.servedChecks.inc({ outcome });
     return outcome;
   }
 

@@ -7,7 +7,13 @@ export class MonitorMetrics {
 
   readonly probes = new Counter({
     name: 'monitor_probes_total',
-    help: 'Domain probes by outcome (correct, incorrect, not_resolving, origin_blocked, lookup_failed, skipped_stale, served_wrong_name, served_outside_validity)',
+    help: 'Domain probes by outcome (correct, incorrect, not_resolving, origin_blocked, lookup_failed, skipped_stale)',
+    labelNames: ['outcome'],
+    registers: [metricsRegistry],
+  });
+  readonly servedChecks = new Counter({
+    name: 'monitor_served_certificate_checks_total',
+    help: 'Certificates read off the hostnames over TLS, by outcome (valid, wrong_name, outside_validity, unreachable)',
     labelNames: ['outcome'],
     registers: [metricsRegistry],
   });

@@ -7,6 +7,7 @@ export interface DueDomain {
   originUrl: string;
   /** Holds a certificate, so what the hostname serves over TLS is worth comparing. */
   hasCertificate: boolean;
+  probePhase: number;
   /**
    * Due for more than an interval and a half minute (its node was down): rescheduled to its phase
    * slot instead of probed now, so a long outage ends without a stampede of probes.
@@ -48,7 +49,8 @@ export async function claimDueDomains(
      from due
      where d.id = due.id
      returning d.id, d.hostname, d.shard, d.state->>'originUrl' as "originUrl",
-       (d.state->'machine'->>'certificateExpiresAt') is not null as "hasCertificate", due.stale`,
+       (d.state->'machine'->>'certificateExpiresAt') is not null as "hasCertificate",
+       d.probe_phase as "probePhase", due.stale`,
       [
         intervalSeconds,
         shards,
