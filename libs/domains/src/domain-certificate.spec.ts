@@ -1,6 +1,6 @@
 import { initialDomainState } from '@app/domain-model';
 import { DomainRecord } from './domain.record';
-import { certificateState, observedCertificate, servedCheckDue } from './domain-certificate';
+import { certificateState, observedCertificate, probeChangesNothing, servedCheckDue } from './domain-certificate';
 
 const now = new Date('2026-11-22T00:00:00Z');
 const days = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString();
@@ -44,5 +44,30 @@ describe('served-certificate checks', () => {
   it('happen on every probe when the served interval is not longer than the monitor interval', () => {
     expect(servedCheckDue(Date.now(), 0.4, 300, 300)).toBe(true);
     expect(servedCheckDue(Date.now(), 0.4, 300, 60)).toBe(true);
+  });
+});
+
+describe('probes that change nothing (the monitor skips the actor)', () => {
+  const verified = {
+    ...initialDomainState(now),
+    status: 'verified' as const,
+    monitorStatus: 'active_ssl' as const,
+    monitorMessage: 'Your site is live',
+    firstSeenCorrectDnsAt: days(-3),
+    lastProbeAt: days(-0.01),
+    certificateExpiresAt: days(60),
+  };
+
+  it.each([
+    ['verified, DNS right, certificate valid', verified, 'correct', undefined, true],
+    ['the same after a served check that saw it', verified, 'correct', 'valid', true],
+    ['the edge unreachable: nothing judged', verified, 'correct', 'unreachable', true],
+    ['DNS drifted', verified, 'incorrect', undefined, false],
+    ['a wrong certificate served', verified, 'correct', 'wrong_name', false],
+    ['renewal due', { ...verified, certificateExpiresAt: days(10) }, 'correct', undefined, false],
+    ['pending without a certificate', initialDomainState(now), 'correct', undefined, false],
+    ['a wrong probe counted', { ...verified, consecutiveWrongDnsProbes: 1 }, 'correct', undefined, false],
+  ] as const)('%s: %s', (_, machine, dns, served, expected) => {
+    expect(probeChangesNothing(machine, dns, served, now, 30)).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { CertificateObservation } from '@app/domain-model';
+import { CertificateObservation, DomainState, transition } from '@app/domain-model';
 import type { ServedCertificate } from '@app/dns';
 import { DomainRecord } from './domain.record';
 
@@ -7,7 +7,11 @@ export type CertificateState = 'none' | 'valid' | 'renewal_due' | 'expired';
 const DAY_MS = 86_400_000;
 
 /** The stored certificate's state at `now`: renewal is due `renewDays` before expiry. */
-export function certificateState(record: DomainRecord, now: Date, renewDays: number): CertificateState {
+export function certificateState(
+  record: Pick<DomainRecord, 'machine'>,
+  now: Date,
+  renewDays: number,
+): CertificateState {
   const expiresAt = record.machine.certificateExpiresAt;
   if (!expiresAt) return 'none';
   const left = Date.parse(expiresAt) - now.getTime();
@@ -22,7 +26,7 @@ export function certificateState(record: DomainRecord, now: Date, renewDays: num
  * An unreachable hostname judges nothing (the fault may lie between this node and the edge).
  */
 export function observedCertificate(
-  record: DomainRecord,
+  record: Pick<DomainRecord, 'machine'>,
   now: Date,
   renewDays: number,
   served?: ServedCertificate['outcome'],
@@ -48,6 +52,30 @@ export function servedCheckDue(
   if (servedIntervalS <= monitorIntervalS) return true;
   const slot = (ms: number) => Math.floor((ms / 1000 + phase * servedIntervalS) / servedIntervalS);
   return slot(nowMs) !== slot(nowMs - monitorIntervalS * 1000);
+}
+
+/**
+ * Whether a probe that saw `dns` (and maybe a served certificate) would leave the domain exactly as
+ * stored: same machine state but the probe time, no event, and no certificate to order (the stored one
+ * is valid and not due for renewal). The monitor then skips the actor: at 1,000,000 domains almost
+ * every probe is such a no-op, and activating an actor for it (a snapshot read, memory, passivation
+ * churn) would cost more than the probe. A state changed since the row was read is seen next probe.
+ */
+export function probeChangesNothing(
+  machine: DomainState,
+  dns: 'not_resolving' | 'incorrect' | 'correct',
+  served: ServedCertificate['outcome'] | undefined,
+  now: Date,
+  renewDays: number,
+): boolean {
+  const record = { machine };
+  if (dns === 'correct' && certificateState(record, now, renewDays) !== 'valid') return false;
+  const certificate = observedCertificate(record, now, renewDays, served);
+  const next = transition(machine, { type: 'probe_observed', dns, certificate }, now);
+  if (next.events.length) return false;
+  return (
+    JSON.stringify({ ...next.state, lastProbeAt: undefined }) === JSON.stringify({ ...machine, lastProbeAt: undefined })
+  );
 }
 
 /** Only a domain holding a certificate has one to compare with what is served. */

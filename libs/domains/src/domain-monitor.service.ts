@@ -8,7 +8,7 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DOMAIN_KIND, DomainCommand } from './domain.commands';
-import { servedCheckDue } from './domain-certificate';
+import { probeChangesNothing, servedCheckDue } from './domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
 import { DueDomain, claimDueDomains } from './monitor.queries';
 
@@ -105,6 +105,10 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         const probe = await this.prober.probe(domain.hostname);
         const served =
           probe.dns === 'correct' && this.servedCheckDue(domain) ? await this.readServed(domain) : undefined;
+        if (probeChangesNothing(domain.machine, probe.dns, served, new Date(), this.config.certRenewDays)) {
+          if (served && served !== 'valid') publishEdgeInvalidation(this.bus, domain.hostname);
+          return probe.dns;
+        }
         command = { type: 'observe', dns: probe.dns, originBlocked: false, served };
         outcome = probe.dns;
       } catch (error) {

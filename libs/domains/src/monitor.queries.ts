@@ -1,3 +1,4 @@
+import type { DomainState } from '@app/domain-model';
 import type { SqlExecutor } from '@app/persistence';
 
 export interface DueDomain {
@@ -8,6 +9,8 @@ export interface DueDomain {
   /** Holds a certificate, so what the hostname serves over TLS is worth comparing. */
   hasCertificate: boolean;
   probePhase: number;
+  /** The stored state machine, to tell a probe that changes nothing without waking the actor. */
+  machine: DomainState;
   /**
    * Due for more than an interval and a half minute (its node was down): rescheduled to its phase
    * slot instead of probed now, so a long outage ends without a stampede of probes.
@@ -50,7 +53,7 @@ export async function claimDueDomains(
      where d.id = due.id
      returning d.id, d.hostname, d.shard, d.state->>'originUrl' as "originUrl",
        (d.state->'machine'->>'certificateExpiresAt') is not null as "hasCertificate",
-       d.probe_phase as "probePhase", due.stale`,
+       d.probe_phase as "probePhase", d.state->'machine' as machine, due.stale`,
       [
         intervalSeconds,
         shards,
