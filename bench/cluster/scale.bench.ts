@@ -205,7 +205,12 @@ async function run(env: BenchEnv): Promise<Measured> {
 
     // The api (which applies the migrations), the nodes, and one domain created through them: the template row.
     const api = await startApi(env, dns.address);
-    const extra = { MONITOR_INTERVAL_SECONDS: String(INTERVAL_S) };
+    // BENCH_SCALE_CONCURRENCY sets MONITOR_CONCURRENCY of the nodes (unset: the service's default).
+    const concurrency = process.env.BENCH_SCALE_CONCURRENCY;
+    const extra = {
+      MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
+      ...(concurrency ? { MONITOR_CONCURRENCY: concurrency } : {}),
+    };
     const nodes = await Promise.all(NODES.map((id) => startNode(env, dns.address, id, extra)));
     const { apiKey } = await createWorkspace(api.url);
     await waitForPlacement(
@@ -325,7 +330,7 @@ async function run(env: BenchEnv): Promise<Measured> {
         `hash, both computed as the repository does), verified with a certificate valid 60 days, spread over the 4096 ` +
         `shards. Once the nodes have settled (placement over n1-n3), one update puts every domain's next_probe_at at ` +
         `its phase slot of the interval starting ${LEAD_MS / 1000} s later, as the monitor itself schedules them ` +
-        `(MONITOR_INTERVAL_SECONDS=${INTERVAL_S}: ${formatNumber(needed)} probes/s due, the rate 1,000,000 domains ` +
+        `(MONITOR_INTERVAL_SECONDS=${INTERVAL_S}, MONITOR_CONCURRENCY=${concurrency ?? 'the default'}: ${formatNumber(needed)} probes/s due, the rate 1,000,000 domains ` +
         `need in the SPEC's 5 minutes). Measured over that interval plus ${GRACE_MS / 1000} s: probes completed ` +
         `(monitor_probes_total of the three nodes; the rate over the interval itself), the share of domains probed in their interval (next_probe_at ` +
         `moved past the window's end), each node's peak RSS (/proc, every second), and GET /v1/domains/{id} latency ` +
