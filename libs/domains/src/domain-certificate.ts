@@ -79,4 +79,5 @@ export function probeChangesNothing(
 }
 
 /** Only a domain holding a certificate has one to compare with what is served. */
-export const holdsCertificate = (record: DomainRecord): boolean => record.machine.certificateExpiresAt !== undefined;
+export const holdsCertificate = (record: Pick<DomainRecord, 'machine'>): boolean =>
+  record.machine.certificateExpiresAt !== undefined;

@@ -8,7 +8,7 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DOMAIN_KIND, DomainCommand } from './domain.commands';
-import { probeChangesNothing, servedCheckDue } from './domain-certificate';
+import { holdsCertificate, probeChangesNothing, servedCheckDue } from './domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
 import { DueDomain, claimDueDomains } from './monitor.queries';
 
@@ -97,6 +97,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     const originBlocked = await this.originBlocked(domain.originUrl);
     let command: DomainCommand;
     let outcome: string;
+    // A wrong certificate served while we hold a good one means an edge cache missed an update.
+    let edgeStale = false;
     if (originBlocked) {
       command = { type: 'observe', dns: 'not_resolving', originBlocked: true };
       outcome = 'origin_blocked';
@@ -105,8 +107,9 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         const probe = await this.prober.probe(domain.hostname);
         const served =
           probe.dns === 'correct' && this.servedCheckDue(domain) ? await this.readServed(domain) : undefined;
+        edgeStale = served !== undefined && served !== 'valid';
         if (probeChangesNothing(domain.machine, probe.dns, served, new Date(), this.config.certRenewDays)) {
-          if (served && served !== 'valid') publishEdgeInvalidation(this.bus, domain.hostname);
+          if (edgeStale) publishEdgeInvalidation(this.bus, domain.hostname);
           return probe.dns;
         }
         command = { type: 'observe', dns: probe.dns, originBlocked: false, served };
@@ -124,10 +127,9 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       commandId: randomUUID(),
       attempt: 1,
     });
-    // A changed status can change what the edge does with the name; a wrong certificate served while we
-    // hold a good one means an edge cache missed an update. Either way every edge re-reads the name.
+    // A changed status can change what the edge does with the name: every edge re-reads it.
     const changed = 'ok' in response && response.ok && !isUnchanged(response.reply);
-    if (changed || (command.type === 'observe' && command.served && command.served !== 'valid')) {
+    if (changed || edgeStale) {
       publishEdgeInvalidation(this.bus, domain.hostname);
     }
     return outcome;
@@ -136,7 +138,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   private servedCheckDue(domain: DueDomain): boolean {
     const { monitorIntervalSeconds, servedCheckIntervalSeconds } = this.config;
     return (
-      domain.hasCertificate &&
+      holdsCertificate(domain) &&
       servedCheckDue(Date.now(), Number(domain.probePhase), monitorIntervalSeconds, servedCheckIntervalSeconds)
     );
   }

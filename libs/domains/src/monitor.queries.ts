@@ -6,8 +6,6 @@ export interface DueDomain {
   hostname: string;
   shard: number;
   originUrl: string;
-  /** Holds a certificate, so what the hostname serves over TLS is worth comparing. */
-  hasCertificate: boolean;
   probePhase: number;
   /** The stored state machine, to tell a probe that changes nothing without waking the actor. */
   machine: DomainState;
@@ -52,7 +50,6 @@ export async function claimDueDomains(
      from due
      where d.id = due.id
      returning d.id, d.hostname, d.shard, d.state->>'originUrl' as "originUrl",
-       (d.state->'machine'->>'certificateExpiresAt') is not null as "hasCertificate",
        d.probe_phase as "probePhase", d.state->'machine' as machine, due.stale`,
       [
         intervalSeconds,
