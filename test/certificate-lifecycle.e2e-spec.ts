@@ -1,22 +1,16 @@
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import {
+  CERTIFICATE_EDGE as EDGE,
+  CertificateStack,
   ORIGIN_URL,
-  TEST_ADMIN_TOKEN,
-  domainZones,
   edgeRequest,
-  freePort,
   issueCertificate,
-  startDnsServer,
+  startCertificateStack,
   startLoopbackOrigin,
-  startPebble,
-  startTestApp,
   storeCertificate,
 } from '@test/support';
 import request from 'supertest';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const EDGE = 'edge.saas-test.net';
 
 /** The certificate the edge presents for `servername`, read over TLS as a visitor's browser would. */
 function servedCertificate(port: number, servername: string): Promise<X509Certificate> {
@@ -31,57 +25,15 @@ function servedCertificate(port: number, servername: string): Promise<X509Certif
   });
 }
 
-/** Standalone (api + node + edge) against Pebble and a loopback DNS server; `validity` shortens certificates. */
-async function startStack(validitySeconds?: number) {
-  const dns = await startDnsServer({ ...domainZones(), [EDGE]: [{ type: 'A', data: '127.0.0.1' }] });
-  const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  const pebble = await startPebble({
-    dnsServer: dns.address,
-    httpPort,
-    certificateValidityPeriod: validitySeconds,
-  });
-  const t = await startTestApp({
-    env: {
-      DNS_RESOLVERS: dns.address,
-      EDGE_CNAME_TARGET: EDGE,
-      EDGE_IPV4: '127.0.0.1',
-      EDGE_HTTP_PORT: String(httpPort),
-      EDGE_HTTPS_PORT: String(httpsPort),
-      ACME_DIRECTORY_URL: pebble.directoryUrl,
-      ACME_CA_FILE: pebble.caFile,
-      MONITOR_INTERVAL_SECONDS: '2',
-      SERVED_CHECK_INTERVAL_SECONDS: '2', // every probe reads the served certificate
-      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', // the loopback origin below
-    },
-  });
-  const ws = await request(t.server)
-    .post('/admin/workspaces')
-    .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
-    .send({ name: 'lifecycle', paymentMethod: 'pm_card_visa' })
-    .expect(201);
-  const auth = { authorization: `Bearer ${ws.body.apiKey as string}` };
-  const waitFor = async (id: string, done: (d: Record<string, any>) => boolean, timeoutMs = 40_000) => {
-    const deadline = Date.now() + timeoutMs;
-    let domain: Record<string, any> = {};
-    while (Date.now() < deadline) {
-      domain = (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain;
-      if (done(domain)) return domain;
-      await sleep(250);
-    }
-    throw new Error(`Domain stayed ${JSON.stringify(domain)}`);
-  };
-  const close = async () => {
-    await t.close();
-    await pebble.stop().catch(() => undefined);
-    await dns.close();
-  };
-  return { dns, pebble, t, auth, httpsPort, waitFor, close };
-}
-
 describe('certificate lifecycle: what is served, www twins', () => {
-  let stack: Awaited<ReturnType<typeof startStack>>;
+  let stack: CertificateStack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startCertificateStack({
+      env: {
+        SERVED_CHECK_INTERVAL_SECONDS: '2', // every probe reads the served certificate
+        OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', // the loopback origin below
+      },
+    });
   });
   afterAll(async () => stack?.close());
 
@@ -185,9 +137,12 @@ describe('certificate lifecycle: what is served, www twins', () => {
 });
 
 describe('certificate lifecycle: expiry without renewal', () => {
-  let stack: Awaited<ReturnType<typeof startStack>>;
+  let stack: CertificateStack;
   beforeAll(async () => {
-    stack = await startStack(12);
+    stack = await startCertificateStack({
+      validitySeconds: 12,
+      env: { SERVED_CHECK_INTERVAL_SECONDS: '2', OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' },
+    });
   });
   afterAll(async () => stack?.close());
 

@@ -7,6 +7,7 @@ export * from './counter-load';
 export * from './nats-server';
 export * from './domain-fixtures';
 export * from './pebble';
+export * from './certificate-stack';
 export * from './webhook-receiver';
 export * from './webhook-app';
 export * from './edge';

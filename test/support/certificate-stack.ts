@@ -1,0 +1,69 @@
+import request from 'supertest';
+import { domainZones } from './domain-fixtures';
+import { startDnsServer } from './dns-server';
+import { freePort } from './nats-server';
+import { startPebble } from './pebble';
+import { TEST_ADMIN_TOKEN, startTestApp } from './test-app';
+
+/** The edge's name in the certificate tests' zones. */
+export const CERTIFICATE_EDGE = 'edge.saas-test.net';
+const EDGE = CERTIFICATE_EDGE;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Standalone (api + node + edge) against Pebble and a loopback DNS server whose edge name points at
+ * 127.0.0.1, with a workspace holding a card. `validitySeconds` shortens Pebble's certificates.
+ */
+export async function startCertificateStack(
+  options: { validitySeconds?: number; env?: Record<string, string>; waitTimeoutMs?: number } = {},
+) {
+  const dns = await startDnsServer({ ...domainZones(), [EDGE]: [{ type: 'A', data: '127.0.0.1' }] });
+  const [httpPort, httpsPort] = [await freePort(), await freePort()];
+  const pebble = await startPebble({
+    dnsServer: dns.address,
+    httpPort,
+    certificateValidityPeriod: options.validitySeconds,
+  });
+  const t = await startTestApp({
+    env: {
+      DNS_RESOLVERS: dns.address,
+      EDGE_CNAME_TARGET: EDGE,
+      EDGE_IPV4: '127.0.0.1',
+      EDGE_HTTP_PORT: String(httpPort),
+      EDGE_HTTPS_PORT: String(httpsPort),
+      ACME_DIRECTORY_URL: pebble.directoryUrl,
+      ACME_CA_FILE: pebble.caFile,
+      MONITOR_INTERVAL_SECONDS: '2',
+      ...options.env,
+    },
+  });
+  const ws = await request(t.server)
+    .post('/admin/workspaces')
+    .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+    .send({ name: 'certificates', paymentMethod: 'pm_card_visa' })
+    .expect(201);
+  const auth = { authorization: `Bearer ${ws.body.apiKey as string}` };
+  /** Polls the domain until `done` holds; throws with its last state after `timeoutMs`. */
+  const waitFor = async (
+    id: string,
+    done: (d: Record<string, any>) => boolean,
+    timeoutMs = options.waitTimeoutMs ?? 40_000,
+  ) => {
+    const deadline = Date.now() + timeoutMs;
+    let domain: Record<string, any> = {};
+    while (Date.now() < deadline) {
+      domain = (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain;
+      if (done(domain)) return domain;
+      await sleep(250);
+    }
+    throw new Error(`Domain stayed ${JSON.stringify(domain)}`);
+  };
+  const close = async () => {
+    await t.close();
+    await pebble.stop().catch(() => undefined);
+    await dns.close();
+  };
+  return { dns, pebble, t, auth, httpsPort, waitFor, close };
+}
+
+export type CertificateStack = Awaited<ReturnType<typeof startCertificateStack>>;
