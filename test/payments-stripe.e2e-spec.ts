@@ -6,16 +6,14 @@ import {
   RefundRefusedError,
   StripePayments,
 } from '@app/payments';
-import { FAKE_STRIPE_SECRET_KEY, FakeStripe, ProviderModule, startProviderModule, startStripeServer } from './fakes';
-
-async function failure<T>(promise: Promise<unknown>, type: new (...args: any[]) => T): Promise<T> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(type);
-  return error as T;
-}
+import {
+  FAKE_STRIPE_SECRET_KEY,
+  FakeStripe,
+  ProviderModule,
+  startProviderModule,
+  startStripeServer,
+  failure,
+} from './fakes';
 
 function chargeOf(paymentMethod: string, idempotencyKey: string, amountCents = 2598): ChargeRequest {
   return {

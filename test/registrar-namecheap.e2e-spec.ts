@@ -5,7 +5,7 @@ import {
   RegistrarUnavailableError,
   Registrar,
 } from '@app/registrar';
-import { FakeNamecheap, ProviderModule, startNamecheapServer, startProviderModule } from './fakes';
+import { FakeNamecheap, ProviderModule, startNamecheapServer, startProviderModule, failure } from './fakes';
 
 const registrant: Registrant = {
   firstName: 'Grace',
@@ -20,15 +20,6 @@ const registrant: Registrant = {
   country: 'US',
   organization: 'Navy & Co',
 };
-
-async function failure<T>(promise: Promise<unknown>, type: new (...args: any[]) => T): Promise<T> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(type);
-  return error as T;
-}
 
 describe('Namecheap registrar against a fake speaking its XML API', () => {
   let fake: FakeNamecheap;

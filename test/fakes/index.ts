@@ -7,3 +7,4 @@ export * from './stripe-server';
 export { FakeStripeAccount } from './stripe-account';
 export * from './stripe-objects';
 export * from './stripe-form';
+export * from './failure';
