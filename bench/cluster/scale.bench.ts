@@ -1,9 +1,6 @@
 import { hash53, shardOf } from '@app/actors';
 import { DnsProber, DnsResolver } from '@app/dns';
 import { DomainState, transition } from '@app/domain-model';
-import { claimDueDomains } from '@app/domains';
-import type { SqlExecutor } from '@app/persistence';
-import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 import type { DnsRecord, DnsZones } from '../../test/support/dns-server';
@@ -22,6 +19,7 @@ import {
   startDns,
   startNode,
 } from '../domains/service';
+import { timeClaim } from '../lib/monitor-claim';
 import { pool, waitForPlacement } from '../lib/cluster';
 import { LoadRun, closedLoop, summarize } from '../lib/load';
 import { Child, stopAll } from '../lib/processes';
@@ -124,32 +122,6 @@ async function seed(pg: Pool, templateId: string, startAt: number): Promise<void
     }),
   );
   await pg.query('analyze domains');
-}
-
-/** One monitor claim (claimDueDomains, the node's own statement) of `limit` rows, rolled back: its time in ms. */
-async function timeClaim(pg: Pool, shards: number[], limit: number): Promise<{ ms: number; rows: number }> {
-  const client = await pg.connect();
-  const db: SqlExecutor = {
-    query: async <T>(sql: string, params: unknown[] = []) => {
-      let n = 0;
-      return (
-        await client.query(
-          sql.replace(/\?/g, () => `$${++n}`),
-          params,
-        )
-      ).rows as T[];
-    },
-    transaction: (work) => work(db),
-  };
-  try {
-    await client.query('begin');
-    const started = performance.now();
-    const rows = await claimDueDomains(db, shards, INTERVAL_S, limit);
-    return { ms: performance.now() - started, rows: rows.length };
-  } finally {
-    await client.query('rollback');
-    client.release();
-  }
 }
 
 /** Resident set size of a process in MiB, from /proc (Linux). */
@@ -306,7 +278,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     await Promise.all(nodes.map((n) => n.proc.stop(30_000)));
     const n1Shards = leased.map((r) => Number(r.shard));
     const claims = [];
-    for (let i = 0; i < 3; i++) claims.push(await timeClaim(pg, n1Shards, 64));
+    for (let i = 0; i < 3; i++) claims.push(await timeClaim(pg, n1Shards, INTERVAL_S, 64));
     const claimMs = claims.map((c) => c.ms).sort((a, b) => a - b)[1];
     // The rate within the interval itself: what is due then is all there is to probe.
     const intervalProbes = mid.reduce((sum, m, i) => sum + m.probes - before[i].probes, 0);

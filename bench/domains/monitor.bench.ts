@@ -1,11 +1,9 @@
 import { hash53, shardOf } from '@app/actors';
 import { DnsProber, DnsResolver } from '@app/dns';
 import { DomainState, transition } from '@app/domain-model';
-import { claimDueDomains } from '@app/domains';
-import type { SqlExecutor } from '@app/persistence';
-import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
 import type { DnsRecord, DnsZones } from '../../test/support/dns-server';
+import { timeClaim } from '../lib/monitor-claim';
 import { pool } from '../lib/cluster';
 import { closedLoop, summarize } from '../lib/load';
 import { Child, stopAll } from '../lib/processes';
@@ -117,36 +115,10 @@ async function sampleDatabase(pg: Pool, until: number): Promise<Record<string, n
   return kinds;
 }
 
-/** The monitor's own claim statement (claimDueDomains) over a pg connection, rolled back: its time in ms. */
-async function timeClaim(pg: Pool, shards: number[], limit: number): Promise<{ ms: number; rows: number }> {
-  const client = await pg.connect();
-  const db: SqlExecutor = {
-    query: async <T>(sql: string, params: unknown[] = []) => {
-      let n = 0;
-      return (
-        await client.query(
-          sql.replace(/\?/g, () => `$${++n}`),
-          params,
-        )
-      ).rows as T[];
-    },
-    transaction: (work) => work(db),
-  };
-  try {
-    await client.query('begin');
-    const started = performance.now();
-    const rows = await claimDueDomains(db, shards, INTERVAL_S, limit);
-    return { ms: performance.now() - started, rows: rows.length };
-  } finally {
-    await client.query('rollback');
-    client.release();
-  }
-}
-
 /** Median of `n` timed claims. */
 async function medianClaim(pg: Pool, shards: number[], limit: number, n = 5) {
   const runs = [];
-  for (let i = 0; i < n; i++) runs.push(await timeClaim(pg, shards, limit));
+  for (let i = 0; i < n; i++) runs.push(await timeClaim(pg, shards, INTERVAL_S, limit));
   runs.sort((a, b) => a.ms - b.ms);
   return runs[Math.floor(n / 2)];
 }
