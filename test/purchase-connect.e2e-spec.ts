@@ -55,7 +55,8 @@ describe('/v1/domain-purchases/{id}/connect', () => {
 
   beforeAll(async () => {
     dns = await startDnsServer(domainZones());
-    t = await startTestApp({ env: domainEnv(dns.address) });
+    // A short sweep: a connect left mid-step by an outage is resumed within seconds.
+    t = await startTestApp({ env: { ...domainEnv(dns.address), PURCHASE_SWEEP_SECONDS: '1' } });
     ({ apiKey: key } = await purchaseWorkspace(t.server, 'pm_card_visa'));
   });
   afterAll(async () => {
@@ -246,6 +247,40 @@ describe('/v1/domain-purchases/{id}/connect', () => {
       [ok.body.domain.id, false],
     ]);
     expect(await records(p.id)).toContainEqual({ type: 'CNAME', name: 'www', value: EDGE_TARGET, ttl: 1800 });
+  });
+
+  it('a registrar outage mid-connect answers 503 and leaves the step; the sweeper finishes it', async () => {
+    const p = await buy(uniqueDomain('down'));
+    // The registrar's DNS write fails as an outage would (not a refusal): the step is kept and retried.
+    await t.db.query(`create or replace function test_registrar_down() returns trigger language plpgsql as $$
+      begin
+        if new.hostname like 'down-%' and new.dns_records is distinct from old.dns_records then
+          raise exception 'registrar unreachable (test outage)';
+        end if;
+        return new;
+      end $$`);
+    await t.db.query(`create trigger test_registrar_down before update on sandbox_registrations
+      for each row execute function test_registrar_down()`);
+    const res = await connect(p.id, { originUrl: ORIGIN_URL }).expect(503);
+    expect(res.body).toMatchObject({ error: 'service_unavailable', details: { purchaseId: p.id, step: 'routing' } });
+    const step = async () =>
+      (
+        await t.db.query<{ status: string; step: string }>('select status, step from purchases where id = $1', [p.id])
+      )[0];
+    expect(await step()).toEqual({ status: 'completed', step: 'routing' });
+    // Meanwhile the purchase is still completed to a reader, and the Domain exists.
+    expect(await purchase(p.id)).toMatchObject({ status: 'completed' });
+    expect((await domainRows(p.hostname)).filter((d) => !d.deleted)).toHaveLength(1);
+
+    await t.db.query('drop trigger test_registrar_down on sandbox_registrations');
+    const deadline = Date.now() + 30_000;
+    while ((await step()).step !== 'completed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await step()).toEqual({ status: 'completed', step: 'completed' });
+    const done = await purchase(p.id);
+    expect(done.connectedDomainId).toMatch(/^dom_/);
+    expect((await domainRows(p.hostname)).map((d) => [d.id, d.deleted])).toEqual([[done.connectedDomainId, false]]);
+    expect(await records(p.id)).toContainEqual({ type: 'A', name: '@', value: EDGE_IP, ttl: 1800 });
+    await connect(p.id, { originUrl: ORIGIN_URL }).expect(409);
   });
 
   it('two simultaneous connects: one 200, one 409, one Domain', async () => {

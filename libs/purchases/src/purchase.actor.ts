@@ -181,6 +181,7 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
         { purchaseId: record.id, nameservers: record.nameservers },
       );
     const started = await checkpoint(ctx, { ...record, autoConnect: settings, saga: beginConnect(saga, requestKey) });
+    this.deps.crash.reached(started.saga.step);
     return this.connectAnswer(await this.drive(ctx, started));
   }
 
