@@ -64,6 +64,11 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
       secret: str('`whsec_...`: only in the answers to create and rotate-secret'),
       events: arrayOf(str()),
       enabled: bool,
+      previousSecretExpiresAt: {
+        ...dateTime(true),
+        description:
+          'Until when deliveries are also signed with the secret the latest rotation replaced (two `sha256=` values); null: none',
+      },
       createdAt: dateTime(),
       updatedAt: dateTime(),
     },

@@ -1,13 +1,17 @@
 import { ActorClient } from '@app/actors';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { OriginPreflight } from '@app/dns';
+import { DomainRepository, DomainView, toDomainView } from '@app/domains';
 import { HostnameError, normalizePurchaseHostname } from '@app/domain-model';
 import { DomainError } from '@app/http';
 import { newId } from '@app/persistence';
+import { WorkspaceRepository } from '@app/workspaces';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { CreatePurchaseDto } from './dto/create-purchase.dto';
+import { AutoConnectDto, CreatePurchaseDto } from './dto/create-purchase.dto';
 import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from './purchase.commands';
+import { AutoConnectSettings } from './purchase.record';
+import { PurchaseRepository } from './purchase.repository';
 import { PurchaseView } from './purchase.view';
 
 /** A purchase runs a saga with several providers: give it longer than a domain command. */
@@ -41,6 +45,9 @@ export class PurchaseCommands {
     private readonly actors: ActorClient,
     private readonly origins: OriginPreflight,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly purchases: PurchaseRepository,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly domains: DomainRepository,
   ) {}
 
   async create(
@@ -49,17 +56,7 @@ export class PurchaseCommands {
     idempotencyKey?: string,
   ): Promise<{ purchase: PurchaseView }> {
     const hostname = hostnameOrBadRequest(dto.hostname);
-    let autoConnect: PurchaseOrder['autoConnect'];
-    if (dto.autoConnect) {
-      const originUrl = dto.autoConnect.originUrl.trim();
-      if (!/^https:\/\//i.test(originUrl)) {
-        throw new DomainError('bad_request', 'autoConnect.originUrl must be an https URL', {
-          fields: [{ field: 'autoConnect.originUrl', problems: ['must be an https URL'] }],
-        });
-      }
-      await this.origins.check(originUrl, 'autoConnect.originUrl');
-      autoConnect = { originUrl, keepHost: dto.autoConnect.keepHost ?? false };
-    }
+    const autoConnect = dto.autoConnect && (await this.connectSettings(dto.autoConnect, 'autoConnect.'));
     const order: PurchaseOrder = {
       hostname,
       years: dto.years ?? 1,
@@ -94,6 +91,47 @@ export class PurchaseCommands {
     });
     const { purchase } = this.purchaseOf(await this.send(id, { type: 'set_nameservers', workspaceId, nameservers }));
     return { hostname: purchase.hostname, nameservers };
+  }
+
+  /**
+   * POST /v1/domain-purchases/{id}/connect: autoConnect for a purchase made without it. Checked
+   * here as domain create checks (404 first, then 402 without a card, then the origin's rules);
+   * the purchase's actor then runs the saga's connect steps.
+   */
+  async connect(
+    workspaceId: string,
+    id: string,
+    dto: AutoConnectDto,
+    idempotencyKey?: string,
+  ): Promise<{ purchase: PurchaseView; domain: DomainView }> {
+    await this.purchases.get(workspaceId, id);
+    const workspace = await this.workspaces.get(workspaceId);
+    if (!workspace.paymentMethodId) {
+      throw new DomainError(
+        'billing_required',
+        'Connecting a domain needs an active subscription: add a card to the workspace first',
+      );
+    }
+    const settings = await this.connectSettings(dto, '');
+    const command: PurchaseCommand = { type: 'connect', workspaceId, settings, requestKey: idempotencyKey };
+    const { purchase } = this.purchaseOf(await this.send(id, command));
+    const domainId = purchase.connectedDomainId;
+    if (!domainId) throw new Error('The purchase actor answered a connect without a Domain');
+    const edge = { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 };
+    return { purchase, domain: toDomainView(await this.domains.get(workspaceId, domainId), edge) };
+  }
+
+  /** autoConnect's settings (also a connect call's body): an https origin that passes the SSRF rules. */
+  private async connectSettings(dto: AutoConnectDto, prefix: string): Promise<AutoConnectSettings> {
+    const field = `${prefix}originUrl`;
+    const originUrl = dto.originUrl.trim();
+    if (!/^https:\/\//i.test(originUrl)) {
+      throw new DomainError('bad_request', `${field} must be an https URL`, {
+        fields: [{ field, problems: ['must be an https URL'] }],
+      });
+    }
+    await this.origins.check(originUrl, field);
+    return { originUrl, keepHost: dto.keepHost ?? false };
   }
 
   private send(id: string, command: PurchaseCommand): Promise<PurchaseReply> {

@@ -117,7 +117,7 @@ export class PurchaseEffects {
   private async createDomain(record: PurchaseRecord): Promise<SagaEvent> {
     const settings = record.autoConnect;
     if (!settings) return { type: 'connect_failed', reason: 'autoConnect settings are missing' };
-    const domainId = connectedDomainIdOf(record.id);
+    const domainId = connectedDomainIdOf(record.id, record.saga.connectAttempts);
     try {
       // The origin passed the SSRF rules at purchase time; its DNS may have changed since.
       await this.deps.preflight.check(settings.originUrl, 'autoConnect.originUrl');
@@ -133,11 +133,11 @@ export class PurchaseEffects {
     } catch (error) {
       if (!(error instanceof DomainError) || error.code === 'service_unavailable') throw error;
       if (await this.domainExists(domainId)) return { type: 'domain_created', domainId };
-      return { type: 'connect_failed', reason: error.message };
+      return { type: 'connect_failed', reason: error.message, code: error.code, details: error.details };
     }
   }
 
-  private async domainExists(domainId: string): Promise<boolean> {
+  async domainExists(domainId: string): Promise<boolean> {
     const rows = await this.deps.db.query('select 1 from domains where id = ? and deleted_at is null', [domainId]);
     return rows.length > 0;
   }
@@ -148,13 +148,16 @@ export class PurchaseEffects {
       await this.deps.registrar.setDnsRecords(record.hostname, mergeRoutingRecords(current, this.deps.edge));
       return { type: 'routing_set' };
     } catch (error) {
-      if (error instanceof RegistrarRefusedError) return { type: 'connect_failed', reason: error.reason };
+      if (error instanceof RegistrarRefusedError) {
+        const details = { reason: error.reason, registrarCode: error.registrarCode };
+        return { type: 'connect_failed', reason: error.reason, code: 'registrar_error', details };
+      }
       throw error;
     }
   }
 
   private async removeDomain(record: PurchaseRecord): Promise<SagaEvent> {
-    const domainId = record.saga.connectedDomainId ?? connectedDomainIdOf(record.id);
+    const domainId = record.saga.connectedDomainId ?? connectedDomainIdOf(record.id, record.saga.connectAttempts);
     const command: DomainCommand = { type: 'delete', workspaceId: record.workspaceId };
     try {
       await this.deps.actors.ask(DOMAIN_KIND, domainId, command, { attemptTimeoutMs: 15_000 });

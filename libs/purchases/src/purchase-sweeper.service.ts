@@ -19,8 +19,9 @@ interface Due {
 }
 
 /**
- * On each node, for the shards it owns: resumes purchase sagas (and renewals) left unfinished by a
- * crash, a handoff or a provider outage, and renews purchases with autoRenew ahead of expiry.
+ * On each node, for the shards it owns: resumes purchase sagas (and connect calls, and renewals)
+ * left unfinished by a crash, a handoff or a provider outage, and renews purchases with autoRenew
+ * ahead of expiry.
  */
 @Injectable()
 export class PurchaseSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -62,7 +63,7 @@ export class PurchaseSweeper implements OnApplicationBootstrap, BeforeApplicatio
     return this.db.query<Due>(
       `select id, shard from purchases
        where shard = any(?::int[]) and updated_at < now() - ? * interval '1 second'
-         and (status = 'pending'
+         and (status = 'pending' or (status = 'completed' and step <> 'completed')
            or (status = 'completed' and state->'renewals'->-1->>'step' in ('charging', 'renewing', 'refunding')))
        order by updated_at limit ?`,
       [shards, Math.min(STUCK_SECONDS, this.config.purchaseSweepSeconds), BATCH],

@@ -1,16 +1,20 @@
 import { ActorKind, Decision, OutboxEvent } from '@app/actors';
-import { DomainError, notFound } from '@app/http';
-import { effectOf, initialSaga, isTerminal, transition } from './model/purchase.saga';
+import { DomainError, ERROR_CODES, ErrorCode, notFound } from '@app/http';
+import { beginConnect, effectOf, initialSaga, isTerminal, transition } from './model/purchase.saga';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
 import { PurchaseEffects } from './purchase-effects';
 import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from './purchase.commands';
 import { quotePurchase, registrarFailure } from './purchase-quote';
-import { PurchaseRecord } from './purchase.record';
+import { AutoConnectSettings, PurchaseRecord } from './purchase.record';
 import { PurchaseStore } from './purchase.store';
 import { toPurchaseView } from './purchase.view';
 import { RenewalDriver } from './renewal.driver';
 
 type Result = Decision<PurchaseRecord, PurchaseReply>;
+
+/** A connect failure's code as the API's: an unknown one (never expected) is a conflict. */
+const errorCodeOf = (code: string): ErrorCode =>
+  (ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'conflict';
 
 /**
  * The purchase actor owns the saga of one purchase (SPEC 3.2): every step is persisted before the
@@ -58,6 +62,8 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
         return this.renewals.autoRenew(ctx, record, command.renewDays);
       case 'set_nameservers':
         return this.nameservers(ctx, this.completed(record), command.nameservers);
+      case 'connect':
+        return this.connect(ctx, record, command.settings, command.requestKey);
     }
   }
 
@@ -140,11 +146,63 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
 
   private completed(record: PurchaseRecord): PurchaseRecord {
     if (!isTerminal(record.saga) || record.saga.status !== 'completed')
-      throw new DomainError('conflict', `The purchase is ${record.saga.status}, not completed`, {
+      throw new DomainError('conflict', `The purchase is ${record.saga.step}, not completed`, {
         purchaseId: record.id,
         status: record.saga.status,
       });
     return record;
+  }
+
+  /**
+   * A connect call (SPEC 4.3 rule 3): the autoConnect steps of the saga on a completed purchase. The
+   * mailbox runs one command at a time, so of two simultaneous calls the second finds it connected.
+   */
+  private async connect(
+    ctx: Ctx,
+    record: PurchaseRecord,
+    settings: AutoConnectSettings,
+    requestKey?: string,
+  ): Promise<Result> {
+    if (record.saga.connectCall) return this.connectAnswer(record);
+    const { saga } = this.completed(record);
+    if (requestKey && saga.connectRequestKey === requestKey) return this.connectAnswer(record);
+    // A Domain the customer deleted since no longer connects the purchase.
+    if (saga.connectedDomainId && (await this.effects.domainExists(saga.connectedDomainId)))
+      throw new DomainError('conflict', `${record.hostname} is already connected as ${saga.connectedDomainId}`, {
+        purchaseId: record.id,
+        domainId: saga.connectedDomainId,
+        hostname: record.hostname,
+      });
+    // SPEC 4.3 rule 6: the registrar's records would not apply (as the DNS endpoints answer).
+    if (record.nameservers.length)
+      throw new DomainError(
+        'conflict',
+        'The domain uses custom nameservers, so the registrar DNS records would not apply; set an empty nameserver list first',
+        { purchaseId: record.id, nameservers: record.nameservers },
+      );
+    const started = await checkpoint(ctx, { ...record, autoConnect: settings, saga: beginConnect(saga, requestKey) });
+    this.deps.crash.reached(started.saga.step);
+    return this.connectAnswer(await this.drive(ctx, started));
+  }
+
+  /** 200 connected; the rolled-back failure's error; 503 while a provider outage holds a step. */
+  private connectAnswer(record: PurchaseRecord): Result {
+    const { saga } = record;
+    if (saga.step === 'completed' && saga.connectFailure) {
+      const { code, reason, details } = saga.connectFailure;
+      throw new DomainError(errorCodeOf(code), `Connecting ${record.hostname} failed and was undone: ${reason}`, {
+        ...details,
+        purchaseId: record.id,
+      });
+    }
+    if (saga.step === 'completed') return { reply: { purchase: toPurchaseView(record) } };
+    const reason = this.lastOutage.get(record.id) ?? 'a provider is unavailable';
+    this.lastOutage.delete(record.id);
+    throw new DomainError(
+      'service_unavailable',
+      `Connecting ${record.hostname} is pending (${saga.step}): ${reason}; it is retried automatically`,
+      { purchaseId: record.id, step: saga.step },
+    );
   }
 
   private async nameservers(ctx: Ctx, record: PurchaseRecord, nameservers: string[]): Promise<Result> {

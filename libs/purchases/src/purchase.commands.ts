@@ -26,6 +26,8 @@ export type PurchaseCommand =
   | { type: 'renew'; workspaceId: string; years: number; requestKey?: string }
   /** The auto-renew job: renews one year if still due and autoRenew is still on. */
   | { type: 'auto_renew'; renewDays: number }
-  | { type: 'set_nameservers'; workspaceId: string; nameservers: string[] };
+  | { type: 'set_nameservers'; workspaceId: string; nameservers: string[] }
+  /** Connects a completed purchase made without autoConnect; `requestKey` as for renew. */
+  | { type: 'connect'; workspaceId: string; settings: AutoConnectSettings; requestKey?: string };
 
 export type PurchaseReply = { purchase: PurchaseView } | { skipped: true };

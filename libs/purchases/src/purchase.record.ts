@@ -23,6 +23,7 @@ export interface PurchaseRecord {
   whoisPrivacyEnabled: boolean;
   autoRenew: boolean;
   customerReference?: string;
+  /** The settings of autoConnect, or of the latest connect call. */
   autoConnect?: AutoConnectSettings;
   saga: SagaState;
   renewals: RenewalState[];
@@ -34,5 +35,9 @@ export interface PurchaseRecord {
   updatedAt: string;
 }
 
-/** The Domain an autoConnect creates has an id derived from the purchase, so a retried create is the same one. */
-export const connectedDomainIdOf = (purchaseId: string) => `dom_${purchaseId.replace(/^pur_/, '')}`;
+/**
+ * The Domain an autoConnect creates has an id derived from the purchase, so a retried create is the
+ * same one; the n-th connect call's Domain has its own (`c<n>`), as a rolled-back one stays deleted.
+ */
+export const connectedDomainIdOf = (purchaseId: string, connectCall?: number) =>
+  `dom_${purchaseId.replace(/^pur_/, '')}${connectCall ? `c${connectCall}` : ''}`;

@@ -1,7 +1,7 @@
 import { CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
 import { Idempotent } from '@app/limits';
 import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { CreatePurchaseDto } from './dto/create-purchase.dto';
+import { AutoConnectDto, CreatePurchaseDto } from './dto/create-purchase.dto';
 import { PutDnsRecordsDto } from './dto/dns-records.dto';
 import { ListPurchasesDto } from './dto/list-purchases.dto';
 import { CheckPurchaseDto, NameserversDto, RenewPurchaseDto, UpdatePurchaseDto } from './dto/purchase-requests.dto';
@@ -65,6 +65,18 @@ export class PurchasesController {
   @Put(':id/nameservers')
   nameservers(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: NameserversDto) {
     return this.commands.setNameservers(p.workspaceId, id, body.nameservers);
+  }
+
+  @Post(':id/connect')
+  @HttpCode(200)
+  @Idempotent()
+  connect(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Body() body: AutoConnectDto,
+    @Headers('idempotency-key') key?: string,
+  ) {
+    return this.commands.connect(p.workspaceId, id, body, key);
   }
 
   @Post(':id/renew')

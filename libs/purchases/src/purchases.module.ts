@@ -2,9 +2,11 @@ import { ActorClient, ActorRegistry } from '@app/actors';
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsModule, OriginPreflight } from '@app/dns';
+import { DomainsApiModule } from '@app/domains';
 import { Payments, PaymentsModule } from '@app/payments';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarModule } from '@app/registrar';
+import { WorkspacesModule } from '@app/workspaces';
 import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { CrashSeam } from './crash-seam';
 import { PurchaseActor } from './purchase.actor';
@@ -16,7 +18,7 @@ import { PurchasesController } from './purchases.controller';
 
 /** The /v1/domain-purchases API (api, standalone). */
 @Module({
-  imports: [DnsModule, RegistrarModule],
+  imports: [DnsModule, RegistrarModule, DomainsApiModule, WorkspacesModule],
   controllers: [PurchasesController],
   providers: [PurchaseCommands, PurchaseQueries, PurchaseRepository],
   exports: [PurchaseRepository],

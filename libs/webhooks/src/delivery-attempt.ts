@@ -4,6 +4,7 @@ import { Clock } from './clock';
 import { ClaimedDelivery } from './delivery.queries';
 import { AttemptOutcome, decideOutcome, disabledOutcome } from './delivery-outcome';
 import { SerializedEvent, serializedEnvelopeBody, unixSeconds } from './envelope';
+import { signingSecrets } from './secret-rotation';
 import {
   DELIVERY_ID_HEADER,
   EVENT_ID_HEADER,
@@ -52,10 +53,11 @@ export class DeliveryAttempt {
     }
     const t = unixSeconds(startedAt);
     const body = serializedEnvelopeBody(event, t);
+    const secrets = signingSecrets(d, startedAt).map((sealed) => this.secret(sealed));
     const result = await this.sender.send(d.url, body, {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
-      [SIGNATURE_HEADER]: signatureHeader(this.secret(d.secretSealed), body, t),
+      [SIGNATURE_HEADER]: signatureHeader(secrets, body, t),
       [EVENT_ID_HEADER]: d.eventId,
       [EVENT_TYPE_HEADER]: d.eventType,
       [DELIVERY_ID_HEADER]: d.id,

@@ -15,6 +15,9 @@ export interface ClaimedDelivery {
   firstAttemptAt: Date | null;
   url: string;
   secretSealed: string;
+  /** The secret a rotation replaced and the end of its overlap (see secret-rotation.ts). */
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
   enabled: boolean;
 }
 
@@ -52,7 +55,9 @@ export async function claimDue(db: SqlExecutor, r: ClaimRequest): Promise<Claime
      where d.id = picked.id and e.id = d.endpoint_id
      returning d.id, d.claim_id as "claimId", d.event_id as "eventId", d.endpoint_id as "endpointId",
        d.workspace_id as "workspaceId", d.event_type as "eventType", d.attempts,
-       d.first_attempt_at as "firstAttemptAt", e.url, e.secret_sealed as "secretSealed", e.enabled`,
+       d.first_attempt_at as "firstAttemptAt", e.url, e.secret_sealed as "secretSealed",
+       e.previous_secret_sealed as "previousSecretSealed", e.previous_secret_expires_at as "previousSecretExpiresAt",
+       e.enabled`,
     [
       r.now.toISOString(),
       r.exclude,
@@ -65,7 +70,7 @@ export async function claimDue(db: SqlExecutor, r: ClaimRequest): Promise<Claime
       r.claimId,
     ],
   );
-  return rows.map((row) => withDates(row, ['firstAttemptAt']));
+  return rows.map((row) => withDates(row, ['firstAttemptAt', 'previousSecretExpiresAt']));
 }
 
 /** Extends the leases of this node's claims still pending. */

@@ -6,9 +6,9 @@ import { EndpointRecord } from './endpoint.view';
 import { withDates } from './row-dates';
 
 const COLUMNS = `id, workspace_id as "workspaceId", url, events, enabled, secret_sealed as "secretSealed",
-  created_at as "createdAt", updated_at as "updatedAt", ${microsKey('created_at')} as "createdAtKey"`;
+  previous_secret_expires_at as "previousSecretExpiresAt", created_at as "createdAt", updated_at as "updatedAt", ${microsKey('created_at')} as "createdAtKey"`;
 
-const record = (row: EndpointRecord) => withDates(row, ['createdAt', 'updatedAt']);
+const record = (row: EndpointRecord) => withDates(row, ['createdAt', 'updatedAt', 'previousSecretExpiresAt']);
 
 export interface EndpointChanges {
   url?: string;
@@ -22,7 +22,9 @@ export interface EndpointChanges {
 export class EndpointRepository {
   constructor(private readonly db: MikroSqlExecutor) {}
 
-  async insert(e: Omit<EndpointRecord, 'createdAt' | 'updatedAt' | 'createdAtKey'>): Promise<EndpointRecord> {
+  async insert(
+    e: Omit<EndpointRecord, 'createdAt' | 'updatedAt' | 'createdAtKey' | 'previousSecretExpiresAt'>,
+  ): Promise<EndpointRecord> {
     const rows = await this.db.query<EndpointRecord>(
       `insert into webhook_endpoints (id, workspace_id, url, events, enabled, secret_sealed)
        values (?, ?, ?, ?::text[], ?, ?) returning ${COLUMNS}`,
@@ -74,6 +76,28 @@ export class EndpointRepository {
         id,
         workspaceId,
       ],
+    );
+    if (!rows[0]) throw notFound('Webhook endpoint');
+    return record(rows[0]);
+  }
+
+  /**
+   * A new sealed secret; the replaced one keeps signing until `previousUntil` (null: it stops at
+   * once). One statement, so of two rotations at once the second replaces the first's secret.
+   */
+  async rotateSecret(
+    workspaceId: string,
+    id: string,
+    secretSealed: string,
+    previousUntil: Date | null,
+  ): Promise<EndpointRecord> {
+    const until = previousUntil?.toISOString() ?? null;
+    const rows = await this.db.query<EndpointRecord>(
+      `update webhook_endpoints set
+         previous_secret_sealed = case when ?::timestamptz is null then null else secret_sealed end,
+         previous_secret_expires_at = ?::timestamptz, secret_sealed = ?, updated_at = now()
+       where id = ? and workspace_id = ? returning ${COLUMNS}`,
+      [until, until, secretSealed, id, workspaceId],
     );
     if (!rows[0]) throw notFound('Webhook endpoint');
     return record(rows[0]);

@@ -6,6 +6,8 @@ export interface EndpointRecord {
   events: string[];
   enabled: boolean;
   secretSealed: string;
+  /** The end of the latest rotation's overlap (the replaced secret still signs until then). */
+  previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   createdAtKey: string;
@@ -17,6 +19,8 @@ export interface EndpointView {
   url: string;
   events: string[];
   enabled: boolean;
+  /** Until when deliveries are also signed with the secret the latest rotation replaced; null: none. */
+  previousSecretExpiresAt: string | null;
   createdAt: string;
   updatedAt: string;
   secret?: string;
@@ -28,6 +32,7 @@ export function toEndpointView(record: EndpointRecord, secret?: string): Endpoin
     url: record.url,
     events: record.events,
     enabled: record.enabled,
+    previousSecretExpiresAt: record.previousSecretExpiresAt?.toISOString() ?? null,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
   };

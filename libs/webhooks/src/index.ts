@@ -4,6 +4,7 @@ export * from './envelope';
 export * from './event-stream';
 export * from './event-types';
 export * from './retry-schedule';
+export { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from './secret-rotation';
 export * from './signature';
 export * from './verify-signature';
 export * from './webhooks.module';

@@ -60,6 +60,21 @@ describe('webhook signatures', () => {
     expect(reason(() => verifyWebhook(body(), header, SECRET, { now: T }))).toBeUndefined();
   });
 
+  it('signs with every secret of an overlap, current first; a receiver knowing either one verifies', () => {
+    const OLD = 'whsec_old0123456789';
+    const header = signatureHeader([SECRET, OLD], body(), T);
+    expect(header).toBe(`t=${T},sha256=${signatureHex(SECRET, body())},sha256=${signatureHex(OLD, body())}`);
+    expect(reason(() => verifyWebhook(body(), header, SECRET, { now: T }))).toBeUndefined();
+    expect(reason(() => verifyWebhook(body(), header, OLD, { now: T }))).toBeUndefined();
+    expect(reason(() => verifyWebhook(body(), header, 'whsec_neither', { now: T }))).toBe('bad_signature');
+    // After the overlap only the new one signs: the old secret alone no longer verifies.
+    const after = signatureHeader([SECRET], body(), T);
+    expect(reason(() => verifyWebhook(body(), after, OLD, { now: T }))).toBe('bad_signature');
+    // A receiver deploying the new secret may pass both it and the old one.
+    expect(reason(() => verifyWebhook(body(), after, [OLD, SECRET], { now: T }))).toBeUndefined();
+    expect(reason(() => verifyWebhook(body(), after, [], { now: T }))).toBe('bad_signature');
+  });
+
   it('never accepts a body it did not sign (property)', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), (extraA, extraB) => {

@@ -3,7 +3,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /**
  * Verification for receivers of this service's webhooks: depends on node:crypto only, so it can be
  * copied as is. Pass the raw request bytes (not re-serialized JSON), the `X-Service-Signature`
- * header and the endpoint's secret. Returns the parsed event; throws WebhookVerificationError.
+ * header and the endpoint's secret (or, while deploying a rotated one, both secrets). Returns the
+ * parsed event; throws WebhookVerificationError. During a rotation's overlap the header carries two
+ * `sha256=` values, one per secret: any that matches a secret passes.
  *
  * Checks, in order: the header's shape; the HMAC-SHA256 of the raw bytes, in constant time; that
  * the body's `timestamp` equals the header's `t` (the signed bytes bind the time); and that `t` is
@@ -37,7 +39,7 @@ export interface VerifiedEvent {
 export function verifyWebhook(
   rawBody: Buffer | string,
   header: string | undefined,
-  secret: string,
+  secret: string | readonly string[],
   options: VerifyOptions = {},
 ): VerifiedEvent {
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
@@ -47,8 +49,9 @@ export function verifyWebhook(
   if (!Number.isSafeInteger(t) || !signatures.length) {
     throw new WebhookVerificationError('malformed_header', 'Expected t=<unix seconds>,sha256=<64 hex digits>');
   }
-  const expected = createHmac('sha256', secret).update(body).digest();
-  const matches = signatures.some(([, hex]) => timingSafeEqual(Buffer.from(hex, 'hex'), expected));
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  const expected = secrets.map((s) => createHmac('sha256', s).update(body).digest());
+  const matches = signatures.some(([, hex]) => expected.some((e) => timingSafeEqual(Buffer.from(hex, 'hex'), e)));
   if (!matches) throw new WebhookVerificationError('bad_signature', 'The signature does not match the body');
   const event = JSON.parse(body.toString('utf8')) as VerifiedEvent;
   if (event.timestamp !== t) {

@@ -4,6 +4,7 @@ import { DeliveryRepository } from './delivery.repository';
 import { toDeliveryView } from './delivery.view';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { ListDeliveriesDto } from './dto/list-deliveries.dto';
+import { RotateSecretDto } from './dto/rotate-secret.dto';
 import { PageQueryDto } from '@app/http';
 import { Idempotent } from '@app/limits';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
@@ -49,8 +50,8 @@ export class WebhookEndpointsController {
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
-  rotate(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
-    return this.usecases.rotateSecret(p.workspaceId, id);
+  rotate(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: RotateSecretDto) {
+    return this.usecases.rotateSecret(p.workspaceId, id, body?.overlapSeconds ?? undefined);
   }
 
   @Get(':id/deliveries')

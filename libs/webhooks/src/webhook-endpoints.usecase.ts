@@ -1,11 +1,13 @@
 import { SecretBox } from '@app/crypto';
 import { DomainError } from '@app/http';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock, WEBHOOK_CLOCK } from './clock';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
 import { EndpointRepository } from './endpoint.repository';
 import { EndpointView, toEndpointView } from './endpoint.view';
 import { normalizeFilter } from './event-types';
+import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from './secret-rotation';
 import { newEndpointId, newWebhookSecret } from './webhook-ids';
 
 /** Changes to webhook endpoints. The secret is sealed at rest and shown only by create and rotate. */
@@ -14,6 +16,7 @@ export class WebhookEndpoints {
   constructor(
     private readonly endpoints: EndpointRepository,
     private readonly box: SecretBox,
+    @Inject(WEBHOOK_CLOCK) private readonly clock: Clock,
   ) {}
 
   async create(workspaceId: string, dto: CreateWebhookEndpointDto): Promise<{ endpoint: EndpointView }> {
@@ -38,10 +41,18 @@ export class WebhookEndpoints {
     return { endpoint: toEndpointView(record) };
   }
 
-  /** A new secret at once; deliveries from then on are signed with it only. */
-  async rotateSecret(workspaceId: string, id: string): Promise<{ endpoint: EndpointView }> {
+  /**
+   * A new secret; during the overlap (default 24 h) deliveries are signed with both it and the one
+   * it replaced, then with the new one only, so receivers can deploy it without dropping events.
+   */
+  async rotateSecret(
+    workspaceId: string,
+    id: string,
+    overlapSeconds = DEFAULT_OVERLAP_SECONDS,
+  ): Promise<{ endpoint: EndpointView }> {
     const secret = newWebhookSecret();
-    const record = await this.endpoints.update(workspaceId, id, { secretSealed: this.box.seal(secret) });
+    const until = overlapEnd(this.clock.now(), overlapSeconds);
+    const record = await this.endpoints.rotateSecret(workspaceId, id, this.box.seal(secret), until);
     return { endpoint: toEndpointView(record, secret) };
   }
 

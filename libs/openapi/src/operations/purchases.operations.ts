@@ -51,6 +51,19 @@ export const PURCHASE_OPERATIONS: Record<string, OperationDoc> = {
     response: obj({ hostname: str(), nameservers: arrayOf(str()) }),
     errors: ['conflict', 'registrar_error', 'service_unavailable'],
   },
+  'POST /v1/domain-purchases/{id}/connect': {
+    summary: 'Connect a purchase made without autoConnect: the Domain and the routing records, in one call',
+    description:
+      'The body is the autoConnect object (originUrl: https, SSRF-checked; keepHost default false). Creates the ' +
+      'Domain in the same workspace (purchase.connectedDomainId) and rewrites only the A/AAAA/CNAME/ALIAS records ' +
+      'at @ and www in the registrar record set (A records to the edge at @, a CNAME at www); MX, TXT and other ' +
+      'names are kept. 409 conflict when already connected (details.domainId), when the hostname is connected ' +
+      'elsewhere, or when the purchase is not completed; 402 without an active subscription. A failure after the ' +
+      'Domain was created removes it again (502 registrar_error when the registrar refuses the DNS write): the ' +
+      'purchase stays completed and unconnected.',
+    response: obj({ purchase: ref('DomainPurchase'), domain: ref('Domain') }),
+    errors: ['billing_required', 'preflight_failed', 'conflict', 'registrar_error', 'service_unavailable'],
+  },
   'POST /v1/domain-purchases/{id}/renew': {
     summary: 'Charge and push expiresAt out by years',
     response: purchase,

@@ -21,7 +21,12 @@ export const WEBHOOK_OPERATIONS: Record<string, OperationDoc> = {
   },
   'DELETE /v1/webhook-endpoints/{id}': { summary: 'Delete a webhook endpoint', response: ref('Deleted') },
   'POST /v1/webhook-endpoints/{id}/rotate-secret': {
-    summary: 'Replace the signing secret (the new one is shown once)',
+    summary: 'Replace the signing secret (the new one is shown once); the old one keeps signing during an overlap',
+    description:
+      'Optional body `{overlapSeconds}` (0-604800, default 86400). Until `previousSecretExpiresAt` every delivery ' +
+      'carries two signatures, `t=<t>,sha256=<new>,sha256=<old>`, so a receiver that knows either secret accepts ' +
+      'it; then only the new one signs. 0 stops the old secret at once. Rotating again during an overlap keeps ' +
+      'only the secret being replaced.',
     response: envelope('endpoint', ref('WebhookEndpoint')),
   },
   'GET /v1/webhook-endpoints/{id}/deliveries': {

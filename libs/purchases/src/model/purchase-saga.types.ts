@@ -45,6 +45,24 @@ export interface SagaState {
   /** Registrar outages so far; after `MAX_REGISTER_ATTEMPTS` the purchase is refunded. */
   registerAttempts: number;
   failure?: SagaFailure;
+  /**
+   * A connect call (SPEC 4.3 rule 3) is running the autoConnect steps on this completed purchase:
+   * its failure rolls back to `completed`, unconnected, and refunds nothing.
+   */
+  connectCall?: boolean;
+  /** Connect calls started so far: each gets a Domain id of its own (a rolled-back one stays deleted). */
+  connectAttempts?: number;
+  /** The Idempotency-Key of the connect call that connected the purchase: its retry answers the same. */
+  connectRequestKey?: string;
+  /** Why the latest connect call failed (it was rolled back). */
+  connectFailure?: ConnectFailure;
+}
+
+/** A failed connect call: the API error it answers with (code from SPEC 7, e.g. conflict, registrar_error). */
+export interface ConnectFailure {
+  code: string;
+  reason: string;
+  details?: Record<string, unknown>;
 }
 
 /** The external effect a step asks for; the actor runs it and feeds back the outcome as an event. */
@@ -57,7 +75,8 @@ export type SagaEvent =
   | { type: 'registration_refused'; reason: string }
   | { type: 'domain_created'; domainId: string }
   | { type: 'routing_set' }
-  | { type: 'connect_failed'; reason: string }
+  /** `code` and `details`: the error a connect call answers with (autoConnect refunds instead). */
+  | { type: 'connect_failed'; reason: string; code?: string; details?: Record<string, unknown> }
   | { type: 'domain_removed' }
   | { type: 'refunded'; refundId: string }
   /** The provider could not be reached: nothing is known to have changed; the step is retried later. */

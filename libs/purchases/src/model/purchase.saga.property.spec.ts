@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { effectOf, initialSaga, isTerminal, transition } from './purchase.saga';
+import { beginConnect, effectOf, initialSaga, isTerminal, transition } from './purchase.saga';
 import { SagaEffect, SagaEvent, SagaState } from './purchase-saga.types';
 
 /** Any outcome of any effect, in any order: what a flaky world (and recovery replays) can deliver. */
@@ -87,6 +87,33 @@ describe('purchase saga properties', () => {
       fc.property(fc.array(event, { maxLength: 40 }), (events) => {
         const { state } = run(true, events);
         if (isTerminal(state) && state.status !== 'completed') expect(state.connectedDomainId).toBeUndefined();
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a connect call on a completed purchase never moves money and ends completed, connected or not', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 40 }), fc.array(event, { maxLength: 40 }), (before, during) => {
+        const bought = run(false, before).state;
+        if (bought.status !== 'completed' || !isTerminal(bought)) return;
+        let state = beginConnect(bought, 'k');
+        for (const e of during) {
+          const next = transition(state, e);
+          expect(next.events).toEqual([]);
+          expect(next.effects).not.toContain('charge');
+          expect(next.effects).not.toContain('refund');
+          expect(next.effects).not.toContain('register');
+          state = next.state;
+          expect(state.status).toBe('completed');
+          expect([state.chargeId, state.refundId]).toEqual([bought.chargeId, bought.refundId]);
+        }
+        if (isTerminal(state)) {
+          expect(state.connectCall).toBeUndefined();
+          // Ended connected, or rolled back with the reason kept and no Domain left.
+          if (state.connectFailure) expect(state.connectedDomainId).toBeUndefined();
+          else expect(state.connectedDomainId).toBeDefined();
+        }
       }),
       { numRuns: 1000 },
     );

@@ -1,4 +1,4 @@
-import { MAX_REGISTER_ATTEMPTS, effectOf, initialSaga, transition } from './purchase.saga';
+import { MAX_REGISTER_ATTEMPTS, beginConnect, effectOf, initialSaga, transition } from './purchase.saga';
 import { SagaEvent, SagaState } from './purchase-saga.types';
 
 const at = (step: SagaState['step'], extra: Partial<SagaState> = {}): SagaState => ({
@@ -154,5 +154,61 @@ describe('purchase saga', () => {
     expect(effectOf(at('registering'))).toBe('register');
     expect(effectOf(at('refunding'))).toBe('refund');
     expect(effectOf(at('refunded'))).toBeUndefined();
+  });
+
+  describe('a connect call on a completed purchase', () => {
+    const done = at('completed', { ...charged, status: 'completed', registrarDomainId: 'r1' });
+    const started = beginConnect(done, 'key-1');
+
+    it('runs the autoConnect steps while the purchase stays completed', () => {
+      expect(started).toMatchObject({ step: 'connecting', status: 'completed', connectCall: true, connectAttempts: 1 });
+      expect(effectOf(started)).toBe('create_domain');
+      const routing = transition(started, { type: 'domain_created', domainId: 'dom_1c1' });
+      expect(routing.effects).toEqual(['set_routing']);
+      const end = transition(routing.state, { type: 'routing_set' });
+      expect(end.state).toMatchObject({ step: 'completed', status: 'completed', connectedDomainId: 'dom_1c1' });
+      expect(end.state.connectCall).toBeUndefined();
+      expect(end.state.connectRequestKey).toBe('key-1');
+      // No second domain_purchase.completed: the purchase completed long ago.
+      expect([...routing.events, ...end.events]).toEqual([]);
+    });
+
+    it('rolls back a failure without refunding: completed, unconnected, the error kept', () => {
+      const refused = transition(started, {
+        type: 'connect_failed',
+        reason: 'x.com is already connected',
+        code: 'conflict',
+        details: { hostname: 'x.com' },
+      });
+      expect(refused.state).toMatchObject({ step: 'completed', status: 'completed', connectedDomainId: undefined });
+      expect(refused.state.connectFailure).toEqual({
+        code: 'conflict',
+        reason: 'x.com is already connected',
+        details: { hostname: 'x.com' },
+      });
+      expect(refused.effects).toEqual([]);
+
+      const routing = transition(started, { type: 'domain_created', domainId: 'dom_1c1' }).state;
+      const failed = transition(routing, {
+        type: 'connect_failed',
+        reason: 'custom nameservers',
+        code: 'registrar_error',
+      });
+      expect(failed.state.step).toBe('disconnecting');
+      expect(failed.effects).toEqual(['remove_domain']);
+      const removed = transition(failed.state, { type: 'domain_removed' });
+      expect(removed.state).toMatchObject({ step: 'completed', status: 'completed', connectedDomainId: undefined });
+      expect(removed.state.connectFailure?.code).toBe('registrar_error');
+      expect(removed.state.refundId).toBeUndefined();
+      expect(removed.state.failure).toBeUndefined();
+      expect(removed.events).toEqual([]);
+    });
+
+    it('gives every call its own attempt number (its own Domain id) and clears the last failure', () => {
+      const failed = transition(started, { type: 'connect_failed', reason: 'no', code: 'conflict' }).state;
+      const again = beginConnect(failed);
+      expect(again).toMatchObject({ connectAttempts: 2, step: 'connecting' });
+      expect(again.connectFailure).toBeUndefined();
+    });
   });
 });

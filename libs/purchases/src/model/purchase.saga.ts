@@ -1,4 +1,12 @@
-import { SagaEffect, SagaEvent, SagaFailure, SagaResult, SagaState, TERMINAL_STEPS } from './purchase-saga.types';
+import {
+  ConnectFailure,
+  SagaEffect,
+  SagaEvent,
+  SagaFailure,
+  SagaResult,
+  SagaState,
+  TERMINAL_STEPS,
+} from './purchase-saga.types';
 
 /** Registrar outages tolerated before a charged purchase is given up and refunded. */
 export const MAX_REGISTER_ATTEMPTS = 5;
@@ -41,7 +49,8 @@ const unchanged = (state: SagaState) => result(state, [], false);
 /**
  * The purchase saga (SPEC 3.2, DESIGN decisions 1 and 2), pure: charge, register, optionally
  * connect, complete; a refusal after the charge refunds it; a failed autoConnect removes the Domain
- * and refunds. Events that do not fit the step (late or duplicated outcomes) change nothing, and
+ * and refunds. A later connect call (`beginConnect`) runs the same connect steps; its failure
+ * removes the Domain and ends completed and unconnected. Events that do not fit the step (late or duplicated outcomes) change nothing, and
  * terminal steps are final.
  */
 export function transition(state: SagaState, event: SagaEvent): SagaResult {
@@ -66,18 +75,24 @@ export function transition(state: SagaState, event: SagaEvent): SagaResult {
     case 'connecting':
       if (event.type === 'domain_created')
         return result({ ...state, step: 'routing', connectedDomainId: event.domainId });
-      if (event.type === 'connect_failed') return refund(state, 'autoConnect', event.reason);
+      if (event.type === 'connect_failed') {
+        if (state.connectCall) return connectEnded({ ...state, connectFailure: connectFailure(event) });
+        return refund(state, 'autoConnect', event.reason);
+      }
       return unchanged(state);
     case 'routing':
-      if (event.type === 'routing_set') return completed(state);
+      if (event.type === 'routing_set') return state.connectCall ? connectEnded(state) : completed(state);
       if (event.type === 'connect_failed') {
+        if (state.connectCall)
+          return result({ ...state, step: 'disconnecting', connectFailure: connectFailure(event) });
         const failure: SagaFailure = { code: 'registration_failed', stage: 'autoConnect', reason: event.reason };
         return result({ ...state, step: 'disconnecting', failure });
       }
       return unchanged(state);
     case 'disconnecting':
-      if (event.type === 'domain_removed') return result({ ...state, step: 'refunding', connectedDomainId: undefined });
-      return unchanged(state);
+      if (event.type !== 'domain_removed') return unchanged(state);
+      if (state.connectCall) return connectEnded({ ...state, connectedDomainId: undefined });
+      return result({ ...state, step: 'refunding', connectedDomainId: undefined });
     case 'refunding':
       if (event.type === 'refunded')
         return result({ ...state, status: 'refunded', step: 'refunded', refundId: event.refundId }, [
@@ -89,6 +104,32 @@ export function transition(state: SagaState, event: SagaEvent): SagaResult {
     case 'refunded':
       return unchanged(state);
   }
+}
+
+/**
+ * A connect call on a completed purchase (SPEC 4.3 rule 3): the autoConnect steps run again, from
+ * the Domain's creation. The purchase stays `completed` (it is registered and paid) throughout.
+ */
+export function beginConnect(state: SagaState, requestKey?: string): SagaState {
+  return {
+    ...state,
+    step: 'connecting',
+    connectCall: true,
+    connectAttempts: (state.connectAttempts ?? 0) + 1,
+    connectRequestKey: requestKey,
+    connectFailure: undefined,
+    connectedDomainId: undefined,
+  };
+}
+
+/** The end of a connect call, connected or rolled back: completed as before, no purchase event. */
+function connectEnded(state: SagaState): SagaResult {
+  const ended = { ...state, step: 'completed' as const, connectCall: undefined };
+  return result(ended.connectFailure ? { ...ended, connectRequestKey: undefined } : ended);
+}
+
+function connectFailure(event: Extract<SagaEvent, { type: 'connect_failed' }>): ConnectFailure {
+  return { code: event.code ?? 'conflict', reason: event.reason, details: event.details };
 }
 
 function completed(state: SagaState): SagaResult {
