@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * `node dist/bench/profile-summary.js <file.cpuprofile> [top]`: self time of a V8 CPU profile
+ * (`node --cpu-prof`) summed per request stage (auth, rate limit, ORM/driver, logging, ...), per
+ * package or source file, and per function, as shares of the profile's busy (non-idle) time.
+ */
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** First match wins: the stage of the pipeline a frame's own time belongs to. */
+const STAGES: [string, RegExp][] = [
+  ['auth', /libs\/auth\/|libs\/oauth\/|libs\/connect-sessions\/|jsonwebtoken|\(crypto\)|node:crypto/],
+  ['rate limit', /libs\/limits\/src\/rate-limit/],
+  ['idempotency', /libs\/limits\/src\/idempotency/],
+  ['validation', /class-validator|class-transformer|libs\/http\/src\/validation|ValidationPipe/],
+  ['ORM/driver', /@mikro-orm|\/knex\/|\/pg\/|pg-protocol|pg-pool|pg-types|postgres-|libs\/persistence\//],
+  ['logging', /pino|nestjs-pino|sonic-boom|fast-redact|libs\/http\/src\/request-logger/],
+  ['bus', /\/nats\/|libs\/bus\//],
+  ['actor', /libs\/actors\//],
+  ['domain code', /libs\/domains\/|libs\/domain-model\/|libs\/workspaces\/|libs\/projects\//],
+  ['DNS', /libs\/dns\/|node:dns|\(dns\)|dns-packet/],
+  ['serialization', /JSON|fast-json-stringify|serializ/],
+  ['metrics', /prom-client|libs\/health\//],
+  ['Nest pipeline', /@nestjs|rxjs|reflect-metadata|libs\/http\//],
+  ['Fastify', /fastify|find-my-way|avvio|light-my-request|middie/],
+  [
+    'HTTP and sockets (Node)',
+    /node:(net|http|_http|stream|internal\/streams)|_http_|\bnet\.js|internal\/(stream|http|net)/,
+  ],
+];
+
+function stageOf(frame: CallFrame): string {
+  if (frame.functionName === '(idle)') return '(idle)';
+  if (frame.functionName === '(garbage collector)') return 'GC';
+  if (frame.functionName === '(program)') return 'V8/native (program)';
+  const where = `${frame.url} ${frame.functionName}`;
+  for (const [stage, pattern] of STAGES) if (pattern.test(where)) return stage;
+  return frame.url ? 'other JS' : `native: ${frame.functionName || '(anonymous)'}`;
+}
+
+function packageOf(url: string): string {
+  const nm = url.lastIndexOf('node_modules/');
+  if (nm >= 0) {
+    const rest = url.slice(nm + 'node_modules/'.length).split('/');
+    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+  }
+  const dist = url.indexOf('/dist/');
+  if (dist >= 0) return url.slice(dist + 6);
+  return url || '(native)';
+}
+
+export function summarize(profile: CpuProfile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const stages = new Map<string, number>();
+  const files = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let busy = 0;
+  for (const [id, us] of self) {
+    const frame = byId.get(id)!.callFrame;
+    const stage = stageOf(frame);
+    if (stage === '(idle)') continue;
+    busy += us;
+    const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + us);
+    add(stages, stage);
+    add(files, packageOf(frame.url));
+    add(functions, `${frame.functionName || '(anonymous)'} ${packageOf(frame.url)}:${frame.lineNumber + 1}`);
+  }
+  return { busyMs: busy / 1000, stages, files, functions };
+}
+
+function print(title: string, m: Map<string, number>, busyUs: number, top: number): void {
+  console.log(`\n${title}`);
+  for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`  ${((us / busyUs) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  }
+}
+
+if (require.main === module) {
+  const [file, topArg] = process.argv.slice(2);
+  if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top]');
+  const top = Number(topArg ?? 25);
+  const { busyMs, stages, files, functions } = summarize(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
+  console.log(`${file}: ${busyMs.toFixed(0)} ms busy (idle excluded)`);
+  print('Self time per stage', stages, busyMs * 1000, 40);
+  print('Self time per package or file', files, busyMs * 1000, top);
+  print('Self time per function', functions, busyMs * 1000, top);
+}
