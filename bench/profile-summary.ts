@@ -44,13 +44,29 @@ const STAGES: [string, RegExp][] = [
   ],
 ];
 
-function stageOf(frame: CallFrame): string {
+function ownStage(frame: CallFrame): string | undefined {
   if (frame.functionName === '(idle)') return '(idle)';
   if (frame.functionName === '(garbage collector)') return 'GC';
   if (frame.functionName === '(program)') return 'V8/native (program)';
   const where = `${frame.url} ${frame.functionName}`;
   for (const [stage, pattern] of STAGES) if (pattern.test(where)) return stage;
-  return frame.url ? 'other JS' : `native: ${frame.functionName || '(anonymous)'}`;
+  return undefined;
+}
+
+/**
+ * The stage of a sample: that of the nearest frame on its stack that belongs to one, so a native
+ * or Node-internal function is charged to the code that called it (a socket write from pg to
+ * ORM/driver, JSON.stringify from pino to logging).
+ */
+function stageOf(node: ProfileNode, parents: Map<number, ProfileNode>): string {
+  for (let at: ProfileNode | undefined = node; at; at = parents.get(at.id)) {
+    if (/internal\/modules\/(cjs|esm)\//.test(at.callFrame.url)) return 'startup (module loading)';
+  }
+  for (let at: ProfileNode | undefined = node; at; at = parents.get(at.id)) {
+    const stage = ownStage(at.callFrame);
+    if (stage) return stage;
+  }
+  return node.callFrame.url ? 'other JS' : `native: ${node.callFrame.functionName || '(anonymous)'}`;
 }
 
 function packageOf(url: string): string {
@@ -66,6 +82,8 @@ function packageOf(url: string): string {
 
 export function summarize(profile: CpuProfile) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parents = new Map<number, ProfileNode>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parents.set(c, n);
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const stages = new Map<string, number>();
@@ -73,8 +91,9 @@ export function summarize(profile: CpuProfile) {
   const functions = new Map<string, number>();
   let busy = 0;
   for (const [id, us] of self) {
-    const frame = byId.get(id)!.callFrame;
-    const stage = stageOf(frame);
+    const node = byId.get(id)!;
+    const frame = node.callFrame;
+    const stage = stageOf(node, parents);
     if (stage === '(idle)') continue;
     busy += us;
     const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + us);

@@ -138,6 +138,6 @@ export const domainsGetBench: Benchmark = {
   area: DOMAINS_AREA,
   order: 1,
   title: 'GET /v1/domains/{id} throughput and latency, against a bare NestJS-on-Fastify handler',
-  timeoutMs: 120_000,
+  timeoutMs: 300_000,
   run,
 };
