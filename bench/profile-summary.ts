@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `node dist/bench/profile-summary.js <file.cpuprofile> [top]`: self time of a V8 CPU profile
+ * `node dist/bench/profile-summary.js <file.cpuprofile> [top] [last seconds]`: self time of a V8 CPU profile
  * (`node --cpu-prof`) summed per request stage (auth, rate limit, ORM/driver, logging, ...), per
  * package or source file, and per function, as shares of the profile's busy (non-idle) time.
  */
@@ -20,6 +20,8 @@ interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+  endTime: number;
+  startTime: number;
 }
 
 /** First match wins: the stage of the pipeline a frame's own time belongs to. */
@@ -80,12 +82,18 @@ function packageOf(url: string): string {
   return url || '(native)';
 }
 
-export function summarize(profile: CpuProfile) {
+/** `lastSeconds`: only the samples of the profile's last seconds (the measured rounds, not the set-up). */
+export function summarize(profile: CpuProfile, lastSeconds = Infinity) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parents = new Map<number, ProfileNode>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parents.set(c, n);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const from = profile.endTime - lastSeconds * 1e6;
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const stages = new Map<string, number>();
   const files = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -112,11 +120,14 @@ function print(title: string, m: Map<string, number>, busyUs: number, top: numbe
 }
 
 if (require.main === module) {
-  const [file, topArg] = process.argv.slice(2);
-  if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top]');
+  const [file, topArg, lastArg] = process.argv.slice(2);
+  if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top] [last seconds]');
   const top = Number(topArg ?? 25);
-  const { busyMs, stages, files, functions } = summarize(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
-  console.log(`${file}: ${busyMs.toFixed(0)} ms busy (idle excluded)`);
+  const last = Number(lastArg ?? Infinity);
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const { busyMs, stages, files, functions } = summarize(profile, last);
+  const span = Math.min(last, (profile.endTime - profile.startTime) / 1e6);
+  console.log(`${file}: ${busyMs.toFixed(0)} ms busy (idle excluded) in the last ${span.toFixed(0)} s`);
   print('Self time per stage', stages, busyMs * 1000, 40);
   print('Self time per package or file', files, busyMs * 1000, top);
   print('Self time per function', functions, busyMs * 1000, top);
