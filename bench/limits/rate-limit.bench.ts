@@ -147,6 +147,6 @@ export const limitsRateLimitBench: Benchmark = {
   area: LIMITS_AREA,
   order: 1,
   title: 'Cost of the rate limiter: authenticated GET throughput with RATE_LIMITS on vs off',
-  timeoutMs: 180_000,
+  timeoutMs: 420_000,
   run,
 };
