@@ -35,11 +35,11 @@ export class DomainCommands {
     // failures are reported in the order they always were (billing, hostname, project, origin).
     const normalized = settle(() => this.preflight.hostname(dto.hostname));
     const [workspace, project, origin] = await Promise.allSettled([
-      this.workspaces.get(workspaceId),
+      this.workspaces.paymentMethodOf(workspaceId),
       this.checkProject(workspaceId, dto.projectId),
       this.preflight.origin(dto.originUrl),
     ]);
-    const paymentMethodId = valueOf(workspace).paymentMethodId;
+    const paymentMethodId = valueOf(workspace);
     if (!paymentMethodId) {
       throw new DomainError(
         'billing_required',
