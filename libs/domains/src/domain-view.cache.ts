@@ -57,7 +57,7 @@ export class DomainViewCache {
 
   /** A view read from the database, unless its hostname was invalidated since the read started. */
   putRead(workspaceId: string, view: DomainView, startedAt: number, now = Date.now()): void {
-    if (startedAt < this.floor || (this.invalidatedAt.get(view.hostname) ?? -1) >= startedAt) return;
+    if (startedAt < this.floor || (this.invalidatedAt.get(view.hostname) ?? -1) > startedAt) return;
     this.set(workspaceId, view, now);
   }
 
