@@ -122,6 +122,6 @@ export const domainsCreateBench: Benchmark = {
   area: DOMAINS_AREA,
   order: 2,
   title: 'POST /v1/domains throughput and latency, against a bare NestJS-on-Fastify handler',
-  timeoutMs: 120_000,
+  timeoutMs: 300_000,
   run,
 };

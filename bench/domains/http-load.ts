@@ -107,11 +107,12 @@ export interface TargetLoad {
 }
 
 /**
- * Alternating rounds against each target (drift on a shared machine hits every side alike), with
+ * Alternating rounds against each target (drift on a shared machine hits every side alike), each
+ * with its own requests if it names them, with
  * the CPU time its processes, the database and the load generator used during its own rounds.
  */
 export async function alternate<K extends string>(
-  targets: Record<K, { url: string; procs: Child[] }>,
+  targets: Record<K, { url: string; procs: Child[]; requests?: autocannon.Request[] }>,
   rounds: number,
   seconds: number,
   requests: autocannon.Request[],
@@ -123,9 +124,10 @@ export async function alternate<K extends string>(
   for (let i = 0; i < rounds; i++) {
     for (const name of names) {
       const { url, procs } = targets[name];
+      const sent = targets[name].requests ?? requests;
       const before = { procs: procs.map(cpuSeconds), db: await databaseCpu(pg), own: process.cpuUsage() };
       const started = Date.now();
-      out[name].runs.push(await cannon(url, seconds, requests));
+      out[name].runs.push(await cannon(url, seconds, sent));
       out[name].ms += Date.now() - started;
       const own = process.cpuUsage(before.own);
       out[name].loadCpu += (own.user + own.system) / 1e6;

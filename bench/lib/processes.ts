@@ -1,6 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { REPO_ROOT } from './paths';
 
+/** A process writing a CPU profile (BENCH_NODE_ARGS='--cpu-prof ...') needs longer to exit on a busy machine. */
+const STOP_GRACE_MS = process.env.BENCH_NODE_ARGS?.includes('--cpu-prof') ? 60_000 : 5_000;
+
 export interface Child {
   name: string;
   child: ChildProcess;
@@ -59,7 +62,7 @@ export function startScript(name: string, script: string, env: Record<string, st
         child.once('exit', onExit);
         check();
       }),
-    stop: async (graceMs = 5_000) => {
+    stop: async (graceMs = STOP_GRACE_MS) => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -75,6 +78,6 @@ export function startScript(name: string, script: string, env: Record<string, st
 }
 
 /** Stops every process started here, gracefully first. */
-export async function stopAll(graceMs = 5_000): Promise<void> {
+export async function stopAll(graceMs = STOP_GRACE_MS): Promise<void> {
   await Promise.all([...live].map((c) => c.stop(graceMs)));
 }

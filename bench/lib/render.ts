@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe } from './machine';
+import { RESULTS_DIR } from './paths';
 import { formatNumber } from './stats';
 import { BenchResult, Figure, Goal } from './types';
 
@@ -68,7 +71,13 @@ function section(r: BenchResult, showMachine: boolean): string[] {
   for (const [k, v] of Object.entries(r.details ?? {})) {
     lines.push(`- ${k}: ${typeof v === 'number' ? v.toLocaleString('en-US') : v}`);
   }
-  return [...lines, ''];
+  return [...lines, '', ...notes(r.name)];
+}
+
+/** `bench/results/<name>.notes.md`, written by hand (profiles, analysis): kept through re-renders. */
+function notes(name: string): string[] {
+  const path = join(RESULTS_DIR, `${name}.notes.md`);
+  return existsSync(path) ? [readFileSync(path, 'utf8').trimEnd(), ''] : [];
 }
 
 /** BENCHMARKS.md: a section per area, its table of figures and baselines, then how each was measured. */

@@ -56,17 +56,22 @@ async function run(env: BenchEnv): Promise<Measured> {
         setupRequest: (req) => ({ ...req, headers: { authorization: `Bearer ${keys[next++ % keys.length]}` } }),
       },
     ];
+    // The same unlimited api, every request with the first key: what the 3,000 keys cost in auth.
+    const oneKey: Request[] = [{ method: 'GET', path: PATH, headers: { authorization: `Bearer ${apiKey}` } }];
     const targets = {
       on: { url: limited.url, procs: [limited.proc] },
       off: { url: unlimited.url, procs: [unlimited.proc] },
+      oneKey: { url: unlimited.url, procs: [unlimited.proc], requests: oneKey },
     };
     for (const { url } of Object.values(targets)) await cannon(url, WARMUP_S, requests);
     const load = await alternate(targets, ROUNDS, ROUND_S, requests, pg);
     const on = summarizeHttp(load.on.runs);
     const off = summarizeHttp(load.off.runs);
+    const one = summarizeHttp(load.oneKey.runs);
     assertClean('rate limits on', on);
     assertClean('rate limits off', off);
-    console.log(`  ${line('on', on)}; ${line('off', off)}`);
+    assertClean('one key', one);
+    console.log(`  ${line('on', on)}; ${line('off', off)}; ${line('one key', one)}`);
     const cpu = (t: TargetLoad, seconds: number) => percent(seconds, t.ms);
     const perRequest = (seconds: number, n: number) => round((seconds * 1000) / n, 3);
 
@@ -78,7 +83,9 @@ async function run(env: BenchEnv): Promise<Measured> {
         `turn, so no key reaches its 60 per minute and the limiter always lets the request through (the cost measured ` +
         `is the counting, not cheaper 429s). autocannon (${CONNECTIONS} keep-alive connections, one request in ` +
         `flight each) sends GET ${PATH} (authenticated: key lookup, workspace read). ${ROUNDS} alternating rounds of ` +
-        `${ROUND_S} s each after ${WARMUP_S} s of warm-up of each; LOG_LEVEL=warn. Load generator, both APIs and ` +
+        `${ROUND_S} s each after ${WARMUP_S} s of warm-up of each; LOG_LEVEL=warn. A third arm, alternating with ` +
+        `the two, sends the same GET to the unlimited api with one key only: the ${KEYS.toLocaleString('en-US')} ` +
+        `rotating keys against it measure what keeping many keys authenticated costs. Load generator, both APIs and ` +
         `PostgreSQL share the machine's cores.`,
       figures: [
         figure({
@@ -87,6 +94,13 @@ async function run(env: BenchEnv): Promise<Measured> {
           unit: '/s',
           baseline: { label: 'rate limits off', value: round(off.perSecond) },
           goal: { of: 'ratio', atLeast: 0.9 },
+        }),
+        figure({
+          label: `GET ${PATH} requests per second, ${KEYS.toLocaleString('en-US')} rotating keys, rate limits off`,
+          value: round(off.perSecond),
+          unit: '/s',
+          baseline: { label: 'the same with one key', value: round(one.perSecond) },
+          goal: { of: 'ratio', atLeast: 0.8 },
         }),
         figure({
           label: 'GET p50 latency, rate limits on',
@@ -103,7 +117,8 @@ async function run(env: BenchEnv): Promise<Measured> {
       ],
       details: {
         'API keys rotated': KEYS,
-        'Requests measured (on / off)': `${on.ok} / ${off.ok}`,
+        'Requests measured (on / off / one key)': `${on.ok} / ${off.ok} / ${one.ok}`,
+        'API CPU per request, one key (ms)': perRequest(load.oneKey.cpu[0], one.ok),
         'Non-2xx answers / errors (on / off)': `${on.non2xx} / ${on.errors}, ${off.non2xx} / ${off.errors}`,
         'Measured seconds (each side)': round(on.seconds, 1),
         'CPU during the rounds (one core = 100%), on: api / PostgreSQL / autocannon': `${cpu(load.on, load.on.cpu[0])} / ${cpu(
@@ -132,6 +147,6 @@ export const limitsRateLimitBench: Benchmark = {
   area: LIMITS_AREA,
   order: 1,
   title: 'Cost of the rate limiter: authenticated GET throughput with RATE_LIMITS on vs off',
-  timeoutMs: 180_000,
+  timeoutMs: 420_000,
   run,
 };

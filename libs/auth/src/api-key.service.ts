@@ -1,29 +1,43 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Bus } from '@app/bus';
 import { notFound } from '@app/http';
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { PgDirect } from '@app/persistence';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
 import { apiKeyHint, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-format';
 import { CredentialResolver, CredentialResolvers } from './credential-resolvers';
 import { Principal } from './principal';
 
-/** How long a successful lookup is trusted; revocations also evict at once through the bus. */
-const CACHE_TTL_MS = 5_000;
+/** How long a confirmed key is trusted; revocations also evict at once through the bus. */
+const CACHE_TRUST_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
+/** Keys used within this long are re-confirmed in the background before their trust runs out. */
+const KEEP_WARM_MS = 60_000;
+const RECHECK_EVERY_MS = 2_000;
+/** Hashes per recheck statement. */
+const RECHECK_BATCH = 1_000;
 export const API_KEY_REVOKED_SUBJECT = 'control.auth.api_key_revoked';
 
-interface CachedKey {
-  principal: Principal;
-  expiresAt: number;
+interface KeyRow {
+  id: string;
+  workspace_id: string;
+  key_hash: string;
 }
 
 @Injectable()
 export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModuleDestroy {
-  private readonly cache = new Map<string, CachedKey>();
+  private readonly logger = new Logger(ApiKeyService.name);
+  private readonly cache = new ApiKeyCache(CACHE_MAX_ENTRIES, CACHE_TRUST_MS);
+  /** One database read per key at a time, however many requests wait on it. */
+  private readonly loading = new Map<string, Promise<Principal | undefined>>();
   private unsubscribe?: () => void;
+  private timer?: NodeJS.Timeout;
+  private rechecking = false;
 
   constructor(
     private readonly em: EntityManager,
+    private readonly pg: PgDirect,
     private readonly bus: Bus,
     private readonly credentials: CredentialResolvers,
   ) {}
@@ -34,10 +48,13 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
       const { keyHash } = payload as { keyHash?: string };
       if (keyHash) this.cache.delete(keyHash);
     });
+    this.timer = setInterval(() => void this.recheck(), RECHECK_EVERY_MS);
+    this.timer.unref();
   }
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
+    clearInterval(this.timer);
   }
 
   /** Creates a key for the workspace; the returned `key` is never retrievable again. */
@@ -68,16 +85,51 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
   async authenticate(token: string, now = Date.now()): Promise<Principal | undefined> {
     if (!looksLikeApiKey(token)) return undefined;
     const keyHash = hashApiKey(token);
-    const cached = this.cache.get(keyHash);
-    if (cached && cached.expiresAt > now) return cached.principal;
-    const apiKey = await this.em.fork().findOne(ApiKey, { keyHash, revokedAt: null });
-    if (!apiKey) {
+    const cached = this.cache.get(keyHash, now);
+    if (cached) return cached;
+    let loading = this.loading.get(keyHash);
+    if (!loading) {
+      loading = this.load(keyHash, now).finally(() => this.loading.delete(keyHash));
+      this.loading.set(keyHash, loading);
+    }
+    return loading;
+  }
+
+  private async load(keyHash: string, now: number): Promise<Principal | undefined> {
+    const [row] = await this.pg.query<KeyRow>(
+      'api_keys.live',
+      'select id, workspace_id, key_hash from api_keys where key_hash = $1 and revoked_at is null',
+      [keyHash],
+    );
+    if (!row) {
       this.cache.delete(keyHash);
       return undefined;
     }
-    const principal: Principal = { workspaceId: apiKey.workspaceId, credentialId: apiKey.id, kind: 'api_key' };
-    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(keyHash, { principal, expiresAt: now + CACHE_TTL_MS });
+    const principal: Principal = { workspaceId: row.workspace_id, credentialId: row.id, kind: 'api_key' };
+    this.cache.set(keyHash, principal, now);
     return principal;
+  }
+
+  /** Re-confirms the keys used lately, in a few statements, before their trust runs out. */
+  async recheck(now = Date.now()): Promise<void> {
+    if (this.rechecking) return;
+    this.rechecking = true;
+    try {
+      const due = this.cache.dueForRecheck(now - KEEP_WARM_MS, now - CACHE_TRUST_MS / 2);
+      for (let i = 0; i < due.length; i += RECHECK_BATCH) {
+        const asked = due.slice(i, i + RECHECK_BATCH);
+        const rows = await this.pg.query<{ key_hash: string }>(
+          'api_keys.recheck',
+          'select key_hash from api_keys where key_hash = any($1::text[]) and revoked_at is null',
+          [asked],
+        );
+        this.cache.confirm(asked, new Set(rows.map((r) => r.key_hash)), now);
+      }
+    } catch (error) {
+      // The entries simply run out of trust and are read again on their next use.
+      this.logger.warn({ err: error }, 'Could not re-confirm the cached API keys');
+    } finally {
+      this.rechecking = false;
+    }
   }
 }

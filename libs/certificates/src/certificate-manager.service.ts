@@ -85,6 +85,8 @@ export class CertificateManager {
   private async report(domain: { id: string; hostname: string }, result: CertificateResult): Promise<void> {
     try {
       await this.actors.ask('domain', domain.id, result);
+      // After the commit: the API's cached view of the domain (certificate fields) is now stale.
+      publishEdgeInvalidation(this.bus, domain.hostname);
     } catch (error) {
       // Deleted while the order ran: its certificate must not outlive it.
       if (error instanceof DomainError && error.code === 'not_found') await this.certificates.remove(domain.id);

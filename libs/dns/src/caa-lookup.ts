@@ -5,7 +5,7 @@ import { DnsResolver } from './dns-resolver';
  * The CAA climb of RFC 8659: the hostname, then each parent, until a name with CAA records or the
  * top-level domain. Returns the steps for `evaluateCaa`.
  */
-export async function climbCaa(resolver: DnsResolver, hostname: string): Promise<CaaClimbStep[]> {
+export async function climbCaa(resolver: Pick<DnsResolver, 'caa'>, hostname: string): Promise<CaaClimbStep[]> {
   const labels = hostname.split('.');
   const steps: CaaClimbStep[] = [];
   for (let i = 0; i < labels.length - 1; i++) {

@@ -11,6 +11,7 @@ import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';
 import { DEFAULT_SETTINGS } from './domain.record';
 import { DomainView } from './domain.view';
 import { DomainPreflight } from './domain-preflight.service';
+import { DomainViews } from './domain-views.service';
 import { CreateDomainDto } from './dto/create-domain.dto';
 import { UpdateDomainDto } from './dto/update-domain.dto';
 
@@ -23,26 +24,39 @@ export class DomainCommands {
     private readonly workspaces: WorkspaceRepository,
     private readonly bus: Bus,
     private readonly projects: ProjectRepository,
+    private readonly views: DomainViews,
   ) {}
 
   async create(
     workspaceId: string,
     dto: CreateDomainDto,
   ): Promise<{ domain: DomainView; warnings?: PreflightWarning[] }> {
-    const workspace = await this.workspaces.get(workspaceId);
-    if (!workspace.paymentMethodId) {
+    // The checks wait on the database and DNS, not on each other: they run together, and their
+    // failures are reported in the order they always were (billing, hostname, project, origin).
+    const normalized = settle(() => this.preflight.hostname(dto.hostname));
+    const [workspace, project, origin] = await Promise.allSettled([
+      this.workspaces.paymentMethodOf(workspaceId),
+      this.checkProject(workspaceId, dto.projectId),
+      this.preflight.origin(dto.originUrl),
+    ]);
+    const paymentMethodId = valueOf(workspace);
+    if (!paymentMethodId) {
       throw new DomainError(
         'billing_required',
         'Connecting a domain needs an active subscription: add a card to the workspace first',
       );
     }
-    const { hostname, apex } = this.preflight.hostname(dto.hostname);
-    await this.checkProject(workspaceId, dto.projectId);
-    await this.preflight.origin(dto.originUrl);
-    const warnings = await this.preflight.caa(hostname);
+    const { hostname, apex } = valueOf(normalized);
+    valueOf(project);
+    valueOf(origin);
+    // CAA only warns: its climb overlaps the actor's round trip.
+    const caa = this.preflight.caa(hostname);
+    caa.catch(() => undefined);
     const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
-    const reply = await this.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings });
-    return warnings.length ? { domain: domainOf(reply), warnings } : { domain: domainOf(reply) };
+    const domain = domainOf(await this.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings }));
+    this.views.written(workspaceId, domain);
+    const warnings = await caa;
+    return warnings.length ? { domain, warnings } : { domain };
   }
 
   async update(workspaceId: string, id: string, dto: UpdateDomainDto): Promise<{ domain: DomainView }> {
@@ -59,12 +73,14 @@ export class DomainCommands {
       await this.preflight.origin(changes.originUrl);
     }
     const domain = domainOf(await this.send(id, { type: 'patch', workspaceId, changes }));
+    this.views.written(workspaceId, domain);
     publishEdgeInvalidation(this.bus, domain.hostname);
     return { domain };
   }
 
   async remove(workspaceId: string, id: string): Promise<DomainReply> {
     const reply = await this.send(id, { type: 'delete', workspaceId });
+    this.views.removed(workspaceId, id, 'hostname' in reply ? reply.hostname : undefined);
     if ('hostname' in reply) publishEdgeInvalidation(this.bus, reply.hostname);
     return reply;
   }
@@ -72,6 +88,7 @@ export class DomainCommands {
   /** The probe now; every edge then re-reads the name, since the status it routes by may have moved. */
   async check(workspaceId: string, id: string): Promise<{ domain: DomainView }> {
     const domain = domainOf(await this.send(id, { type: 'check', workspaceId }));
+    this.views.written(workspaceId, domain);
     publishEdgeInvalidation(this.bus, domain.hostname);
     return { domain };
   }
@@ -88,6 +105,22 @@ export class DomainCommands {
     if (!/^dom_[0-9A-Za-z]{1,64}$/.test(id)) throw new DomainError('not_found', 'Domain was not found');
     return this.actors.ask<DomainReply>(DOMAIN_KIND, id, command, { attemptTimeoutMs: 15_000 });
   }
+}
+
+type Settled<T> = PromiseSettledResult<T>;
+
+function settle<T>(work: () => T): Settled<T> {
+  try {
+    return { status: 'fulfilled', value: work() };
+  } catch (reason) {
+    return { status: 'rejected', reason };
+  }
+}
+
+/** The value, or the error the step failed with. */
+function valueOf<T>(result: Settled<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 function definedOnly<T extends object>(dto: T): Partial<T> {

@@ -1,5 +1,5 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DnsLookupError, DnsResolver, OriginPreflight, climbCaa } from '@app/dns';
+import { CaaAnswer, DnsLookupError, DnsResolver, OriginPreflight, OriginVerdict, climbCaa } from '@app/dns';
 import {
   HostnameError,
   NormalizedHostname,
@@ -10,11 +10,23 @@ import {
 } from '@app/domain-model';
 import { DomainError } from '@app/http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { FreshAnswers } from './fresh-answers';
+
+/**
+ * How long a passed origin check and a CAA answer are reused by the next creations: a SaaS sends
+ * its many domains to one origin, and their CAA climbs meet at the same parent names. Failures are
+ * never reused; the monitor re-checks every origin on its own.
+ */
+const PREFLIGHT_REUSE_MS = 30_000;
+const PREFLIGHT_REUSE_ENTRIES = 10_000;
 
 /** Checks that run before a domain is connected: the hostname rules, the origin's SSRF rules, CAA. */
 @Injectable()
 export class DomainPreflight {
   private readonly logger = new Logger(DomainPreflight.name);
+  private readonly originVerdicts = new FreshAnswers<OriginVerdict>(PREFLIGHT_REUSE_ENTRIES, PREFLIGHT_REUSE_MS);
+  private readonly caaAnswers = new FreshAnswers<CaaAnswer[]>(PREFLIGHT_REUSE_ENTRIES, PREFLIGHT_REUSE_MS);
+  private readonly caaResolver = { caa: (name: string) => this.caaAnswers.get(name, () => this.resolver.caa(name)) };
 
   constructor(
     private readonly resolver: DnsResolver,
@@ -33,13 +45,13 @@ export class DomainPreflight {
   }
 
   async origin(originUrl: string): Promise<void> {
-    await this.origins.check(originUrl);
+    await this.originVerdicts.get(originUrl, () => this.origins.check(originUrl));
   }
 
   /** A warning when CAA forbids both public CAs; creation goes on either way (SPEC 7). */
   async caa(hostname: string): Promise<PreflightWarning[]> {
     try {
-      const warning = caaWarning(evaluateCaa(await climbCaa(this.resolver, hostname)));
+      const warning = caaWarning(evaluateCaa(await climbCaa(this.caaResolver, hostname)));
       return warning ? [warning] : [];
     } catch (error) {
       if (!(error instanceof DnsLookupError)) throw error;

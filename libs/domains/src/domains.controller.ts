@@ -4,6 +4,7 @@ import { Idempotent } from '@app/limits';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { DomainCommands } from './domain-commands.usecase';
 import { DomainRepository } from './domain.repository';
+import { DomainViews } from './domain-views.service';
 import { toDomainView } from './domain.view';
 import { CreateDomainDto } from './dto/create-domain.dto';
 import { ListDomainsDto } from './dto/list-domains.dto';
@@ -15,6 +16,7 @@ export class DomainsController {
   constructor(
     private readonly commands: DomainCommands,
     private readonly domains: DomainRepository,
+    private readonly views: DomainViews,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -38,7 +40,7 @@ export class DomainsController {
   @Get(':id')
   @ConnectSessionAllowed()
   async get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
-    return { domain: toDomainView(await this.domains.get(p.workspaceId, id), this.edge) };
+    return { domain: await this.views.get(p.workspaceId, id) };
   }
 
   @Patch(':id')

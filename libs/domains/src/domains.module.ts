@@ -11,6 +11,7 @@ import { DomainCommands } from './domain-commands.usecase';
 import { DomainMonitor } from './domain-monitor.service';
 import { DomainPreflight } from './domain-preflight.service';
 import { DomainRepository } from './domain.repository';
+import { DomainViews } from './domain-views.service';
 import { DomainsController } from './domains.controller';
 import { BulkCreateDomains } from './bulk-create.usecase';
 import { DomainsBulkController } from './domains-bulk.controller';
@@ -19,7 +20,7 @@ import { DomainsBulkController } from './domains-bulk.controller';
 @Module({
   imports: [DnsModule, WorkspacesModule, ProjectsModule],
   controllers: [DomainsController, DomainsBulkController],
-  providers: [DomainCommands, DomainPreflight, DomainRepository, BulkCreateDomains],
+  providers: [DomainCommands, DomainPreflight, DomainRepository, DomainViews, BulkCreateDomains],
   exports: [DomainRepository, DomainCommands],
 })
 export class DomainsApiModule {}

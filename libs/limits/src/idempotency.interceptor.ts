@@ -1,6 +1,15 @@
 import { RequestWithPrincipal } from '@app/auth';
 import { DomainError, ReplayedResponse, mapError } from '@app/http';
-import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  HttpStatus,
+  Injectable,
+  NestInterceptor,
+  SetMetadata,
+  UseInterceptors,
+  applyDecorators,
+} from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
@@ -11,8 +20,11 @@ import { IdempotencyScope, IdempotencyStore } from './idempotency.store';
 export const IDEMPOTENT = 'idempotent';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-/** Marks a POST that creates or charges: an Idempotency-Key makes its retries safe (SPEC 8). */
-export const Idempotent = () => SetMetadata(IDEMPOTENT, true);
+/**
+ * Marks a POST that creates or charges: an Idempotency-Key makes its retries safe (SPEC 8). Only
+ * these routes run the interceptor; the others have no interceptor chain at all.
+ */
+export const Idempotent = () => applyDecorators(SetMetadata(IDEMPOTENT, true), UseInterceptors(IdempotencyInterceptor));
 
 /** Canonical JSON (sorted keys), so the same body in another key order is the same request. */
 function canonical(value: unknown): string {

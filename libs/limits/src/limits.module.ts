@@ -1,19 +1,23 @@
-import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { Clock, SystemClock } from './clock';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyStore } from './idempotency.store';
-import { RateLimitInterceptor } from './rate-limit.interceptor';
+import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitStore } from './rate-limit.store';
 
-/** Rate limits, then idempotency, around every API handler (after authentication). */
+/**
+ * Rate limits on every API handler (a global guard, after authentication); idempotency on the
+ * routes marked @Idempotent() (their own interceptor, resolved in each controller's module, hence
+ * global and exporting its store).
+ */
+@Global()
 @Module({
   providers: [
     { provide: Clock, useClass: SystemClock },
     RateLimitStore,
     IdempotencyStore,
-    { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
+  exports: [Clock, IdempotencyStore],
 })
 export class LimitsModule {}

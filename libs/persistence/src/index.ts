@@ -6,3 +6,4 @@ export * from './database-health.service';
 export * from './ids';
 export { DATABASE_TARGET } from './migration-runner.service';
 export * from './sql-executor';
+export * from './pg-direct';

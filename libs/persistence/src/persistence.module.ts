@@ -5,6 +5,7 @@ import { DATABASE_TARGET, MIGRATE_ON_START, MigrationRunner } from './migration-
 import { DatabaseTarget, ormOptions } from './orm-options';
 import { MikroORM } from '@mikro-orm/core';
 import { MikroSqlExecutor } from './sql-executor';
+import { PgDirect } from './pg-direct';
 
 export interface PersistenceOptions extends DatabaseTarget {
   migrateOnStart: boolean;
@@ -27,8 +28,9 @@ export class PersistenceModule {
         MigrationRunner,
         DatabaseHealth,
         { provide: MikroSqlExecutor, inject: [MikroORM], useFactory: (orm: MikroORM) => MikroSqlExecutor.of(orm) },
+        { provide: PgDirect, inject: [MikroORM], useFactory: (orm: MikroORM) => PgDirect.of(orm) },
       ],
-      exports: [DatabaseHealth, DATABASE_TARGET, MikroSqlExecutor],
+      exports: [DatabaseHealth, DATABASE_TARGET, MikroSqlExecutor, PgDirect],
     };
   }
 }

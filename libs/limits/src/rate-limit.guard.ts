@@ -1,9 +1,8 @@
 import { RequestWithPrincipal } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError } from '@app/http';
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Observable } from 'rxjs';
 import { Clock } from './clock';
 import { RateRule, rulesFor, windowOf } from './rate-limit.rules';
 import { RateLimitStore } from './rate-limit.store';
@@ -19,22 +18,25 @@ const describeWindow = (seconds: number) =>
 
 /**
  * SPEC section 8 limits, per API key (or per client IP for the keyless tools), counted in shared
- * fixed windows. Runs after authentication; every limited response carries the x-ratelimit headers.
+ * fixed windows. A global guard registered after AuthGuard (LimitsModule comes after AuthModule),
+ * so it runs after authentication; every limited response carries the x-ratelimit headers. A
+ * guard rather than an interceptor: a route without interceptors skips Nest's per-request
+ * interceptor chain (an rxjs pipeline and an AsyncResource per interceptor).
  */
 @Injectable()
-export class RateLimitInterceptor implements NestInterceptor {
+export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly store: RateLimitStore,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & RequestWithPrincipal>();
-    if (!this.config.rateLimits) return next.handle();
+    if (!this.config.rateLimits) return true;
     const rules = rulesFor(request.method, request.url).filter((r) => r.per === 'ip' || request.principal);
-    if (!rules.length) return next.handle();
+    if (!rules.length) return true;
     const now = this.clock.now();
     const windows = rules.map((rule) => windowOf(now, rule.windowSeconds));
     const subject = (rule: RateRule) => (rule.per === 'key' ? request.principal?.credentialId : request.ip);
@@ -62,6 +64,6 @@ export class RateLimitInterceptor implements NestInterceptor {
         { action, retryAfter: exceeded.resetSeconds },
       );
     }
-    return next.handle();
+    return true;
   }
 }
