@@ -7,6 +7,8 @@ export interface LoadResult {
   acked: Map<string, string[]>;
   failures: { id: string; error: string }[];
   total: number;
+  /** The longest any acknowledged command waited, in ms. */
+  slowestMs: number;
 }
 
 export interface RunningLoad {
@@ -22,13 +24,16 @@ export function runCounterLoad(actors: ActorClient, ids: string[], concurrency: 
   let running = true;
   let total = 0;
   let ackedCount = 0;
+  let slowestMs = 0;
   const worker = async () => {
     while (running) {
       const id = ids[Math.floor(Math.random() * ids.length)];
       const commandId = randomUUID();
       total++;
+      const sentAt = Date.now();
       try {
         await actors.ask('counter', id, { op: 'add', n: 1 }, { commandId });
+        slowestMs = Math.max(slowestMs, Date.now() - sentAt);
         acked.set(id, [...(acked.get(id) ?? []), commandId]);
         ackedCount++;
       } catch (error) {
@@ -42,7 +47,7 @@ export function runCounterLoad(actors: ActorClient, ids: string[], concurrency: 
     stop: async () => {
       running = false;
       await Promise.all(workers);
-      return { acked, failures, total };
+      return { acked, failures, total, slowestMs };
     },
   };
 }

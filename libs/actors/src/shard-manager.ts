@@ -43,7 +43,10 @@ export class ShardManager {
   private reconciling?: Promise<void>;
   private again = false;
   private draining = false;
+  /** Gave every shard back (cut off from the bus too long): nothing is served or claimed. */
   private paused = false;
+  /** When the bus went away, while it is away: placement is frozen, leases are still renewed. */
+  private cutOffSince?: number;
 
   constructor(
     readonly nodeId: string,
@@ -62,6 +65,22 @@ export class ShardManager {
       setInterval(() => void this.renew(), this.timings.renewEveryMs),
       setInterval(() => this.expireOverdue(), Math.min(500, this.timings.safetyMs / 2)),
     );
+  }
+
+  /**
+   * The bus is gone. Keep serving: the leases in PostgreSQL say who owns what, and a renewal
+   * still proves ownership, so the actors (and their warm state) survive a blip. But cut off for
+   * longer than a lease, this node gives every shard back so reachable nodes can take them.
+   */
+  disconnected(now = Date.now()): void {
+    this.cutOffSince ??= now;
+  }
+
+  /** The bus is back: serve on, or claim again after having given the shards back. */
+  reconnected(): void {
+    this.cutOffSince = undefined;
+    this.paused = false;
+    this.reconcileSoon();
   }
 
   /** The lease if this node may serve the shard right now. */
@@ -100,20 +119,20 @@ export class ShardManager {
       });
   }
 
-  /** The transport is gone: nobody can reach us, so give every shard back now. */
-  async suspend(): Promise<void> {
+  /** Cut off too long: stop serving and give every shard back, so reachable nodes take them. */
+  async suspend(why: string): Promise<void> {
+    if (this.paused) return;
     this.paused = true;
     // A claim already on its way would otherwise land after the release below.
     await this.reconciling;
     const shards = this.ownedShards();
-    this.dropShards(shards, 'bus disconnected');
+    this.dropShards(shards, why);
     await this.leases.release(this.nodeId, shards).catch(() => undefined);
     this.announceRelease(shards, false);
   }
 
-  resume(): void {
-    this.paused = false;
-    this.reconcileSoon();
+  isCutOff(): boolean {
+    return this.cutOffSince !== undefined;
   }
 
   /** SIGTERM: leave the cluster, hand off every shard, stop. */
@@ -126,7 +145,8 @@ export class ShardManager {
   }
 
   private async reconcile(): Promise<void> {
-    if (this.draining || this.paused) return;
+    // Cut off, the member list is stale: neither claim nor hand off on it.
+    if (this.draining || this.paused || this.cutOffSince !== undefined) return;
     const members = this.membership.members();
     const toClaim: number[] = [];
     const toRelease: number[] = [];
@@ -190,6 +210,10 @@ export class ShardManager {
 
   private expireOverdue(): void {
     const now = Date.now();
+    if (this.cutOffSince !== undefined && now - this.cutOffSince >= this.timings.ttlMs && !this.paused) {
+      void this.suspend('cut off from NATS for longer than a lease');
+      return;
+    }
     const overdue = [...this.held.values()].filter((l) => l.deadline <= now).map((l) => l.shard);
     if (overdue.length) this.dropShards(overdue, 'lease deadline passed');
   }
