@@ -59,8 +59,8 @@ describe('recovery from dependency outages (three node processes)', () => {
     [pg, nats] = await Promise.all([startPrivatePostgres(), startPrivateNats()]);
     cluster = counterCluster(pg.url, nats.url);
     // The first node migrates the fresh database; the others join it.
-    await cluster.start(NODES[0]);
-    await Promise.all(NODES.slice(1).map((id) => cluster.start(id)));
+    await cluster.start(NODES[0], { LOG_LEVEL: 'info' });
+    await Promise.all(NODES.slice(1).map((id) => cluster.start(id, { LOG_LEVEL: 'info' })));
     await cluster.waitForCoverage(NODES);
     ({ actors } = await cluster.client());
   });

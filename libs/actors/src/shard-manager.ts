@@ -26,6 +26,9 @@ export const DEFAULT_LEASE_TIMINGS: LeaseTimings = {
   reconcileEveryMs: 1_000,
 };
 
+/** After a failed renewal, try again this soon (the database may be back any moment). */
+const RENEW_RETRY_MS = 250;
+
 interface HeldLease extends Lease {
   /** Local time after which this node must not serve the shard. */
   deadline: number;
@@ -47,6 +50,8 @@ export class ShardManager {
   private paused = false;
   /** When the bus went away, while it is away: placement is frozen, leases are still renewed. */
   private cutOffSince?: number;
+  private renewing = false;
+  private renewRetry?: NodeJS.Timeout;
 
   constructor(
     readonly nodeId: string,
@@ -139,6 +144,7 @@ export class ShardManager {
   async drain(): Promise<void> {
     this.draining = true;
     this.timers.forEach(clearInterval);
+    clearTimeout(this.renewRetry);
     await this.reconciling;
     await this.membership.leave();
     await this.handOff(this.ownedShards(), true);
@@ -187,15 +193,21 @@ export class ShardManager {
   }
 
   private async renew(): Promise<void> {
-    if (this.draining || this.paused || !this.held.size) return;
+    if (this.draining || this.paused || this.renewing || !this.held.size) return;
+    this.renewing = true;
     const sentAt = Date.now();
     const leases = [...this.held.values()];
     let renewed: Set<number>;
     try {
       renewed = await this.leases.renew(this.nodeId, leases);
     } catch (err) {
-      this.logger.warn({ err }, 'Lease renewal failed; shards stop at their deadlines');
+      this.logger.warn({ err }, 'Lease renewal failed; retrying soon, shards stop at their deadlines');
+      // PostgreSQL may be restarting: renew as soon as it is back, not at the next regular tick.
+      clearTimeout(this.renewRetry);
+      this.renewRetry = setTimeout(() => void this.renew(), RENEW_RETRY_MS);
       return;
+    } finally {
+      this.renewing = false;
     }
     const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
     const lost: number[] = [];
@@ -223,5 +235,7 @@ export class ShardManager {
     const dropped = shards.filter((shard) => this.held.delete(shard));
     dropped.forEach((shard) => this.listener.drop(shard));
     if (dropped.length) this.logger.warn(`Dropped ${dropped.length} shards: ${why}`);
+    // Claim back at once what placement still gives us (an expired lease is ours to renew by a claim).
+    if (dropped.length) this.reconcileSoon();
   }
 }
