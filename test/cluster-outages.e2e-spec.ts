@@ -63,7 +63,7 @@ describe('recovery from dependency outages (three node processes)', () => {
     await Promise.all(NODES.slice(1).map((id) => cluster.start(id, { LOG_LEVEL: 'info' })));
     await cluster.waitForCoverage(NODES);
     ({ actors } = await cluster.client());
-  });
+  }, 300_000); // four processes and a fresh cluster start slowly on a loaded 2-core machine
   afterAll(async () => {
     console.log(`outage recovery figures: ${JSON.stringify(figures)}`);
     // The nodes' logs, for reading what an operator would have seen.
