@@ -18,7 +18,13 @@ export interface RunningLoad {
 }
 
 /** Constant load: `concurrency` workers each send `add 1` to a random counter, back to back. */
-export function runCounterLoad(actors: ActorClient, ids: string[], concurrency: number): RunningLoad {
+export function runCounterLoad(
+  actors: ActorClient,
+  ids: string[],
+  concurrency: number,
+  /** Each command's total retry budget (the client's default is 30 s). */
+  deadlineMs?: number,
+): RunningLoad {
   const acked = new Map<string, string[]>();
   const failures: { id: string; error: string }[] = [];
   let running = true;
@@ -32,7 +38,7 @@ export function runCounterLoad(actors: ActorClient, ids: string[], concurrency: 
       total++;
       const sentAt = Date.now();
       try {
-        await actors.ask('counter', id, { op: 'add', n: 1 }, { commandId });
+        await actors.ask('counter', id, { op: 'add', n: 1 }, { commandId, deadlineMs });
         slowestMs = Math.max(slowestMs, Date.now() - sentAt);
         acked.set(id, [...(acked.get(id) ?? []), commandId]);
         ackedCount++;
