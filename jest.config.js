@@ -18,6 +18,9 @@ const shared = {
 
 module.exports = {
   testTimeout: 120_000,
+  // Files are independent (own database, NATS prefix, free ports) and mostly wait on processes and
+  // the network: three workers on two cores roughly halve the suite. JEST_MAX_WORKERS overrides.
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 3),
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     {

@@ -1,15 +1,16 @@
+import { SHARD_COUNT, member, ownerOf } from '@app/actors';
 import {
   CounterCluster,
   TestDatabase,
   counterCluster,
   createTestDatabase,
+  eventually,
   runCounterLoad,
   stopAllProcesses,
   verifyCounters,
 } from '@test/support';
 
 const ACTORS = Array.from({ length: 1000 }, (_, i) => `counter-${i}`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('actor cluster under failure (three node processes)', () => {
   let db: TestDatabase;
@@ -30,12 +31,13 @@ describe('actor cluster under failure (three node processes)', () => {
   it('survives SIGKILL of a node: nothing acknowledged is lost, every actor answers within 20 s, never two owners', async () => {
     const { actors } = await cluster.client();
     const load = runCounterLoad(actors, ACTORS, 40);
-    await sleep(2_000);
+    await eventually(load.ackedCount, (n) => n >= 200, { what: 'the load to get going' });
     const killedAt = Date.now();
     cluster.nodes.get('n2')!.child.kill('SIGKILL');
     await cluster.waitForCoverage(['n1', 'n3'], 25_000);
     const recoveredAfter = Date.now() - killedAt;
-    await sleep(1_000);
+    const afterRecovery = load.ackedCount();
+    await eventually(load.ackedCount, (n) => n >= afterRecovery + 100, { what: 'the load to go on' });
     const result = await load.stop();
 
     // Every actor answers again.
@@ -57,7 +59,8 @@ describe('actor cluster under failure (three node processes)', () => {
     const { actors } = await cluster.client();
     const load = runCounterLoad(actors, ACTORS, 30);
     for (const id of ['n1', 'n2', 'n3']) {
-      await sleep(500);
+      const before = load.ackedCount();
+      await eventually(load.ackedCount, (n) => n >= before + 50, { what: 'commands between restarts' });
       expect(await cluster.nodes.get(id)!.stop(20_000)).toBe(0);
       await cluster.waitForCoverage(
         ['n1', 'n2', 'n3'].filter((n) => n !== id),
@@ -66,7 +69,8 @@ describe('actor cluster under failure (three node processes)', () => {
       await cluster.start(id);
       await cluster.waitForCoverage(['n1', 'n2', 'n3'], 15_000);
     }
-    await sleep(500);
+    const last = load.ackedCount();
+    await eventually(load.ackedCount, (n) => n >= last + 50, { what: 'commands after the last restart' });
     const result = await load.stop();
     expect(result.failures).toEqual([]);
     expect(result.total).toBeGreaterThan(500);
@@ -75,21 +79,33 @@ describe('actor cluster under failure (three node processes)', () => {
   });
 
   it('gives a joining fourth node about a quarter of the shards, moving only those', async () => {
-    const before = await cluster.owners();
     const placement = async () => {
       const rows = await cluster.leaseTable();
       return new Map(rows.map((r) => [r.shard, r.owner]));
     };
-    const ownersBefore = await placement();
+    /** Waits until every shard is leased to its rendezvous owner among `ids` (coverage comes sooner). */
+    const settled = (ids: string[]) => {
+      const members = ids.map(member);
+      const misplaced = (owners: Map<number, string>) =>
+        Array.from({ length: SHARD_COUNT }, (_, shard) => shard).filter(
+          (shard) => owners.get(shard) !== ownerOf(shard, members),
+        );
+      return eventually(placement, (owners) => misplaced(owners).length === 0, {
+        what: `placement over ${ids.join(',')} to settle`,
+        timeoutMs: 40_000,
+        everyMs: 250,
+      }).catch(async (error: Error) => {
+        throw new Error(`${error.message.split(';')[0]}; misplaced: ${misplaced(await placement()).length}`);
+      });
+    };
+    const ownersBefore = await settled(['n1', 'n2', 'n3']);
     await cluster.start('n4');
-    const after = await cluster.waitForCoverage(['n1', 'n2', 'n3', 'n4'], 20_000);
-    const n4 = after.get('n4')!;
+    const ownersAfter = await settled(['n1', 'n2', 'n3', 'n4']);
+    const n4 = [...ownersAfter.values()].filter((owner) => owner === 'n4').length;
     expect(n4).toBeGreaterThan(1024 * 0.75);
     expect(n4).toBeLessThan(1024 * 1.25);
-    const ownersAfter = await placement();
     for (const [shard, owner] of ownersAfter) {
       if (owner !== ownersBefore.get(shard)) expect(owner).toBe('n4');
     }
-    expect([...before.values()].reduce((a, b) => a + b, 0)).toBe(4096);
   });
 });

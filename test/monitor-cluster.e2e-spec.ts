@@ -14,12 +14,13 @@ import {
   uniqueSubjectPrefix,
   waitForUrl,
   clusterProcessEnv,
+  eventually,
+  sleep,
 } from '@test/support';
 import { Client } from 'pg';
 
 const INTERVAL_S = 5;
 const DOMAINS = Array.from({ length: 30 }, (_, i) => `m${i}.customer-cluster.com`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function json(url: string, method: string, token: string, body?: unknown) {
   const res = await fetch(url, {
@@ -79,8 +80,12 @@ describe('the monitor across three node processes', () => {
     const probes = (hostname: string, from = 0) =>
       dns.queries.filter((q) => q.name === hostname && q.type === 'CNAME' && q.at >= from).map((q) => q.at);
 
-    // Steady state: three intervals after every domain has been probed once.
-    await sleep((INTERVAL_S + 6) * 1000);
+    // Steady state: three intervals once every domain has been probed twice (so each is on its schedule).
+    await eventually(
+      () => DOMAINS.filter((h) => probes(h).length < 2),
+      (unprobed) => unprobed.length === 0,
+      { what: 'every domain probed twice', timeoutMs: (3 * INTERVAL_S + 20) * 1000, everyMs: 250 },
+    );
     const windowStart = Date.now();
     await sleep(3 * INTERVAL_S * 1000);
     const windowEnd = Date.now();
@@ -101,7 +106,11 @@ describe('the monitor across three node processes', () => {
     expect(onN2.length).toBeGreaterThan(0);
     nodes.get('n2')!.child.kill('SIGKILL');
     const killedAt = Date.now();
-    await sleep(16_000);
+    await eventually(
+      () => DOMAINS.filter((h) => probes(h, killedAt).length < 1),
+      (unprobed) => unprobed.length === 0,
+      { what: 'every domain probed again after n2 died', timeoutMs: 40_000, everyMs: 250 },
+    );
     for (const hostname of DOMAINS) {
       const after = probes(hostname, killedAt);
       expect(after.length).toBeGreaterThanOrEqual(1);

@@ -74,7 +74,7 @@ export function counterCluster(databaseUrl: string, natsUrl = TEST_NATS_URL): Co
         ...extraEnv,
       });
       nodes.set(nodeId, proc);
-      await waitForUrl(proc, 60_000);
+      await waitForUrl(proc, 120_000); // a loaded 2-core machine starts a node slowly
       return proc;
     },
     leaseTable: () =>

@@ -7,6 +7,8 @@ export interface LoadResult {
   acked: Map<string, string[]>;
   failures: { id: string; error: string }[];
   total: number;
+  /** The longest any acknowledged command waited, in ms. */
+  slowestMs: number;
 }
 
 export interface RunningLoad {
@@ -16,19 +18,28 @@ export interface RunningLoad {
 }
 
 /** Constant load: `concurrency` workers each send `add 1` to a random counter, back to back. */
-export function runCounterLoad(actors: ActorClient, ids: string[], concurrency: number): RunningLoad {
+export function runCounterLoad(
+  actors: ActorClient,
+  ids: string[],
+  concurrency: number,
+  /** Each command's total retry budget (the client's default is 30 s). */
+  deadlineMs?: number,
+): RunningLoad {
   const acked = new Map<string, string[]>();
   const failures: { id: string; error: string }[] = [];
   let running = true;
   let total = 0;
   let ackedCount = 0;
+  let slowestMs = 0;
   const worker = async () => {
     while (running) {
       const id = ids[Math.floor(Math.random() * ids.length)];
       const commandId = randomUUID();
       total++;
+      const sentAt = Date.now();
       try {
-        await actors.ask('counter', id, { op: 'add', n: 1 }, { commandId });
+        await actors.ask('counter', id, { op: 'add', n: 1 }, { commandId, deadlineMs });
+        slowestMs = Math.max(slowestMs, Date.now() - sentAt);
         acked.set(id, [...(acked.get(id) ?? []), commandId]);
         ackedCount++;
       } catch (error) {
@@ -42,7 +53,7 @@ export function runCounterLoad(actors: ActorClient, ids: string[], concurrency: 
     stop: async () => {
       running = false;
       await Promise.all(workers);
-      return { acked, failures, total };
+      return { acked, failures, total, slowestMs };
     },
   };
 }

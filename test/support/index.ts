@@ -13,3 +13,5 @@ export * from './webhook-app';
 export * from './edge';
 export * from './free-ports';
 export * from './purchase-fixtures';
+export * from './private-postgres';
+export * from './eventually';

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,10 @@ export async function waitForPort(port: number): Promise<void> {
 
 export interface PrivateNats {
   url: string;
+  /** SIGKILL, keeping the store, so `start()` brings the same server back. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and store (after `kill()`). */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -39,16 +43,27 @@ export interface PrivateNats {
 export async function startPrivateNats(): Promise<PrivateNats> {
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'nats-'));
-  const child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: 'ignore',
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForPort(port);
+  let child: ChildProcess | undefined;
+  let exited = Promise.resolve();
+  const start = async () => {
+    const proc = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: 'ignore',
+    });
+    child = proc;
+    exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    await waitForPort(port);
+  };
+  const kill = async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  await start();
   return {
     url: `nats://127.0.0.1:${port}`,
+    kill,
+    start,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
+      await kill();
       rmSync(storeDir, { recursive: true, force: true });
     },
   };

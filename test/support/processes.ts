@@ -82,6 +82,7 @@ export async function stopAllProcesses(): Promise<void> {
 }
 
 /** The URL a service printed at start (`... http://127.0.0.1:PORT`). */
-export function waitForUrl(proc: ServiceProcess, timeoutMs = 30_000): Promise<string> {
+/** 90 s by default: a process starts slowly on a loaded 2-core machine (the suite runs files in parallel). */
+export function waitForUrl(proc: ServiceProcess, timeoutMs = 90_000): Promise<string> {
   return proc.waitFor(/(http:\/\/127\.0\.0\.1:\d+)/, timeoutMs);
 }

@@ -16,6 +16,7 @@ import { Lease } from './lease.repository';
 import { Mailbox } from './mailbox';
 import { shardSubject } from './shard';
 import { PendingWrite } from './snapshot-writer';
+import { isTransientDatabaseError } from './transient-error';
 
 /** Where the host sends writes: the group-committing SnapshotWriter in production. */
 export interface WriteSink {
@@ -195,6 +196,13 @@ export class ActorHost {
     if (error instanceof VersionConflictError) {
       this.evict(actor);
       return { retry: 'conflict' };
+    }
+    if (isTransientDatabaseError(error)) {
+      // Whether the write committed is unknown: the retry re-activates and finds its command record.
+      this.logger.warn({ err: error, kind: request.kind, id: request.id }, 'Database unavailable; the client retries');
+      this.evict(actor);
+      this.metrics.commands.inc({ kind: request.kind, outcome: 'unavailable' });
+      return { retry: 'database_unavailable' };
     }
     this.logger.error(
       { err: error, kind: request.kind, id: request.id, commandId: request.commandId, attempt: request.attempt },

@@ -78,8 +78,9 @@ export class ActorNode {
       }),
       bus.serve(CLUSTER_STATUS_SUBJECT, async () => this.status()),
       bus.onConnectionChange((connected) => {
-        if (connected) this.shards.resume();
-        else void this.shards.suspend();
+        membership.connectionChanged?.(connected);
+        if (connected) this.shards.reconnected();
+        else this.shards.disconnected();
       }),
     );
     await this.shards.start();

@@ -69,7 +69,7 @@ export type ActorResponse =
   | { ok: true; reply: unknown }
   | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } }
   /** Not served here (moving, fenced): the client retries. */
-  | { retry: 'not_owner' | 'fenced' | 'conflict' };
+  | { retry: 'not_owner' | 'fenced' | 'conflict' | 'database_unavailable' };
 
 /** The write lost its lease: another node owns the shard now. */
 export class FencedError extends Error {

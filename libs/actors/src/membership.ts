@@ -13,6 +13,8 @@ export interface Membership {
   forget(nodeId: string): void;
   /** Announces this node's departure. */
   leave(): Promise<void>;
+  /** The transport went away or came back (what we heard meanwhile is not news about the others). */
+  connectionChanged?(connected: boolean): void;
 }
 
 /** One process: the only member is this node. */
@@ -56,6 +58,9 @@ export class KvMembership implements Membership {
   private readonly listeners: (() => void)[] = [];
   private current: Member[] = [];
   private kv?: KV;
+  private watcher?: { stop(): void };
+  /** While disconnected: nobody's silence means anything, so nobody expires. */
+  private disconnectedAt?: number;
   private heartbeat?: NodeJS.Timeout;
   private sweeper?: NodeJS.Timeout;
   private leaving = false;
@@ -71,14 +76,7 @@ export class KvMembership implements Membership {
       .jetstream()
       .views.kv(this.options.bucket, { ttl: this.options.ttlMs, history: 1, replicas: this.options.replicas });
     await this.beat();
-    const watch = await this.kv.watch({ key: '>' });
-    void (async () => {
-      for await (const entry of watch) {
-        if (entry.operation === 'PUT') this.lastSeen.set(entry.key, entry.created.getTime());
-        else this.lastSeen.delete(entry.key);
-        this.recompute();
-      }
-    })();
+    await this.watch();
     this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
     this.sweeper = setInterval(() => this.recompute(), 500);
     this.recompute();
@@ -97,12 +95,57 @@ export class KvMembership implements Membership {
     this.recompute();
   }
 
+  connectionChanged(connected: boolean): void {
+    if (!connected) {
+      this.disconnectedAt ??= Date.now();
+      return;
+    }
+    if (this.disconnectedAt === undefined || this.leaving) return;
+    // Everyone was as silent as we were deaf: their last sighting moves on by the outage.
+    const outage = Date.now() - this.disconnectedAt;
+    this.disconnectedAt = undefined;
+    for (const [id, seen] of this.lastSeen) this.lastSeen.set(id, seen + outage);
+    // The server may have restarted: the watch's consumer may be gone, so start a fresh one.
+    void this.rewatch();
+  }
+
+  /** JetStream may still be recovering its store right after a restart: keep trying a while. */
+  private async rewatch(): Promise<void> {
+    for (let attempt = 1; !this.leaving && this.disconnectedAt === undefined; attempt++) {
+      try {
+        await this.beat();
+        await this.watch();
+        return;
+      } catch (err) {
+        if (attempt % 10 === 1) this.logger.warn({ err }, 'Watching the members again failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * attempt)));
+      }
+    }
+  }
+
   async leave(): Promise<void> {
     this.leaving = true;
+    this.watcher?.stop();
     clearInterval(this.heartbeat);
     clearInterval(this.sweeper);
     this.recompute();
     await this.kv?.delete(this.nodeId).catch(() => undefined);
+  }
+
+  private async watch(): Promise<void> {
+    if (!this.kv || this.leaving) return;
+    this.watcher?.stop();
+    const watch = await this.kv.watch({ key: '>' });
+    this.watcher = watch;
+    void (async () => {
+      for await (const entry of watch) {
+        // A fresh watch replays every key with its write time: never move a sighting backwards.
+        const seen = Math.max(entry.created.getTime(), this.lastSeen.get(entry.key) ?? 0);
+        if (entry.operation === 'PUT') this.lastSeen.set(entry.key, seen);
+        else this.lastSeen.delete(entry.key);
+        this.recompute();
+      }
+    })();
   }
 
   private async beat(): Promise<void> {
@@ -116,6 +159,7 @@ export class KvMembership implements Membership {
   }
 
   private recompute(): void {
+    if (this.disconnectedAt !== undefined) return;
     const now = Date.now();
     const alive = [...this.lastSeen]
       .filter(([id, seen]) => now - seen < this.options.ttlMs && !(this.leaving && id === this.nodeId))

@@ -26,6 +26,9 @@ export const DEFAULT_LEASE_TIMINGS: LeaseTimings = {
   reconcileEveryMs: 1_000,
 };
 
+/** After a failed renewal, try again this soon (the database may be back any moment). */
+const RENEW_RETRY_MS = 250;
+
 interface HeldLease extends Lease {
   /** Local time after which this node must not serve the shard. */
   deadline: number;
@@ -43,7 +46,12 @@ export class ShardManager {
   private reconciling?: Promise<void>;
   private again = false;
   private draining = false;
+  /** Gave every shard back (cut off from the bus too long): nothing is served or claimed. */
   private paused = false;
+  /** When the bus went away, while it is away: placement is frozen, leases are still renewed. */
+  private cutOffSince?: number;
+  private renewing = false;
+  private renewRetry?: NodeJS.Timeout;
 
   constructor(
     readonly nodeId: string,
@@ -62,6 +70,22 @@ export class ShardManager {
       setInterval(() => void this.renew(), this.timings.renewEveryMs),
       setInterval(() => this.expireOverdue(), Math.min(500, this.timings.safetyMs / 2)),
     );
+  }
+
+  /**
+   * The bus is gone. Keep serving: the leases in PostgreSQL say who owns what, and a renewal
+   * still proves ownership, so the actors (and their warm state) survive a blip. But cut off for
+   * longer than a lease, this node gives every shard back so reachable nodes can take them.
+   */
+  disconnected(now = Date.now()): void {
+    this.cutOffSince ??= now;
+  }
+
+  /** The bus is back: serve on, or claim again after having given the shards back. */
+  reconnected(): void {
+    this.cutOffSince = undefined;
+    this.paused = false;
+    this.reconcileSoon();
   }
 
   /** The lease if this node may serve the shard right now. */
@@ -100,33 +124,35 @@ export class ShardManager {
       });
   }
 
-  /** The transport is gone: nobody can reach us, so give every shard back now. */
-  async suspend(): Promise<void> {
+  /** Cut off too long: stop serving and give every shard back, so reachable nodes take them. */
+  async suspend(why: string): Promise<void> {
+    if (this.paused) return;
     this.paused = true;
     // A claim already on its way would otherwise land after the release below.
     await this.reconciling;
     const shards = this.ownedShards();
-    this.dropShards(shards, 'bus disconnected');
+    this.dropShards(shards, why);
     await this.leases.release(this.nodeId, shards).catch(() => undefined);
     this.announceRelease(shards, false);
   }
 
-  resume(): void {
-    this.paused = false;
-    this.reconcileSoon();
+  isCutOff(): boolean {
+    return this.cutOffSince !== undefined;
   }
 
   /** SIGTERM: leave the cluster, hand off every shard, stop. */
   async drain(): Promise<void> {
     this.draining = true;
     this.timers.forEach(clearInterval);
+    clearTimeout(this.renewRetry);
     await this.reconciling;
     await this.membership.leave();
     await this.handOff(this.ownedShards(), true);
   }
 
   private async reconcile(): Promise<void> {
-    if (this.draining || this.paused) return;
+    // Cut off, the member list is stale: neither claim nor hand off on it.
+    if (this.draining || this.paused || this.cutOffSince !== undefined) return;
     const members = this.membership.members();
     const toClaim: number[] = [];
     const toRelease: number[] = [];
@@ -167,15 +193,21 @@ export class ShardManager {
   }
 
   private async renew(): Promise<void> {
-    if (this.draining || this.paused || !this.held.size) return;
+    if (this.draining || this.paused || this.renewing || !this.held.size) return;
+    this.renewing = true;
     const sentAt = Date.now();
     const leases = [...this.held.values()];
     let renewed: Set<number>;
     try {
       renewed = await this.leases.renew(this.nodeId, leases);
     } catch (err) {
-      this.logger.warn({ err }, 'Lease renewal failed; shards stop at their deadlines');
+      this.logger.warn({ err }, 'Lease renewal failed; retrying soon, shards stop at their deadlines');
+      // PostgreSQL may be restarting: renew as soon as it is back, not at the next regular tick.
+      clearTimeout(this.renewRetry);
+      this.renewRetry = setTimeout(() => void this.renew(), RENEW_RETRY_MS);
       return;
+    } finally {
+      this.renewing = false;
     }
     const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
     const lost: number[] = [];
@@ -190,6 +222,10 @@ export class ShardManager {
 
   private expireOverdue(): void {
     const now = Date.now();
+    if (this.cutOffSince !== undefined && now - this.cutOffSince >= this.timings.ttlMs && !this.paused) {
+      void this.suspend('cut off from NATS for longer than a lease');
+      return;
+    }
     const overdue = [...this.held.values()].filter((l) => l.deadline <= now).map((l) => l.shard);
     if (overdue.length) this.dropShards(overdue, 'lease deadline passed');
   }
@@ -199,5 +235,7 @@ export class ShardManager {
     const dropped = shards.filter((shard) => this.held.delete(shard));
     dropped.forEach((shard) => this.listener.drop(shard));
     if (dropped.length) this.logger.warn(`Dropped ${dropped.length} shards: ${why}`);
+    // Claim back at once what placement still gives us (an expired lease is ours to renew by a claim).
+    if (dropped.length) this.reconcileSoon();
   }
 }
