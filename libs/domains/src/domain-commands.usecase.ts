@@ -11,6 +11,7 @@ import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';
 import { DEFAULT_SETTINGS } from './domain.record';
 import { DomainView } from './domain.view';
 import { DomainPreflight } from './domain-preflight.service';
+import { HostnameClaims } from './hostname-claim.service';
 import { CreateDomainDto } from './dto/create-domain.dto';
 import { UpdateDomainDto } from './dto/update-domain.dto';
 
@@ -23,6 +24,7 @@ export class DomainCommands {
     private readonly workspaces: WorkspaceRepository,
     private readonly bus: Bus,
     private readonly projects: ProjectRepository,
+    private readonly claims: HostnameClaims,
   ) {}
 
   async create(
@@ -41,7 +43,10 @@ export class DomainCommands {
     await this.preflight.origin(dto.originUrl);
     const warnings = await this.preflight.caa(hostname);
     const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
-    const reply = await this.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings });
+    const create = () => this.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings });
+    const reply = await create().catch((error: unknown) =>
+      this.claims.afterConflict(error, workspaceId, hostname, create),
+    );
     return warnings.length ? { domain: domainOf(reply), warnings } : { domain: domainOf(reply) };
   }
 

@@ -11,6 +11,8 @@ export type DomainCommand =
   | { type: 'patch'; workspaceId: string; changes: Partial<DomainSettings> }
   | { type: 'delete'; workspaceId: string }
   | { type: 'check'; workspaceId: string }
+  /** Another workspace proved control of `hostname` (TXT): this domain fails and lets the name go. */
+  | { type: 'release'; hostname: string }
   /** `served`: what the hostname's TLS served, when DNS was correct and the domain holds a certificate. */
   | { type: 'observe'; dns: DnsObservation; originBlocked: boolean; served?: ServedCertificate['outcome'] }
   /** The outcome of a certificate order (sent by the node's CertificateManager). */

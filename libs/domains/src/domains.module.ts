@@ -14,12 +14,13 @@ import { DomainRepository } from './domain.repository';
 import { DomainsController } from './domains.controller';
 import { BulkCreateDomains } from './bulk-create.usecase';
 import { DomainsBulkController } from './domains-bulk.controller';
+import { HostnameClaims } from './hostname-claim.service';
 
 /** The /v1/domains API (api, standalone). */
 @Module({
   imports: [DnsModule, WorkspacesModule, ProjectsModule],
   controllers: [DomainsController, DomainsBulkController],
-  providers: [DomainCommands, DomainPreflight, DomainRepository, BulkCreateDomains],
+  providers: [DomainCommands, DomainPreflight, DomainRepository, BulkCreateDomains, HostnameClaims],
   exports: [DomainRepository, DomainCommands],
 })
 export class DomainsApiModule {}
