@@ -5,6 +5,7 @@
  */
 import * as ipaddr from 'ipaddr.js';
 import { CLOUDFLARE_IPV4_RANGES, CLOUDFLARE_IPV6_RANGES } from './data/cloudflare-ip-ranges';
+import type { PreflightWarning } from './caa';
 import type { DnsObservation, Instant } from './domain.types';
 
 export type DnsProblem =
@@ -110,4 +111,28 @@ export function dnsProblemMessage(problem: DnsProblem): string {
       );
     }
   }
+}
+
+/** The records a problem concerns, in presentation form. */
+function problemRecords(problem: DnsProblem): string[] {
+  switch (problem.kind) {
+    case 'stray_aaaa':
+      return problem.aaaa.map((address) => `AAAA ${address}`);
+    case 'proxied':
+      return problem.addresses.map((address) => `${address.includes(':') ? 'AAAA' : 'A'} ${address}`);
+    case 'broken_delegation':
+      return problem.nameservers.map((ns) => `NS ${ns}`);
+    case 'stale_cache':
+      return [problem.cached];
+  }
+}
+
+/** The create answer's warning for a DNS problem found before connecting (`dns_<kind>`). */
+export function dnsProblemWarning(problem: DnsProblem): PreflightWarning {
+  return {
+    code: `dns_${problem.kind}`,
+    message: dnsProblemMessage(problem),
+    caaRecords: [],
+    records: problemRecords(problem),
+  };
 }

@@ -41,7 +41,7 @@ export class DomainCommands {
     const { hostname, apex } = this.preflight.hostname(dto.hostname);
     await this.checkProject(workspaceId, dto.projectId);
     await this.preflight.origin(dto.originUrl);
-    const warnings = await this.preflight.caa(hostname);
+    const warnings = (await Promise.all([this.preflight.caa(hostname), this.preflight.dns(hostname)])).flat();
     const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
     const create = () => this.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings });
     const reply = await create().catch((error: unknown) =>

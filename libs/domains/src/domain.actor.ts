@@ -70,6 +70,7 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
               type: 'probe_observed',
               dns: command.dns,
               certificate: this.observedCertificate(ctx, record, command.served),
+              problem: command.problem,
             };
         const next = this.probed(ctx, record, input);
         if (!next.events.length && sameMachine(record.machine, next.state.machine))
@@ -197,6 +198,7 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
       type: 'probe_observed',
       dns: probe.dns,
       certificate: this.observedCertificate(ctx, record, served?.outcome),
+      problem: probe.problem,
     };
   }
 
