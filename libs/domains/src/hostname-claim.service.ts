@@ -88,7 +88,7 @@ export class HostnameClaims {
   private conflict(hostname: string, ownership: OwnershipChallenge): DomainError {
     return new DomainError(
       'conflict',
-      `${hostname} is connected in another workspace. To prove you control it, create the TXT record ` +
+      `${hostname} is already connected in another workspace. To prove you control it, create the TXT record ` +
         `${ownership.name} with the value ${ownership.value}, then send this request again`,
       { hostname, ownership },
     );
