@@ -94,6 +94,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async probe(domain: DueDomain): Promise<string> {
+    // A domain whose hostname moved to another workspace is final: nothing to probe.
+    if (domain.machine.statusReason === 'moved_to_another_owner') return 'moved';
     const originBlocked = await this.originBlocked(domain.originUrl);
     let command: DomainCommand;
     let outcome: string;
