@@ -122,4 +122,13 @@ describe('loopback DNS server', () => {
     server.setRecords('new.example.com.', []);
     await expect(resolver.resolve4('new.example.com')).rejects.toMatchObject({ code: 'ENOTFOUND' });
   });
+
+  it('answers SERVFAIL for a name set failing, then normally again', async () => {
+    server.setServfail('Example.com.');
+    await expect(resolver.resolve4('example.com')).rejects.toMatchObject({ code: 'ESERVFAIL' });
+    await expect(resolver.resolveNs('example.com')).rejects.toMatchObject({ code: 'ESERVFAIL' });
+    await expect(resolver.resolve4('edge.example.net')).resolves.toEqual(['192.0.2.10']);
+    server.setServfail('example.com', false);
+    await expect(resolver.resolve4('example.com')).resolves.toEqual(['203.0.113.10']);
+  });
 });

@@ -24,6 +24,8 @@ export interface DnsServer {
   address: string;
   /** Replaces a name's records; an empty list removes the name, which then answers NXDOMAIN. */
   setRecords(name: string, records: DnsRecord[]): void;
+  /** Makes the server answer SERVFAIL for the name, whatever the type (a broken DNSSEC chain or lame zone), or not. */
+  setServfail(name: string, failing?: boolean): void;
   /** Every question received so far, in order (a real query log, to count probes). */
   queries: { name: string; type: string; at: number }[];
   close(): Promise<void>;
@@ -31,6 +33,7 @@ export interface DnsServer {
 
 const NOERROR = 0;
 const FORMERR = 1;
+const SERVFAIL = 2;
 const NXDOMAIN = 3;
 const MAX_CNAME_HOPS = 16;
 const OUR_UDP_SIZE = 1232;
@@ -51,6 +54,7 @@ function toAnswer(name: string, record: DnsRecord): dnsPacket.Answer {
 
 function lookup(zones: Zones, question: dnsPacket.Question) {
   const qname = canonical(question.name);
+  if (zones.servfail.has(qname)) return { rcode: SERVFAIL, answers: [] };
   const exists = zones.has(qname) || zones.parents.has(qname);
   if (!exists) return { rcode: NXDOMAIN, answers: [] };
   const answers: dnsPacket.Answer[] = [];
@@ -72,7 +76,11 @@ function lookup(zones: Zones, question: dnsPacket.Question) {
  * The names with their records, the query log, and how many names lie below each parent name, so
  * that telling an empty non-terminal from NXDOMAIN is one map lookup however many names there are.
  */
-type Zones = Map<string, DnsRecord[]> & { log: DnsServer['queries']; parents: Map<string, number> };
+type Zones = Map<string, DnsRecord[]> & {
+  log: DnsServer['queries'];
+  parents: Map<string, number>;
+  servfail: Set<string>;
+};
 
 /** Every proper suffix of `name` after a dot: `a.b.c` gives `b.c` and `c`. */
 function* parentsOf(name: string): Generator<string> {
@@ -164,6 +172,7 @@ export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer>
   const zones: Zones = Object.assign(new Map<string, DnsRecord[]>(), {
     log: [] as DnsServer['queries'],
     parents: new Map<string, number>(),
+    servfail: new Set<string>(),
   });
   for (const [name, records] of Object.entries(initial)) putName(zones, canonical(name), records);
   let bound: Awaited<ReturnType<typeof listen>> | undefined;
@@ -183,6 +192,10 @@ export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer>
     setRecords(name, records) {
       if (records.length === 0) removeName(zones, canonical(name));
       else putName(zones, canonical(name), records);
+    },
+    setServfail(name, failing = true) {
+      if (failing) zones.servfail.add(canonical(name));
+      else zones.servfail.delete(canonical(name));
     },
     async close() {
       for (const socket of sockets) socket.destroy();

@@ -69,6 +69,8 @@ export interface AppConfig {
   natsReplicas: number;
   nodeId: string;
   dnsResolvers: string[];
+  /** Port of the authoritative nameservers the DNS diagnostics ask directly (53; tests: a loopback server). */
+  dnsAuthoritativePort: number;
   edgeCnameTarget: string;
   edgeIpv4: string[];
   acmeDirectoryUrl: string;
@@ -178,6 +180,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     natsReplicas: integer(env, 'NATS_REPLICAS', 1, 1, 5),
     nodeId: nodeId(env),
     dnsResolvers: resolverList(env, 'DNS_RESOLVERS'),
+    dnsAuthoritativePort: integer(env, 'DNS_AUTHORITATIVE_PORT', 53, 1, 65535),
     edgeCnameTarget: hostname(env, 'EDGE_CNAME_TARGET', 'edge.custom-domains.example'),
     edgeIpv4: ipv4List(env, 'EDGE_IPV4', ['192.0.2.10']),
     acmeDirectoryUrl:

@@ -1,4 +1,5 @@
-import { DnsObservation } from '@app/domain-model';
+import { DnsAnswers, DnsObservation, DnsProblem, classifyDnsAnswers } from '@app/domain-model';
+import { DnsDiagnostics, isServfail } from './dns-diagnostics';
 import { DnsResolver } from './dns-resolver';
 
 export interface EdgeTargets {
@@ -11,6 +12,8 @@ export interface DnsProbe {
   /** What the name resolved to, for the customer message and the logs. */
   cname?: string;
   addresses: string[];
+  /** The exact mistake, when the probe could name it (stray AAAA, proxied, broken DNSSEC, stale cache). */
+  problem?: DnsProblem;
 }
 
 const canonical = (name: string) => name.toLowerCase().replace(/\.$/, '');
@@ -18,20 +21,41 @@ const canonical = (name: string) => name.toLowerCase().replace(/\.$/, '');
 /**
  * Does the hostname point at the edge? Correct when its CNAME is the edge target, or when it
  * resolves only to the edge's addresses (apex A records, or a provider that flattens the CNAME).
+ * When it does not, `problem` names the mistake (libs/domain-model dns-problem.ts); the deeper
+ * questions (SERVFAIL, cached answers) go to DnsDiagnostics only then.
  */
 export class DnsProber {
   constructor(
     private readonly resolver: DnsResolver,
     private readonly edge: EdgeTargets,
+    private readonly diagnostics?: DnsDiagnostics,
   ) {}
 
   async probe(hostname: string): Promise<DnsProbe> {
-    const [cname] = await this.resolver.cname(hostname);
-    if (cname && canonical(cname) === this.edge.cnameTarget)
-      return { dns: 'correct', cname: canonical(cname), addresses: [] };
-    const addresses = await this.resolver.addresses(hostname);
-    if (!addresses.length) return { dns: cname ? 'incorrect' : 'not_resolving', cname, addresses };
-    const onEdge = addresses.every((address) => this.edge.ipv4.includes(address));
-    return { dns: onEdge ? 'correct' : 'incorrect', cname, addresses };
+    let answers: DnsAnswers;
+    try {
+      answers = await this.answers(hostname);
+    } catch (error) {
+      // SERVFAIL for a delegated name is the customer's broken DNSSEC or nameservers, not our outage.
+      const problem = isServfail(error) ? await this.diagnostics?.brokenDelegation(hostname) : undefined;
+      if (problem) return { dns: 'not_resolving', addresses: [], problem };
+      throw error;
+    }
+    const { cname } = answers;
+    const verdict = classifyDnsAnswers(hostname, answers, this.edge);
+    if (verdict.dns === 'correct' && cname === this.edge.cnameTarget) return { dns: 'correct', cname, addresses: [] };
+    const result = { dns: verdict.dns, cname, addresses: [...answers.a, ...answers.aaaa] };
+    if (verdict.problem || verdict.dns !== 'incorrect' || !this.diagnostics)
+      return { ...result, problem: verdict.problem };
+    const stale = await this.diagnostics.staleCache(hostname, answers).catch(() => undefined);
+    return stale ? { ...result, problem: stale } : result;
+  }
+
+  private async answers(hostname: string): Promise<DnsAnswers> {
+    const [first] = await this.resolver.cname(hostname);
+    const cname = first ? canonical(first) : undefined;
+    if (cname === this.edge.cnameTarget) return { cname, a: [], aaaa: [] };
+    const [a, aaaa] = await Promise.all([this.resolver.a(hostname), this.resolver.aaaa(hostname)]);
+    return { cname, a, aaaa };
   }
 }

@@ -69,6 +69,11 @@ export class DnsResolver {
     if (options.servers.length) this.resolver.setServers(options.servers);
   }
 
+  /** The servers asked (DNS_RESOLVERS, else the system's), as `ip`, `ip:port` or `[v6]:port`. */
+  servers(): string[] {
+    return this.resolver.getServers();
+  }
+
   cname(name: string): Promise<string[]> {
     return this.query(name, 'CNAME', () => this.resolver.resolveCname(name));
   }

@@ -1,5 +1,6 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Global, Module } from '@nestjs/common';
+import { DnsDiagnostics } from './dns-diagnostics';
 import { DnsProber } from './dns-prober';
 import { DnsResolver } from './dns-resolver';
 import { OriginPreflight } from './origin-preflight';
@@ -15,10 +16,20 @@ import { ServedCertificateProbe } from './served-certificate.probe';
       useFactory: (c: AppConfig) => new DnsResolver({ servers: c.dnsResolvers }),
     },
     {
-      provide: DnsProber,
+      provide: DnsDiagnostics,
       inject: [DnsResolver, APP_CONFIG],
       useFactory: (r: DnsResolver, c: AppConfig) =>
-        new DnsProber(r, { cnameTarget: c.edgeCnameTarget, ipv4: c.edgeIpv4 }),
+        new DnsDiagnostics(r, {
+          edge: { cnameTarget: c.edgeCnameTarget, ipv4: c.edgeIpv4 },
+          authoritativePort: c.dnsAuthoritativePort,
+          allowCidrs: c.outboundAllowCidrs,
+        }),
+    },
+    {
+      provide: DnsProber,
+      inject: [DnsResolver, APP_CONFIG, DnsDiagnostics],
+      useFactory: (r: DnsResolver, c: AppConfig, d: DnsDiagnostics) =>
+        new DnsProber(r, { cnameTarget: c.edgeCnameTarget, ipv4: c.edgeIpv4 }, d),
     },
     {
       provide: OriginPreflight,
@@ -31,6 +42,6 @@ import { ServedCertificateProbe } from './served-certificate.probe';
       useFactory: (r: DnsResolver, c: AppConfig) => new ServedCertificateProbe(r, c.probeTlsPort),
     },
   ],
-  exports: [DnsResolver, DnsProber, OriginPreflight, ServedCertificateProbe],
+  exports: [DnsResolver, DnsDiagnostics, DnsProber, OriginPreflight, ServedCertificateProbe],
 })
 export class DnsModule {}

@@ -1,3 +1,5 @@
+import type { DnsProblemKind } from './dns-problem';
+
 /**
  * CAA evaluation after RFC 8659, without DNS: the caller climbs from the hostname towards the root
  * (following RFC 8659 section 3) and hands over what it found at each name, closest first.
@@ -27,10 +29,14 @@ export interface CaaEvaluation {
   criticalUnknownTag?: string;
 }
 
+/** A non-blocking finding of domain create: CAA, or a DNS mistake named by dns-problem.ts. */
 export interface PreflightWarning {
-  code: 'caa_blocks_letsencrypt';
+  code: 'caa_blocks_letsencrypt' | `dns_${DnsProblemKind}`;
   message: string;
+  /** The CAA records found (empty for DNS warnings, which name theirs in `records`). */
   caaRecords: string[];
+  /** DNS warnings: the records concerned, e.g. `AAAA 2001:db8::1`. */
+  records?: string[];
 }
 
 export const CA_DOMAINS = { letsencrypt: 'letsencrypt.org', google: 'pki.goog' } as const;

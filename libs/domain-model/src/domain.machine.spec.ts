@@ -136,3 +136,60 @@ describe('transition', () => {
     }
   });
 });
+
+describe('a hostname claimed by another workspace', () => {
+  it.each([
+    ['pending', domain()],
+    ['verified', live],
+    [
+      'failed for DNS',
+      domain({ ...seen, status: 'failed', statusReason: 'dns_drift', monitorStatus: 'dns_incorrect' }),
+    ],
+  ])('fails a %s domain with moved_to_another_owner, one domain.failed', (_name, before) => {
+    const { state, events } = transition(before, { type: 'hostname_claimed' }, after(HOUR));
+    expect(state).toMatchObject({ status: 'failed', statusReason: 'moved_to_another_owner' });
+    expect(state.monitorMessage).toMatch(/Another workspace proved control/);
+    expect(events.map((e) => [e.type, e.reason])).toEqual([['domain.failed', 'moved_to_another_owner']]);
+  });
+
+  it('is final: probes, certificates and origins change nothing; a delete still works', () => {
+    const moved = transition(live, { type: 'hostname_claimed' }, after(HOUR)).state;
+    const inputs: DomainInput[] = [
+      probe('correct', 'valid'),
+      probe('incorrect'),
+      { type: 'origin_blocked' },
+      { type: 'origin_allowed' },
+      { type: 'certificate_issued', expiresAt: iso(90 * DAY) },
+      { type: 'hostname_claimed' },
+    ];
+    for (const input of inputs) expect(transition(moved, input, after(2 * HOUR))).toEqual({ state: moved, events: [] });
+    expect(transition(moved, { type: 'deleted' }, after(2 * HOUR)).events.map((e) => e.type)).toEqual([
+      'domain.deleted',
+    ]);
+  });
+});
+
+describe('a named DNS problem', () => {
+  const stray = { kind: 'stray_aaaa' as const, hostname: 'a.com', aaaa: ['2001:db8::1'] };
+  const wrongWith = (problem: typeof stray): DomainInput => ({
+    type: 'probe_observed',
+    dns: 'incorrect',
+    certificate: 'none',
+    problem,
+  });
+
+  it('replaces the generic dns_incorrect message and goes away with correct DNS', () => {
+    const wrong = transition(domain(), wrongWith(stray), after(MIN)).state;
+    expect(wrong.monitorStatus).toBe('dns_incorrect');
+    expect(wrong.monitorMessage).toMatch(/^Delete the AAAA record of a\.com \(2001:db8::1\)/);
+    const fixed = transition(wrong, probe('correct'), after(2 * MIN)).state;
+    expect(fixed.dnsProblem).toBeUndefined();
+    expect(fixed.monitorMessage).toBe(MONITOR_MESSAGES.pending_ssl);
+  });
+
+  it('a wrong probe without a named problem shows the generic message again', () => {
+    const wrong = transition(domain(), wrongWith(stray), after(MIN)).state;
+    const plain = transition(wrong, probe('incorrect'), after(2 * MIN)).state;
+    expect(plain.monitorMessage).toBe(MONITOR_MESSAGES.dns_incorrect);
+  });
+});

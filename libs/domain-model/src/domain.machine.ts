@@ -21,6 +21,10 @@
  * - certificate_failed sets ssl_failed on pending and verified and never changes status: issuance
  *   is retried and the customer can fix CAA; a verified domain still serves its current certificate.
  * - deleted is terminal: it emits domain.deleted once; every later input is ignored.
+ * - hostname_claimed (another workspace proved control of the hostname) fails the domain with
+ *   `moved_to_another_owner`; that is final too: only a delete changes it afterwards.
+ * - A wrong probe may name the DNS mistake (`problem`): its message replaces the generic one of
+ *   dns_incorrect / dns_not_resolving until the next probe (a correct probe clears it).
  * Events: every status change emits exactly one event, the one of the new status (verified ->
  * domain.verified, failed -> domain.failed, expired -> domain.expired; back to pending, which has
  * no event type in SPEC 6, -> domain.monitor_updated). Without a status change, a monitorStatus
@@ -36,6 +40,7 @@ import {
   MONITOR_MESSAGES,
   Transition,
 } from './domain.types';
+import { monitorMessageOf } from './monitor-message';
 
 export function initialDomainState(now: Date): DomainState {
   return {
@@ -66,7 +71,9 @@ function event(
     previousStatus: before.status,
     monitorStatus,
     monitorMessage,
-    ...(statusReason && status !== before.status ? { reason: statusReason } : {}),
+    ...(statusReason && (status !== before.status || statusReason !== before.statusReason)
+      ? { reason: statusReason }
+      : {}),
     ...(renewed ? { certificateRenewed: true } : {}),
   };
 }
@@ -75,11 +82,14 @@ export function transition(state: DomainState, input: DomainInput, now: Date): T
   if (state.deleted) return { state, events: [] };
   const at = now.toISOString();
   const computed = nextState(state, input, now);
-  const after: DomainState = { ...computed, monitorMessage: MONITOR_MESSAGES[computed.monitorStatus] };
+  const after: DomainState = { ...computed, monitorMessage: monitorMessageOf(computed) };
   const renewed = input.type === 'certificate_issued' && state.status === 'verified';
   let type: DomainEventType | undefined;
   if (input.type === 'deleted') type = 'domain.deleted';
   else if (after.status !== state.status) type = statusEventType(after.status);
+  // A failed domain whose hostname moves still tells its webhooks: the reason is new and final.
+  else if (after.statusReason === 'moved_to_another_owner' && state.statusReason !== after.statusReason)
+    type = 'domain.failed';
   else if (after.monitorStatus !== state.monitorStatus || renewed) type = 'domain.monitor_updated';
   return { state: after, events: type ? [event(type, state, after, at, renewed)] : [] };
 }

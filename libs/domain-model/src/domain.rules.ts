@@ -44,9 +44,13 @@ function onCorrectDns(s: DomainState, certificate: Probe['certificate']): Domain
   }
 }
 
-function onWrongDns(s: DomainState, dns: 'not_resolving' | 'incorrect', now: Date): DomainState {
+function onWrongDns(s: DomainState, probe: Probe, now: Date): DomainState {
   if (s.status === 'expired' || (s.status === 'failed' && s.statusReason === 'origin_blocked')) return s;
-  const next: DomainState = { ...s, monitorStatus: dns === 'incorrect' ? 'dns_incorrect' : 'dns_not_resolving' };
+  const next: DomainState = {
+    ...s,
+    monitorStatus: probe.dns === 'incorrect' ? 'dns_incorrect' : 'dns_not_resolving',
+    dnsProblem: probe.problem,
+  };
   if (s.status === 'failed') return next;
   if (s.status === 'pending' && s.firstSeenCorrectDnsAt === undefined) {
     const waited = now.getTime() - Date.parse(s.createdAt);
@@ -65,11 +69,16 @@ function onProbe(state: DomainState, probe: Probe, now: Date): DomainState {
   };
   if (probe.dns === 'correct') {
     return onCorrectDns(
-      { ...s, firstSeenCorrectDnsAt: s.firstSeenCorrectDnsAt ?? at, consecutiveWrongDnsProbes: 0 },
+      {
+        ...s,
+        firstSeenCorrectDnsAt: s.firstSeenCorrectDnsAt ?? at,
+        consecutiveWrongDnsProbes: 0,
+        dnsProblem: undefined,
+      },
       probe.certificate,
     );
   }
-  return onWrongDns({ ...s, consecutiveWrongDnsProbes: s.consecutiveWrongDnsProbes + 1 }, probe.dns, now);
+  return onWrongDns({ ...s, consecutiveWrongDnsProbes: s.consecutiveWrongDnsProbes + 1 }, probe, now);
 }
 
 function onCertificateIssued(state: DomainState, expiresAt: string): DomainState {
@@ -81,8 +90,12 @@ function onCertificateIssued(state: DomainState, expiresAt: string): DomainState
 }
 
 export function nextState(state: DomainState, input: DomainInput, now: Date): DomainState {
+  // A hostname taken over by another workspace is final: only a delete changes the domain.
+  if (state.statusReason === 'moved_to_another_owner' && input.type !== 'deleted') return state;
   const live = state.status === 'pending' || state.status === 'verified';
   switch (input.type) {
+    case 'hostname_claimed':
+      return { ...fail(state, 'moved_to_another_owner'), monitorStatus: 'dns_incorrect', dnsProblem: undefined };
     case 'probe_observed':
       return onProbe(state, input, now);
     case 'origin_blocked':

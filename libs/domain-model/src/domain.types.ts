@@ -1,3 +1,5 @@
+import type { DnsProblem } from './dns-problem';
+
 /** The state and events of a connected domain (SPEC 3.1, 3.3, 6) as plain, JSON-safe data. */
 
 export const DOMAIN_STATUSES = ['pending', 'verified', 'failed', 'expired'] as const;
@@ -29,7 +31,13 @@ export const MONITOR_MESSAGES: Record<MonitorStatus, string> = {
 
 /** Why the domain is failed or expired; decides the way back out. */
 export type StatusReason =
-  'dns_never_correct' | 'dns_drift' | 'origin_blocked' | 'certificate_expired' | 'billing_ended';
+  | 'dns_never_correct'
+  | 'dns_drift'
+  | 'origin_blocked'
+  | 'certificate_expired'
+  | 'billing_ended'
+  /** Another workspace proved control of the hostname's DNS (TXT) and connected it: final. */
+  | 'moved_to_another_owner';
 
 /** ISO-8601 instants, so snapshots survive JSON round trips unchanged. */
 export type Instant = string;
@@ -47,6 +55,8 @@ export interface DomainState {
   readonly lastProbeAt?: Instant;
   readonly certificateExpiresAt?: Instant;
   readonly certificateError?: string;
+  /** The DNS mistake the last wrong probe named; its message replaces the generic one. */
+  readonly dnsProblem?: DnsProblem;
 }
 
 export type DnsObservation = 'not_resolving' | 'incorrect' | 'correct';
@@ -54,7 +64,16 @@ export type CertificateObservation = 'none' | 'valid' | 'expired' | 'failed';
 
 /** What the monitor, the certificate manager, billing and the API tell a domain. */
 export type DomainInput =
-  | { type: 'probe_observed'; dns: DnsObservation; certificate: CertificateObservation; certificateMessage?: string }
+  | {
+      type: 'probe_observed';
+      dns: DnsObservation;
+      certificate: CertificateObservation;
+      certificateMessage?: string;
+      /** What exactly is wrong when `dns` is not correct, when the probe could tell. */
+      problem?: DnsProblem;
+    }
+  /** Another workspace proved control of the hostname and takes it over. */
+  | { type: 'hostname_claimed' }
   | { type: 'origin_blocked' }
   /** The origin was changed to one that passes the SSRF rules. */
   | { type: 'origin_allowed' }

@@ -8,3 +8,8 @@ export type { CaaClimbStep, CaaEvaluation, CaaRecord, PreflightWarning } from '.
 export { initialDomainState, statusEventType, transition } from './domain.machine';
 export { NEVER_CORRECT_DNS_GRACE_MS, WRONG_DNS_PROBES_TO_FAIL } from './domain.rules';
 export * from './domain.types';
+export { classifyDnsAnswers, dnsProblemMessage, dnsProblemWarning, isCloudflareProxyAddress } from './dns-problem';
+export type { DnsAnswers, DnsProblem, DnsProblemKind, DnsVerdict, EdgeAddresses } from './dns-problem';
+export { MOVED_TO_ANOTHER_OWNER_MESSAGE, monitorMessageOf } from './monitor-message';
+export { OWNERSHIP_RECORD_LABEL, ownershipChallenge, ownershipKey, ownershipProven } from './ownership-challenge';
+export type { OwnershipChallenge } from './ownership-challenge';

@@ -1,4 +1,4 @@
-import { CertificateObservation, DomainState, transition } from '@app/domain-model';
+import { CertificateObservation, DnsProblem, DomainState, transition } from '@app/domain-model';
 import type { ServedCertificate } from '@app/dns';
 import { DomainRecord } from './domain.record';
 
@@ -67,11 +67,12 @@ export function probeChangesNothing(
   served: ServedCertificate['outcome'] | undefined,
   now: Date,
   renewDays: number,
+  problem?: DnsProblem,
 ): boolean {
   const record = { machine };
   if (dns === 'correct' && certificateState(record, now, renewDays) !== 'valid') return false;
   const certificate = observedCertificate(record, now, renewDays, served);
-  const next = transition(machine, { type: 'probe_observed', dns, certificate }, now);
+  const next = transition(machine, { type: 'probe_observed', dns, certificate, problem }, now);
   if (next.events.length) return false;
   return (
     JSON.stringify({ ...next.state, lastProbeAt: undefined }) === JSON.stringify({ ...machine, lastProbeAt: undefined })

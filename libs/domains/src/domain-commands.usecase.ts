@@ -12,6 +12,7 @@ import { DEFAULT_SETTINGS } from './domain.record';
 import { DomainView } from './domain.view';
 import { DomainPreflight } from './domain-preflight.service';
 import { DomainViews } from './domain-views.service';
+import { HostnameClaims } from './hostname-claim.service';
 import { CreateDomainDto } from './dto/create-domain.dto';
 import { UpdateDomainDto } from './dto/update-domain.dto';
 
@@ -25,6 +26,7 @@ export class DomainCommands {
     private readonly bus: Bus,
     private readonly projects: ProjectRepository,
     private readonly views: DomainViews,
+    private readonly claims: HostnameClaims,
   ) {}
 
   async create(
@@ -49,13 +51,17 @@ export class DomainCommands {
     const { hostname, apex } = valueOf(normalized);
     valueOf(project);
     valueOf(origin);
-    // CAA only warns: its climb overlaps the actor's round trip.
-    const caa = this.preflight.caa(hostname);
-    caa.catch(() => undefined);
+    // The DNS warnings only warn: CAA and the DNS diagnostics overlap the actor's round trip.
+    const warningChecks = Promise.all([this.preflight.caa(hostname), this.preflight.dns(hostname)]);
+    warningChecks.catch(() => undefined);
     const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
-    const domain = domainOf(await this.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings }));
+    const create = () => this.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings });
+    const reply = await create().catch((error: unknown) =>
+      this.claims.afterConflict(error, workspaceId, hostname, create),
+    );
+    const domain = domainOf(reply);
     this.views.written(workspaceId, domain);
-    const warnings = await caa;
+    const warnings = (await warningChecks).flat();
     return warnings.length ? { domain, warnings } : { domain };
   }
 

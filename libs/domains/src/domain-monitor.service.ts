@@ -94,6 +94,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async probe(domain: DueDomain): Promise<string> {
+    // A domain whose hostname moved to another workspace is final: nothing to probe.
+    if (domain.machine.statusReason === 'moved_to_another_owner') return 'moved';
     const originBlocked = await this.originBlocked(domain.originUrl);
     let command: DomainCommand;
     let outcome: string;
@@ -108,11 +110,12 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         const served =
           probe.dns === 'correct' && this.servedCheckDue(domain) ? await this.readServed(domain) : undefined;
         edgeStale = served !== undefined && served !== 'valid';
-        if (probeChangesNothing(domain.machine, probe.dns, served, new Date(), this.config.certRenewDays)) {
+        const { problem } = probe;
+        if (probeChangesNothing(domain.machine, probe.dns, served, new Date(), this.config.certRenewDays, problem)) {
           if (edgeStale) publishEdgeInvalidation(this.bus, domain.hostname);
           return probe.dns;
         }
-        command = { type: 'observe', dns: probe.dns, originBlocked: false, served };
+        command = { type: 'observe', dns: probe.dns, originBlocked: false, served, problem };
         outcome = probe.dns;
       } catch (error) {
         // A resolver outage says nothing about the customer's DNS: record it, change nothing.

@@ -1,10 +1,19 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { CaaAnswer, DnsLookupError, DnsResolver, OriginPreflight, OriginVerdict, climbCaa } from '@app/dns';
+import {
+  CaaAnswer,
+  DnsLookupError,
+  DnsProber,
+  DnsResolver,
+  OriginPreflight,
+  OriginVerdict,
+  climbCaa,
+} from '@app/dns';
 import {
   HostnameError,
   NormalizedHostname,
   PreflightWarning,
   caaWarning,
+  dnsProblemWarning,
   evaluateCaa,
   normalizeHostname,
 } from '@app/domain-model';
@@ -31,6 +40,7 @@ export class DomainPreflight {
   constructor(
     private readonly resolver: DnsResolver,
     private readonly origins: OriginPreflight,
+    private readonly prober: DnsProber,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -46,6 +56,18 @@ export class DomainPreflight {
 
   async origin(originUrl: string): Promise<void> {
     await this.originVerdicts.get(originUrl, () => this.origins.check(originUrl));
+  }
+
+  /**
+   * A warning when the hostname's DNS already shows a mistake the monitor would name (stray AAAA,
+   * proxied record, broken DNSSEC, stale cache); DNS not set up yet, or a failed lookup, warns nothing.
+   */
+  async dns(hostname: string): Promise<PreflightWarning[]> {
+    const probe = await this.prober.probe(hostname).catch((error: unknown) => {
+      if (!(error instanceof DnsLookupError)) throw error;
+      return undefined;
+    });
+    return probe?.problem ? [dnsProblemWarning(probe.problem)] : [];
   }
 
   /** A warning when CAA forbids both public CAs; creation goes on either way (SPEC 7). */

@@ -70,6 +70,7 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
               type: 'probe_observed',
               dns: command.dns,
               certificate: this.observedCertificate(ctx, record, command.served),
+              problem: command.problem,
             };
         const next = this.probed(ctx, record, input);
         if (!next.events.length && sameMachine(record.machine, next.state.machine))
@@ -78,6 +79,8 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
       }
       case 'certificate':
         return this.withReply(this.certificate(ctx, record, command));
+      case 'release':
+        return this.withReply(this.release(ctx, record, command.hostname));
     }
   }
 
@@ -91,11 +94,19 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
     const cert = certificateState(record, ctx.now(), this.deps.renewDays);
     const retryAt = record.certificateRetryAt ? Date.parse(record.certificateRetryAt) : 0;
     const waiting = retryAt > ctx.now().getTime() && (!forced || record.certificateNote !== undefined);
-    if (input.type === 'probe_observed' && input.dns === 'correct' && cert !== 'valid' && !waiting) {
+    const ordering = input.type === 'probe_observed' && input.dns === 'correct' && !record.releasedAt;
+    if (ordering && cert !== 'valid' && !waiting) {
       const twin = record.redirectWww ? wwwTwin(record.hostname) : undefined;
       this.deps.certificates?.request({ id: record.id, hostname: record.hostname, twin });
     }
     return next;
+  }
+
+  /** Idempotent: a second claimer's release of an already released domain changes nothing. */
+  private release(ctx: Ctx, record: DomainRecord, hostname: string) {
+    if (record.hostname !== hostname) throw notFound('Domain');
+    if (record.releasedAt) return { state: record, events: [] };
+    return this.apply(ctx, { ...record, releasedAt: ctx.now().toISOString() }, { type: 'hostname_claimed' });
   }
 
   private certificate(ctx: Ctx, record: DomainRecord, command: Extract<DomainCommand, { type: 'certificate' }>) {
@@ -130,9 +141,10 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
 
   private async create(ctx: Ctx, command: Extract<DomainCommand, { type: 'create' }>): Promise<Result> {
     if (ctx.state) throw new DomainError('conflict', 'A domain with this id already exists');
-    const taken = await this.deps.db.query('select id from domains where hostname = ? and deleted_at is null', [
-      command.hostname,
-    ]);
+    const taken = await this.deps.db.query(
+      'select id from domains where hostname = ? and deleted_at is null and released_at is null',
+      [command.hostname],
+    );
     if (taken.length)
       throw new DomainError('conflict', `${command.hostname} is already connected`, { hostname: command.hostname });
     const now = ctx.now().toISOString();
@@ -186,6 +198,7 @@ export class DomainActor implements ActorKind<DomainRecord, DomainCommand, Domai
       type: 'probe_observed',
       dns: probe.dns,
       certificate: this.observedCertificate(ctx, record, served?.outcome),
+      problem: probe.problem,
     };
   }
 

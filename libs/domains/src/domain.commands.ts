@@ -1,5 +1,5 @@
 import type { ServedCertificate } from '@app/dns';
-import { DnsObservation } from '@app/domain-model';
+import { DnsObservation, DnsProblem } from '@app/domain-model';
 import { DomainSettings } from './domain.record';
 import { DomainView } from './domain.view';
 
@@ -11,8 +11,17 @@ export type DomainCommand =
   | { type: 'patch'; workspaceId: string; changes: Partial<DomainSettings> }
   | { type: 'delete'; workspaceId: string }
   | { type: 'check'; workspaceId: string }
+  /** Another workspace proved control of `hostname` (TXT): this domain fails and lets the name go. */
+  | { type: 'release'; hostname: string }
   /** `served`: what the hostname's TLS served, when DNS was correct and the domain holds a certificate. */
-  | { type: 'observe'; dns: DnsObservation; originBlocked: boolean; served?: ServedCertificate['outcome'] }
+  /** `problem`: the DNS mistake the probe named, when DNS is wrong. */
+  | {
+      type: 'observe';
+      dns: DnsObservation;
+      originBlocked: boolean;
+      served?: ServedCertificate['outcome'];
+      problem?: DnsProblem;
+    }
   /** The outcome of a certificate order (sent by the node's CertificateManager). */
   | { type: 'certificate'; result: 'issued'; expiresAt: string }
   | { type: 'certificate'; result: 'failed'; reason: string }

@@ -30,6 +30,8 @@ export interface DomainRecord extends DomainSettings {
   /** The CA asked us to wait (rate limit): no new order before this time. */
   certificateRetryAt?: string;
   certificateNote?: string;
+  /** When another workspace proved control of the hostname and took it over; the row no longer holds it. */
+  releasedAt?: string;
 }
 
 export const DEFAULT_SETTINGS: Omit<DomainSettings, 'originUrl'> = {

@@ -32,7 +32,11 @@ export class DomainRepository {
 
   async hostnameTaken(hostname: string): Promise<boolean> {
     return (
-      (await this.db.query('select 1 from domains where hostname = ? and deleted_at is null', [hostname])).length > 0
+      (
+        await this.db.query('select 1 from domains where hostname = ? and deleted_at is null and released_at is null', [
+          hostname,
+        ])
+      ).length > 0
     );
   }
 

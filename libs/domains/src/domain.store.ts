@@ -4,7 +4,7 @@ import { DomainRecord } from './domain.record';
 
 /**
  * Domain snapshots in `domains`: the record as JSON plus the columns reads and the monitor query
- * (workspace, hostname unique among live domains, status, shard, next probe time).
+ * (workspace, hostname unique among live domains not released to another workspace, status, shard, next probe time).
  * `on conflict do nothing` also catches a hostname taken meanwhile: the write reports a conflict.
  */
 export class DomainStore implements SnapshotStore<DomainRecord> {
@@ -51,9 +51,10 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
       const rows = await tx.query<{ id: string }>(
         `update domains d set state = u.state, status = u.status, monitor_status = u.monitor_status,
            version = d.version + 1, updated_at = u.updated_at, project_id = u.project_id,
-           deleted_at = case when u.deleted then coalesce(d.deleted_at, now()) else null end
-         from unnest(?::text[], ?::bigint[], ?::jsonb[], ?::text[], ?::text[], ?::bool[], ?::timestamptz[], ?::text[])
-           as u(id, expected, state, status, monitor_status, deleted, updated_at, project_id)
+           deleted_at = case when u.deleted then coalesce(d.deleted_at, now()) else null end,
+           released_at = u.released_at
+         from unnest(?::text[], ?::bigint[], ?::jsonb[], ?::text[], ?::text[], ?::bool[], ?::timestamptz[], ?::text[], ?::timestamptz[])
+           as u(id, expected, state, status, monitor_status, deleted, updated_at, project_id, released_at)
          where d.id = u.id and d.version = u.expected returning d.id`,
         [
           updates.map((i) => i.id),
@@ -64,11 +65,14 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
           updates.map((i) => i.state.machine.deleted),
           updates.map((i) => i.state.updatedAt),
           updates.map((i) => i.state.projectId ?? null),
+          updates.map((i) => i.state.releasedAt ?? null),
         ],
       );
       rows.forEach((r) => written.add(r.id));
-      // A deleted domain's certificate goes with it, in the same transaction.
-      const deleted = updates.filter((i) => i.state.machine.deleted && written.has(i.id)).map((i) => i.id);
+      // A deleted (or released) domain's certificate goes with it, in the same transaction.
+      const deleted = updates
+        .filter((i) => (i.state.machine.deleted || i.state.releasedAt) && written.has(i.id))
+        .map((i) => i.id);
       if (deleted.length) await tx.query('delete from certificates where domain_id = any(?::text[])', [deleted]);
     }
     return written;

@@ -15,12 +15,13 @@ import { DomainViews } from './domain-views.service';
 import { DomainsController } from './domains.controller';
 import { BulkCreateDomains } from './bulk-create.usecase';
 import { DomainsBulkController } from './domains-bulk.controller';
+import { HostnameClaims } from './hostname-claim.service';
 
 /** The /v1/domains API (api, standalone). */
 @Module({
   imports: [DnsModule, WorkspacesModule, ProjectsModule],
   controllers: [DomainsController, DomainsBulkController],
-  providers: [DomainCommands, DomainPreflight, DomainRepository, DomainViews, BulkCreateDomains],
+  providers: [DomainCommands, DomainPreflight, DomainRepository, DomainViews, BulkCreateDomains, HostnameClaims],
   exports: [DomainRepository, DomainCommands],
 })
 export class DomainsApiModule {}

@@ -7,7 +7,7 @@ export class MonitorMetrics {
 
   readonly probes = new Counter({
     name: 'monitor_probes_total',
-    help: 'Domain probes by outcome (correct, incorrect, not_resolving, origin_blocked, lookup_failed, skipped_stale)',
+    help: 'Domain probes by outcome (correct, incorrect, not_resolving, origin_blocked, lookup_failed, skipped_stale, moved)',
     labelNames: ['outcome'],
     registers: [metricsRegistry],
   });

@@ -67,7 +67,7 @@ export class RouteStore {
       `select id, hostname, status, monitor_status, state->>'originUrl' as origin_url, state->>'mode' as mode,
               (state->>'keepHost')::boolean as keep_host, (state->>'redirectWww')::boolean as redirect_www,
               (state->>'redirectStatus')::int as redirect_status
-         from domains where deleted_at is null and hostname in (?, ?)`,
+         from domains where deleted_at is null and released_at is null and hostname in (?, ?)`,
       [hostname, twin],
     );
     const exact = rows.find((r) => r.hostname === hostname);

@@ -8,7 +8,13 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     {
       error: { ...oneOfValues(...ERROR_CODES), description: 'Machine-readable code (SPEC section 7)' },
       message: str('Human-readable'),
-      details: { ...freeForm, description: 'Optional: fields, warnings, action and retryAfter, ...' },
+      details: {
+        ...freeForm,
+        properties: { ownership: ref('OwnershipChallenge') },
+        description:
+          'Optional: fields, warnings, action and retryAfter, ...; a 409 `conflict` for a hostname another ' +
+          'workspace holds carries `hostname` and `ownership` (an OwnershipChallenge)',
+      },
     },
     ['details'],
   ),
@@ -18,10 +24,35 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     value: str(),
     ttl: int(),
   }),
-  PreflightWarning: obj({
-    code: str('`caa_blocks_<authority>`'),
-    message: str(),
-    caaRecords: arrayOf(str()),
+  PreflightWarning: obj(
+    {
+      code: {
+        ...oneOfValues(
+          'caa_blocks_letsencrypt',
+          'dns_stray_aaaa',
+          'dns_proxied',
+          'dns_broken_delegation',
+          'dns_stale_cache',
+        ),
+        description:
+          '`caa_blocks_letsencrypt`; or a DNS mistake found before connecting: AAAA records beside correct A ' +
+          'records (`dns_stray_aaaa`), a record proxied by Cloudflare (`dns_proxied`), SERVFAIL under a delegated ' +
+          'zone: broken DNSSEC or nameservers (`dns_broken_delegation`), the right record at the nameservers but ' +
+          'the old one still cached by resolvers (`dns_stale_cache`). The message names the record to change',
+      },
+      message: str(),
+      caaRecords: arrayOf(str()),
+      records: arrayOf(str('DNS warnings: the records concerned, e.g. `AAAA 2001:db8::1`, `NS ns1.host.net`')),
+    },
+    ['records'],
+  ),
+  OwnershipChallenge: obj({
+    type: oneOfValues('TXT'),
+    name: str('`_custom-domain-challenge.<hostname>`'),
+    value: str(
+      'Bound to the requesting workspace and the hostname (HMAC under a server key): the same on every retry, ' +
+        'nothing of the current holder in it',
+    ),
   }),
   Domain: obj({
     id: str('`dom_...`'),
@@ -34,7 +65,13 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     redirectWww: bool,
     redirectStatus: { type: 'integer', enum: [301, 302] },
     status: oneOfValues('pending', 'verified', 'failed', 'expired'),
-    statusReason: nullable(str('Why the domain failed or expired')),
+    statusReason: nullable(
+      str(
+        'Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, ' +
+          '`certificate_expired`, `billing_ended`, `moved_to_another_owner` (another workspace proved control of ' +
+          'the hostname; final)',
+      ),
+    ),
     monitorStatus: oneOfValues(
       'unknown',
       'dns_not_resolving',
@@ -45,7 +82,11 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
       'ssl_failed',
       'ssl_expired',
     ),
-    monitorMessage: str('Customer-facing explanation of monitorStatus'),
+    monitorMessage: str(
+      'Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact ' +
+        'mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to ' +
+        'DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires',
+    ),
     dnsRecords: arrayOf(ref('DnsRecord')),
     certificate: obj({ expiresAt: dateTime(true), error: nullable(str()), retryAt: dateTime(true) }),
     verifiedAt: dateTime(true),

@@ -8,7 +8,12 @@ export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
   'GET /v1/domains': { summary: 'List connected domains', response: page('domains', ref('Domain')) },
   'POST /v1/domains': {
     summary: 'Connect a hostname',
-    description: 'Returns the DNS records the owner must create; the domain stays pending until they resolve.',
+    description:
+      'Returns the DNS records the owner must create; the domain stays pending until they resolve. `warnings` ' +
+      'name CAA and DNS mistakes already visible. A hostname held by another workspace is 409 `conflict` with ' +
+      '`details.ownership` (an OwnershipChallenge): once that TXT record resolves, the same request answers 201 ' +
+      "and the holder's domain fails with `statusReason: moved_to_another_owner` (webhook `domain.failed`). " +
+      'Within one workspace a taken hostname stays a plain 409.',
     response: obj({ domain: ref('Domain'), warnings: arrayOf(ref('PreflightWarning')) }, ['warnings']),
     errors: ['preflight_failed', 'billing_required', 'conflict'],
   },

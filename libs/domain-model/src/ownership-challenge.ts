@@ -1,0 +1,36 @@
+/**
+ * The DNS proof that a workspace controls a hostname another workspace holds. The TXT value is an
+ * HMAC of (workspace, hostname) under a key derived from a server secret: unforgeable without the
+ * secret, the same on every retry and every replica, and independent of the holder, so it says
+ * nothing about who holds the name. No I/O: the caller looks the TXT record up.
+ */
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+
+/** The label the TXT record sits under: `_custom-domain-challenge.<hostname>`. */
+export const OWNERSHIP_RECORD_LABEL = '_custom-domain-challenge';
+const VALUE_PREFIX = 'custom-domain-owner=';
+
+export interface OwnershipChallenge {
+  type: 'TXT';
+  name: string;
+  value: string;
+}
+
+/** The HMAC key, derived (HKDF-SHA256) so it shares nothing usable with the secret's other uses. */
+export function ownershipKey(serverSecret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', serverSecret, 'custom-domains', 'hostname-ownership-v1', 32));
+}
+
+export function ownershipChallenge(key: Buffer, workspaceId: string, hostname: string): OwnershipChallenge {
+  const mac = createHmac('sha256', key).update(`${workspaceId}\n${hostname}`).digest('base64url');
+  return { type: 'TXT', name: `${OWNERSHIP_RECORD_LABEL}.${hostname}`, value: `${VALUE_PREFIX}${mac}` };
+}
+
+/** Whether one of the TXT values found at the challenge's name is the expected one (surrounding spaces ignored). */
+export function ownershipProven(challenge: OwnershipChallenge, txtValues: readonly string[]): boolean {
+  const expected = Buffer.from(challenge.value);
+  return txtValues.some((value) => {
+    const found = Buffer.from(value.trim());
+    return found.length === expected.length && timingSafeEqual(found, expected);
+  });
+}

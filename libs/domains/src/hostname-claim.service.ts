@@ -1,0 +1,96 @@
+import { ActorClient } from '@app/actors';
+import { Bus } from '@app/bus';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { DnsLookupError, DnsResolver } from '@app/dns';
+import { OwnershipChallenge, ownershipChallenge, ownershipKey, ownershipProven } from '@app/domain-model';
+import { publishEdgeInvalidation } from '@app/edge';
+import { DomainError } from '@app/http';
+import { MikroSqlExecutor } from '@app/persistence';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';
+
+/**
+ * Taking a hostname over from another workspace (issue 17, part 2). A create that meets a hostname
+ * held by another workspace answers 409 with `details.ownership`: a TXT record only the requester
+ * can know. Once it resolves, the holder's actor fails its domain (`moved_to_another_owner`) and
+ * lets the name go, every edge forgets its route, and the create runs again. The unique index on
+ * live, unreleased hostnames decides races: of two claimers, one create wins and the other is 409.
+ * Never within one workspace: there the conflict stays a plain 409.
+ */
+@Injectable()
+export class HostnameClaims {
+  private readonly logger = new Logger(HostnameClaims.name);
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly db: MikroSqlExecutor,
+    private readonly resolver: DnsResolver,
+    private readonly actors: ActorClient,
+    private readonly bus: Bus,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const secret = config.encryptionKey ?? config.signingSecret;
+    if (!secret) throw new Error('ENCRYPTION_KEY (or SIGNING_SECRET) is needed for hostname ownership proofs');
+    this.key = ownershipKey(secret);
+  }
+
+  challenge(workspaceId: string, hostname: string): OwnershipChallenge {
+    return ownershipChallenge(this.key, workspaceId, hostname);
+  }
+
+  /**
+   * `create` failed with `error`; when it is the hostname conflict with another workspace, either
+   * takes the hostname over (TXT proven) and creates again, or throws the 409 with the proof to add.
+   */
+  async afterConflict(
+    error: unknown,
+    workspaceId: string,
+    hostname: string,
+    create: () => Promise<DomainReply>,
+  ): Promise<DomainReply> {
+    if (!(error instanceof DomainError) || error.code !== 'conflict') throw error;
+    const holder = await this.holder(hostname);
+    if (!holder || holder.workspace_id === workspaceId) throw error;
+    const challenge = this.challenge(workspaceId, hostname);
+    if (!(await this.proven(challenge))) throw this.conflict(hostname, challenge);
+    const release: DomainCommand = { type: 'release', hostname };
+    await this.actors.ask<DomainReply>(DOMAIN_KIND, holder.id, release, { attemptTimeoutMs: 15_000 });
+    publishEdgeInvalidation(this.bus, hostname);
+    this.logger.log({ hostname, from: holder.id, workspaceId }, 'Hostname moved to the workspace that proved control');
+    try {
+      return await create();
+    } catch (second) {
+      // Another claimer won the race meanwhile: it holds the name now, and this one may prove again.
+      if (second instanceof DomainError && second.code === 'conflict') throw this.conflict(hostname, challenge);
+      throw second;
+    }
+  }
+
+  private async holder(hostname: string): Promise<{ id: string; workspace_id: string } | undefined> {
+    const rows = await this.db.query<{ id: string; workspace_id: string }>(
+      'select id, workspace_id from domains where hostname = ? and deleted_at is null and released_at is null',
+      [hostname],
+    );
+    return rows[0];
+  }
+
+  /** A lookup that fails proves nothing: the answer is the same 409, to retry. */
+  private async proven(challenge: OwnershipChallenge): Promise<boolean> {
+    try {
+      return ownershipProven(challenge, await this.resolver.txt(challenge.name));
+    } catch (error) {
+      if (!(error instanceof DnsLookupError)) throw error;
+      this.logger.warn({ name: challenge.name, code: error.code }, 'Ownership TXT lookup failed');
+      return false;
+    }
+  }
+
+  private conflict(hostname: string, ownership: OwnershipChallenge): DomainError {
+    return new DomainError(
+      'conflict',
+      `${hostname} is already connected in another workspace. To prove you control it, create the TXT record ` +
+        `${ownership.name} with the value ${ownership.value}, then send this request again`,
+      { hostname, ownership },
+    );
+  }
+}
