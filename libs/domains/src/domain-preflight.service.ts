@@ -1,13 +1,5 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
-import {
-  CaaAnswer,
-  DnsLookupError,
-  DnsProber,
-  DnsResolver,
-  OriginPreflight,
-  OriginVerdict,
-  climbCaa,
-} from '@app/dns';
+import { CaaAnswer, DnsLookupError, DnsProber, DnsResolver, OriginPreflight, OriginVerdict, climbCaa } from '@app/dns';
 import {
   HostnameError,
   NormalizedHostname,
