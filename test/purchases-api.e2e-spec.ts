@@ -1,4 +1,5 @@
 import { REGISTRANT, TestApp, purchaseWorkspace, startTestApp, uniqueDomain } from '@test/support';
+import { SANDBOX_DEFAULT_NAMESERVERS } from '@app/registrar';
 import request from 'supertest';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -288,7 +289,9 @@ describe('/v1/domain-purchases: API', () => {
       ).toEqual(['ns1.example.net', 'ns2.example.net']);
       await putNs(Array.from({ length: 13 }, (_, i) => `ns${i}.example.net`)).expect(200);
 
-      await putNs([]).expect(200);
+      const reverted = await putNs([]).expect(200);
+      // The answer names the registrar's nameservers it restored, not the empty list sent (issue 20).
+      expect(reverted.body).toEqual({ hostname: p.hostname, nameservers: SANDBOX_DEFAULT_NAMESERVERS });
       const restored = await request(t.server).get(`/v1/domain-purchases/${p.id}/details`).set(auth());
       expect(restored.body.live.usingRegistrarDns).toBe(true);
       await dns().expect(200);
@@ -309,6 +312,17 @@ describe('/v1/domain-purchases: API', () => {
     it('charges and pushes expiresAt out by the years; a retry with the Idempotency-Key does not charge again', async () => {
       const p = await bought();
       const first = await renew(p.id, { years: 2 }, `renew-${p.id}`).expect(200);
+      // The renewal's own charge is in the answer; the purchase keeps the registration's (issue 20).
+      expect(first.body.renewal).toMatchObject({
+        n: 1,
+        years: 2,
+        totalCents: 3446,
+        currency: 'USD',
+        status: 'renewed',
+        previousExpiresAt: p.expiresAt,
+        expiresAt: first.body.purchase.expiresAt,
+      });
+      expect([first.body.purchase.years, first.body.purchase.totalCents]).toEqual([p.years, p.totalCents]);
       const moved = Date.parse(first.body.purchase.expiresAt) - Date.parse(p.expiresAt);
       expect(Math.round(moved / (365 * 86_400_000))).toBe(2);
       const replay = await renew(p.id, { years: 2 }, `renew-${p.id}`).expect(200);

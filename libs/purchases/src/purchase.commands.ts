@@ -1,6 +1,6 @@
 import type { Registrant } from '@app/registrar';
 import { AutoConnectSettings } from './purchase.record';
-import { PurchaseView } from './purchase.view';
+import { PurchaseView, RenewalView } from './purchase.view';
 
 export const PURCHASE_KIND = 'purchase';
 
@@ -28,4 +28,12 @@ export type PurchaseCommand =
   | { type: 'auto_renew'; renewDays: number }
   | { type: 'set_nameservers'; workspaceId: string; nameservers: string[] };
 
-export type PurchaseReply = { purchase: PurchaseView } | { skipped: true };
+export type PurchaseReply =
+  | {
+      purchase: PurchaseView;
+      /** A renewal's own charge and expiry (the purchase shows the original registration's). */
+      renewal?: RenewalView;
+      /** The nameservers in effect after a change: the registrar's defaults after an empty list. */
+      nameservers?: string[];
+    }
+  | { skipped: true };
