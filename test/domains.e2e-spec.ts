@@ -181,6 +181,20 @@ describe('/v1/domains', () => {
   });
 
   it.each([
+    [
+      'http://169.254.169.254/latest/meta-data',
+      'originUrl is not allowed: 169.254.169.254 is a link-local address (this includes cloud metadata at 169.254.169.254)',
+    ],
+    [
+      'https://internal.saas-test.net',
+      'originUrl is not allowed: internal.saas-test.net resolves to a blocked address: 10.1.2.3 is a private network address (RFC 1918)',
+    ],
+  ])('names a blocked origin %s once in the message (issue 20)', async (originUrl, message) => {
+    const res = await create({ hostname: 'ssrf.customer-a.com', originUrl }).expect(400);
+    expect(res.body.message).toBe(message);
+  });
+
+  it.each([
     ['hostname', { originUrl: ORIGIN_URL }],
     ['originUrl', { hostname: 'x.customer-a.com' }],
     ['mode', { hostname: 'x.customer-a.com', originUrl: ORIGIN_URL, mode: 'mirror' }],
@@ -226,6 +240,37 @@ describe('/v1/domains', () => {
     expect(after.body.domain).toMatchObject({ originUrl: ORIGIN_URL, mode: 'redirect' });
   });
 
+  it('refuses null in typed fields with 400 (issue 20: originUrl null was a 500, the others stored null)', async () => {
+    const { body } = await create({ hostname: 'nulls.customer-a.com', originUrl: ORIGIN_URL }).expect(201);
+    const id = body.domain.id as string;
+    for (const field of ['originUrl', 'keepHost', 'mode', 'redirectStatus', 'redirectWww', 'metadata']) {
+      const patched = await request(t.server)
+        .patch(`/v1/domains/${id}`)
+        .set(auth())
+        .send({ [field]: null });
+      expect([field, patched.status, patched.body.error]).toEqual([field, 400, 'bad_request']);
+      expect(patched.body.details.fields).toEqual([
+        { field, problems: [expect.stringMatching(new RegExp(`^${field} `))] },
+      ]);
+      const created = await create({
+        hostname: `nulls-${field.toLowerCase()}.customer-a.com`,
+        originUrl: ORIGIN_URL,
+        [field]: null,
+      });
+      expect([field, created.status]).toEqual([field, 400]);
+    }
+    const after = await request(t.server).get(`/v1/domains/${id}`).set(auth()).expect(200);
+    expect(after.body.domain).toMatchObject({
+      originUrl: ORIGIN_URL,
+      mode: 'proxy',
+      keepHost: false,
+      redirectWww: false,
+      redirectStatus: 301,
+      metadata: {},
+    });
+    // null keeps its one documented meaning: projectId null detaches (and is the same as none on create).
+    await request(t.server).patch(`/v1/domains/${id}`).set(auth()).send({ projectId: null }).expect(200);
+  });
   it('lists with keyset pagination and filters', async () => {
     const k = await workspace(true);
     const as = { authorization: `Bearer ${k}` };

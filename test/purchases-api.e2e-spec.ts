@@ -1,4 +1,5 @@
 import { REGISTRANT, TestApp, purchaseWorkspace, startTestApp, uniqueDomain } from '@test/support';
+import { SANDBOX_DEFAULT_NAMESERVERS } from '@app/registrar';
 import request from 'supertest';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -203,6 +204,47 @@ describe('/v1/domain-purchases: API', () => {
       expect((await dns()).body.records).toEqual(before);
     });
 
+    it.each<[string, Record<string, unknown>, string]>([
+      ['A not-an-ip', { type: 'A', value: 'not-an-ip' }, 'must be an IPv4 address'],
+      ['A with an IPv6', { type: 'A', value: '2001:db8::1' }, 'must be an IPv4 address'],
+      ['AAAA with an IPv4', { type: 'AAAA', value: '203.0.113.7' }, 'must be an IPv6 address'],
+      ['CNAME not a hostname', { type: 'CNAME', value: 'not a host' }, 'must be a hostname'],
+      ['NS not a hostname', { type: 'NS', value: 'http://ns.example' }, 'must be a hostname'],
+      ['MX with the priority in the value', { type: 'MX', value: '10 mx.example', priority: 10 }, 'exchange hostname'],
+      ['SRV without a port', { type: 'SRV', value: '10 5 sip.example.com' }, 'priority weight port target'],
+      ['URL301 not a URL', { type: 'URL301', value: 'example.org/landing' }, 'http(s) URL'],
+    ])(
+      'refuses a value that does not fit its type (%s) naming the record index (issue 20)',
+      async (_n, bad, problem) => {
+        const before = (await dns()).body.records;
+        const res = await putDns([
+          { type: 'TXT', name: '@', value: 'ok' },
+          { name: 'x', ...bad },
+        ]);
+        expect([res.status, res.body.error]).toEqual([400, 'bad_request']);
+        expect(res.body.details.fields).toEqual([
+          { field: 'records.1.value', problems: [expect.stringContaining(problem)] },
+        ]);
+        expect(res.body.message).toMatch(/^Invalid request: records\.1\.value must be/);
+        expect((await dns()).body.records).toEqual(before);
+      },
+    );
+
+    it('accepts a value of every type in its own form', async () => {
+      const records = [
+        { type: 'A', name: '@', value: '203.0.113.7' },
+        { type: 'AAAA', name: '@', value: '2001:db8::1' },
+        { type: 'CNAME', name: 'www', value: 'edge.example.net' },
+        { type: 'NS', name: 'sub', value: 'ns1.example.net' },
+        { type: 'MX', name: '@', value: 'mx1.mail.example', priority: 10 },
+        { type: 'SRV', name: '_sip._tcp', value: '10 5 5060 sip.example.com' },
+        { type: 'TXT', name: '@', value: 'anything at all' },
+        { type: 'URL', name: 'go', value: 'https://example.org/x' },
+        { type: 'FRAME', name: 'f', value: 'http://example.org' },
+      ];
+      await putDns(records).expect(200);
+    });
+
     it('accepts 100 records and a 2048-character value', async () => {
       const many = Array.from({ length: 100 }, (_, i) => ({ type: 'TXT', name: `t${i}`, value: 'v'.repeat(2048) }));
       await putDns(many).expect(200);
@@ -247,7 +289,9 @@ describe('/v1/domain-purchases: API', () => {
       ).toEqual(['ns1.example.net', 'ns2.example.net']);
       await putNs(Array.from({ length: 13 }, (_, i) => `ns${i}.example.net`)).expect(200);
 
-      await putNs([]).expect(200);
+      const reverted = await putNs([]).expect(200);
+      // The answer names the registrar's nameservers it restored, not the empty list sent (issue 20).
+      expect(reverted.body).toEqual({ hostname: p.hostname, nameservers: SANDBOX_DEFAULT_NAMESERVERS });
       const restored = await request(t.server).get(`/v1/domain-purchases/${p.id}/details`).set(auth());
       expect(restored.body.live.usingRegistrarDns).toBe(true);
       await dns().expect(200);
@@ -268,6 +312,17 @@ describe('/v1/domain-purchases: API', () => {
     it('charges and pushes expiresAt out by the years; a retry with the Idempotency-Key does not charge again', async () => {
       const p = await bought();
       const first = await renew(p.id, { years: 2 }, `renew-${p.id}`).expect(200);
+      // The renewal's own charge is in the answer; the purchase keeps the registration's (issue 20).
+      expect(first.body.renewal).toMatchObject({
+        n: 1,
+        years: 2,
+        totalCents: 3446,
+        currency: 'USD',
+        status: 'renewed',
+        previousExpiresAt: p.expiresAt,
+        expiresAt: first.body.purchase.expiresAt,
+      });
+      expect([first.body.purchase.years, first.body.purchase.totalCents]).toEqual([p.years, p.totalCents]);
       const moved = Date.parse(first.body.purchase.expiresAt) - Date.parse(p.expiresAt);
       expect(Math.round(moved / (365 * 86_400_000))).toBe(2);
       const replay = await renew(p.id, { years: 2 }, `renew-${p.id}`).expect(200);

@@ -7,6 +7,7 @@ import {
   TestApp,
   domainEnv,
   domainZones,
+  edgeRequest,
   purchaseWorkspace,
   refuseDnsWritesForNsfailNames,
   startDnsServer,
@@ -213,7 +214,20 @@ describe('/v1/domain-purchases: the saga', () => {
       .get(`/v1/domains/${p.connectedDomainId}`)
       .set('authorization', `Bearer ${key}`)
       .expect(200);
-    expect(domain.body.domain).toMatchObject({ hostname, apex: true, originUrl: ORIGIN_URL, keepHost: true });
+    // www works too: the Domain redirects its www twin to the apex (issue 20: www answered "Site not found").
+    expect(domain.body.domain).toMatchObject({
+      hostname,
+      apex: true,
+      originUrl: ORIGIN_URL,
+      keepHost: true,
+      redirectWww: true,
+    });
+    const www = await edgeRequest('http', {
+      port: t.config.edgeHttpPort,
+      hostname: `www.${hostname}`,
+      path: '/shop?x=1',
+    });
+    expect([www.status, www.headers.location]).toEqual([301, `https://${hostname}/shop?x=1`]);
     const records = await request(t.server)
       .get(`/v1/domain-purchases/${p.id}/dns`)
       .set('authorization', `Bearer ${key}`)

@@ -6,13 +6,21 @@ export class AdminClient {
   ) {}
 
   async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const response = await fetch(new URL(path, this.baseUrl), {
+    const url = new URL(path, this.baseUrl);
+    const response = await fetch(url, {
       method,
       headers: {
         authorization: `Bearer ${this.token}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch((error: unknown) => {
+      // fetch says only "fetch failed": name the address and the cause (ECONNREFUSED, ...).
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(
+        `Could not reach the service at ${url.origin} (${cause?.code ?? cause?.message ?? String(error)}). ` +
+          'Is it running (npm start)? Pass --url, or set API_URL, PORT or DATA_DIR to those of the running service.',
+      );
     });
     const text = await response.text();
     const parsed: unknown = text ? JSON.parse(text) : null;

@@ -7,6 +7,7 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
   create-workspace --name NAME [--card pm_card_visa]   a workspace and its first API key
+  list-workspaces                                       every workspace, newest first
   get-workspace    --workspace ID                       the workspace and its keys
   create-key       --workspace ID                       another API key (shown once)
   revoke-key       --key KEY_ID                         revoke an API key at once
@@ -18,15 +19,34 @@ Commands:
   list-oauth-clients  --workspace ID                    the workspace's OAuth clients
   revoke-oauth-client --workspace ID --client CLIENT_ID revoke a client and all its tokens
 
-Environment: API_URL (default http://127.0.0.1:$PORT or :3000), ADMIN_TOKEN
-(default: the token standalone generated in $DATA_DIR/admin-token).`;
+Options: --url URL   the service (default: API_URL, else the address the running standalone
+                     wrote to $DATA_DIR/api-url, else http://127.0.0.1:$PORT, PORT default 3000)
+Environment: API_URL, PORT, DATA_DIR (default ./data), ADMIN_TOKEN (default: the token
+standalone generated in $DATA_DIR/admin-token).`;
+
+const dataDir = () => process.env.DATA_DIR ?? './data';
+
+/** Where the service is: --url, API_URL, the running standalone's own note, then PORT. */
+function serviceUrl(flag: string | undefined): string {
+  if (flag) return flag;
+  if (process.env.API_URL) return process.env.API_URL;
+  try {
+    const written = readFileSync(join(dataDir(), 'api-url'), 'utf8').trim();
+    if (written && !process.env.PORT) return written;
+  } catch {
+    // No standalone has run with this DATA_DIR: fall back to PORT.
+  }
+  return `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+}
 
 function adminToken(): string {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   try {
-    return readFileSync(join(process.env.DATA_DIR ?? './data', 'admin-token'), 'utf8').trim();
+    return readFileSync(join(dataDir(), 'admin-token'), 'utf8').trim();
   } catch {
-    throw new Error('ADMIN_TOKEN is not set and no generated token was found in DATA_DIR');
+    throw new Error(
+      `ADMIN_TOKEN is not set and no generated token was found in ${join(dataDir(), 'admin-token')} (set DATA_DIR to the standalone's)`,
+    );
   }
 }
 
@@ -45,10 +65,15 @@ async function main(): Promise<void> {
       key: { type: 'string' },
       scopes: { type: 'string' },
       client: { type: 'string' },
+      url: { type: 'string' },
     },
   });
   const command = positionals[0];
-  const client = new AdminClient(process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`, adminToken());
+  if (!command || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(command ? 0 : 2);
+  }
+  const client = new AdminClient(serviceUrl(values.url), adminToken());
   const ws = () => encodeURIComponent(need(values.workspace, 'workspace'));
   let result: unknown;
   switch (command) {
@@ -57,6 +82,9 @@ async function main(): Promise<void> {
         name: need(values.name, 'name'),
         paymentMethod: values.card,
       });
+      break;
+    case 'list-workspaces':
+      result = await client.call('GET', '/admin/workspaces');
       break;
     case 'get-workspace':
       result = await client.call('GET', `/admin/workspaces/${ws()}`);

@@ -26,3 +26,9 @@ export function withLocalSecrets(config: AppConfig): AppConfig & { adminTokenGen
     adminTokenGenerated: !config.adminToken,
   };
 }
+
+/** The address this standalone listens on, for `npm run admin` (apps/cli) to find it. */
+export function writeApiUrl(dataDir: string, url: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(join(dataDir, 'api-url'), `${url}\n`);
+}

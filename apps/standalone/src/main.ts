@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { runMain } from '@app/runtime';
-import { withLocalSecrets } from './local-secrets';
+import { withLocalSecrets, writeApiUrl } from './local-secrets';
 import { StandaloneModule } from './standalone.module';
 
 runMain(
@@ -10,6 +10,8 @@ runMain(
     prepare: withLocalSecrets,
   },
   ({ url, config }) => {
+    // `npm run admin` finds this standalone (any PORT) through the note it leaves beside the admin token.
+    writeApiUrl(config.dataDir, url);
     const generated = (config as { adminTokenGenerated?: boolean }).adminTokenGenerated;
     const database = config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PostgreSQL in ${config.dataDir}`;
     process.stdout.write(

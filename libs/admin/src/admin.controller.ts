@@ -14,6 +14,11 @@ export class AdminController {
     return this.admin.createWorkspace(body.name, body.paymentMethod);
   }
 
+  @Get('workspaces')
+  listWorkspaces() {
+    return this.admin.listWorkspaces();
+  }
+
   @Get('workspaces/:id')
   getWorkspace(@Param('id') id: string) {
     return this.admin.getWorkspace(id);

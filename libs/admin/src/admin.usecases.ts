@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, ApiKeyService, ApiKeyView, toApiKeyView } from '@app/auth';
-import { WorkspaceRepository, WorkspaceView, toWorkspaceView } from '@app/workspaces';
+import { Workspace, WorkspaceRepository, WorkspaceView, toWorkspaceView } from '@app/workspaces';
 import { Injectable } from '@nestjs/common';
 
 export interface IssuedKey {
@@ -8,6 +8,8 @@ export interface IssuedKey {
   apiKey: string;
   apiKeyId: string;
 }
+
+const LIST_LIMIT = 1000;
 
 /** What the operator's dashboard does: workspaces, their keys and saved cards. */
 @Injectable()
@@ -25,6 +27,12 @@ export class AdminUseCases {
       const { apiKey, key } = await this.apiKeys.issue(workspace.id);
       return { workspace: toWorkspaceView(workspace), apiKey: key, apiKeyId: apiKey.id };
     });
+  }
+
+  /** Newest first; an operator's view, so the first thousand is plenty (no paging). */
+  async listWorkspaces(): Promise<{ workspaces: WorkspaceView[] }> {
+    const rows = await this.em.find(Workspace, {}, { orderBy: { createdAt: 'desc' }, limit: LIST_LIMIT });
+    return { workspaces: rows.map(toWorkspaceView) };
   }
 
   async getWorkspace(id: string): Promise<{ workspace: WorkspaceView; apiKeys: ApiKeyView[] }> {

@@ -36,7 +36,8 @@ export class OriginPreflight {
     if (origin.literalIp) {
       const verdict = classifyAddress(origin.literalIp, this.allowCidrs);
       if (verdict.blocked)
-        throw blocked(field, `${origin.literalIp} is ${verdict.reason ?? 'not a public address'}`, [origin.literalIp]);
+        // The verdict's reason already names the address ("169.254.169.254 is a link-local address").
+        throw blocked(field, verdict.reason ?? `${origin.literalIp} is not a public address`, [origin.literalIp]);
       return { origin, addresses: [origin.literalIp] };
     }
     let addresses: string[];
@@ -61,7 +62,7 @@ export class OriginPreflight {
     }
     const check = checkResolvedAddresses(addresses, this.allowCidrs);
     if (check.blocked) {
-      const list = check.offending.map((o) => `${o.address} (${o.reason})`).join(', ');
+      const list = check.offending.map((o) => o.reason).join(', ');
       throw blocked(
         field,
         `${origin.host} resolves to a blocked address: ${list}`,

@@ -2,13 +2,21 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
+import type { Options } from 'pino-http';
 import { AllExceptionsFilter } from './all-exceptions.filter';
+import { logDestination, startUpAtDebug } from './log-output';
 import { createValidationPipe } from './validation.pipe';
 
 export interface HttpCoreOptions {
   logLevel: string;
   /** Names the process in every log line (api, node, edge, standalone). */
   service: string;
+}
+
+/** Pretty lines on a terminal (log-output.ts), JSON elsewhere. */
+function withDestination(options: Options): Options | [Options, NonNullable<ReturnType<typeof logDestination>>] {
+  const destination = logDestination();
+  return destination ? [options, destination] : options;
 }
 
 /** The request pipeline shared by every app: JSON logs with request ids, the error filter, validation. */
@@ -19,8 +27,9 @@ export class HttpCoreModule {
       module: HttpCoreModule,
       imports: [
         LoggerModule.forRoot({
-          pinoHttp: {
+          pinoHttp: withDestination({
             level: options.logLevel,
+            hooks: { logMethod: startUpAtDebug },
             base: { service: options.service },
             // Fastify's id (also sent as x-service-request-id) is copied onto the raw request by middie.
             genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? 'unknown',
@@ -36,7 +45,7 @@ export class HttpCoreModule {
               }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
-          },
+          }),
         }),
       ],
       providers: [

@@ -13,3 +13,4 @@ export * from './page-query.dto';
 export * from './form-body-parser';
 export * from './is-metadata.validator';
 export * from './http-observer';
+export * from './optional.validators';

@@ -75,8 +75,11 @@ export class PurchaseCommands {
     return this.purchaseOf(await this.send(id, { type: 'set_auto_renew', workspaceId, autoRenew }));
   }
 
+  /** `{purchase, renewal}`: the purchase keeps the original registration's years and total; the renewal shows its own charge. */
   async renew(workspaceId: string, id: string, years: number, idempotencyKey?: string) {
-    return this.purchaseOf(await this.send(id, { type: 'renew', workspaceId, years, requestKey: idempotencyKey }));
+    const reply = await this.send(id, { type: 'renew', workspaceId, years, requestKey: idempotencyKey });
+    if (!('renewal' in reply) || !reply.renewal) throw new Error('The purchase actor answered a renewal without it');
+    return { purchase: reply.purchase, renewal: reply.renewal };
   }
 
   async setNameservers(workspaceId: string, id: string, input: string[]) {
@@ -89,8 +92,9 @@ export class PurchaseCommands {
         throw new DomainError('bad_request', `${field}: ${problem}`, { fields: [{ field, problems: [problem] }] });
       }
     });
-    const { purchase } = this.purchaseOf(await this.send(id, { type: 'set_nameservers', workspaceId, nameservers }));
-    return { hostname: purchase.hostname, nameservers };
+    const reply = await this.send(id, { type: 'set_nameservers', workspaceId, nameservers });
+    const { purchase } = this.purchaseOf(reply);
+    return { hostname: purchase.hostname, nameservers: ('nameservers' in reply && reply.nameservers) || nameservers };
   }
 
   /**

@@ -126,7 +126,14 @@ export class PurchaseEffects {
         workspaceId: record.workspaceId,
         hostname: record.hostname,
         apex: true,
-        settings: { ...DEFAULT_SETTINGS, originUrl: settings.originUrl, keepHost: settings.keepHost },
+        // The routing step points www at the edge too: redirecting it to the apex makes it serve (and the
+        // certificate manager names it in the certificate once its CNAME resolves).
+        settings: {
+          ...DEFAULT_SETTINGS,
+          originUrl: settings.originUrl,
+          keepHost: settings.keepHost,
+          redirectWww: true,
+        },
       };
       await this.deps.actors.ask(DOMAIN_KIND, domainId, command, { attemptTimeoutMs: 15_000 });
       return { type: 'domain_created', domainId };

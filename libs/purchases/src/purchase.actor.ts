@@ -208,6 +208,17 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
   private async nameservers(ctx: Ctx, record: PurchaseRecord, nameservers: string[]): Promise<Result> {
     await this.deps.registrar.setNameservers(record.hostname, nameservers).catch(registrarFailure);
     const state = { ...record, nameservers, updatedAt: ctx.now().toISOString() };
-    return { state, reply: { purchase: toPurchaseView(state) } };
+    const inEffect = nameservers.length ? nameservers : await this.registrarDefaults(record.hostname);
+    return { state, reply: { purchase: toPurchaseView(state), nameservers: inEffect } };
+  }
+
+  /**
+   * An empty list restored the registrar's own nameservers: answer which they are. The change is
+   * already made, so a failed read answers an empty list rather than failing the command.
+   */
+  private async registrarDefaults(hostname: string): Promise<string[]> {
+    const live = await this.deps.registrar.liveDetails(hostname).catch((): Record<string, unknown> => ({}));
+    const listed = live.nameservers;
+    return Array.isArray(listed) ? listed.filter((ns): ns is string => typeof ns === 'string') : [];
   }
 }

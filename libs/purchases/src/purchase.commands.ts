@@ -1,6 +1,6 @@
 import type { Registrant } from '@app/registrar';
 import { AutoConnectSettings } from './purchase.record';
-import { PurchaseView } from './purchase.view';
+import { PurchaseView, RenewalView } from './purchase.view';
 
 export const PURCHASE_KIND = 'purchase';
 
@@ -30,4 +30,12 @@ export type PurchaseCommand =
   /** Connects a completed purchase made without autoConnect; `requestKey` as for renew. */
   | { type: 'connect'; workspaceId: string; settings: AutoConnectSettings; requestKey?: string };
 
-export type PurchaseReply = { purchase: PurchaseView } | { skipped: true };
+export type PurchaseReply =
+  | {
+      purchase: PurchaseView;
+      /** A renewal's own charge and expiry (the purchase shows the original registration's). */
+      renewal?: RenewalView;
+      /** The nameservers in effect after a change: the registrar's defaults after an empty list. */
+      nameservers?: string[];
+    }
+  | { skipped: true };

@@ -1,3 +1,4 @@
+import { RenewalState } from './model/renewal.saga';
 import { PurchaseRecord } from './purchase.record';
 
 export interface PurchaseView {
@@ -62,4 +63,35 @@ export function toPurchaseView(record: PurchaseRecord): PurchaseView {
 export function currentExpiry(record: PurchaseRecord): string | undefined {
   const renewed = [...record.renewals].reverse().find((r) => r.step === 'renewed');
   return renewed?.expiresAt ?? record.saga.expiresAt;
+}
+
+/** One renewal as an answer shows it: what it charged and how far it moved the expiry. */
+export interface RenewalView {
+  n: number;
+  years: number;
+  wholesaleCents: number;
+  feeCents: number;
+  totalCents: number;
+  currency: 'USD';
+  auto: boolean;
+  status: RenewalState['step'];
+  previousExpiresAt: string;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export function toRenewalView(renewal: RenewalState): RenewalView {
+  return {
+    n: renewal.n,
+    years: renewal.years,
+    wholesaleCents: renewal.wholesaleCents,
+    feeCents: renewal.feeCents,
+    totalCents: renewal.totalCents,
+    currency: 'USD',
+    auto: renewal.auto,
+    status: renewal.step,
+    previousExpiresAt: renewal.previousExpiresAt,
+    expiresAt: renewal.expiresAt ?? null,
+    createdAt: renewal.createdAt,
+  };
 }

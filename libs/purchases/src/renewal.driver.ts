@@ -7,7 +7,7 @@ import { PurchaseEffects } from './purchase-effects';
 import { registrarFailure } from './purchase-quote';
 import { PurchaseReply } from './purchase.commands';
 import { PurchaseRecord } from './purchase.record';
-import { currentExpiry, toPurchaseView } from './purchase.view';
+import { currentExpiry, toPurchaseView, toRenewalView } from './purchase.view';
 import { RenewalEffects } from './renewal.runner';
 
 type Result = Decision<PurchaseRecord, PurchaseReply>;
@@ -112,7 +112,8 @@ export class RenewalDriver {
 
   private answer(record: PurchaseRecord, renewal: RenewalState, paused = false): Result {
     const details = { purchaseId: record.id, renewal: renewal.n, reason: renewal.failure?.reason };
-    if (renewal.step === 'renewed') return { reply: { purchase: toPurchaseView(record) } };
+    if (renewal.step === 'renewed')
+      return { reply: { purchase: toPurchaseView(record), renewal: toRenewalView(renewal) } };
     if (renewal.step === 'failed')
       throw new DomainError('billing_required', `The card was not charged: ${renewal.failure?.reason}`, details);
     if (renewal.step === 'refunded')

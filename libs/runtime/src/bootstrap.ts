@@ -56,6 +56,8 @@ export function runMain(options: BootOptions, onReady?: (running: RunningApp) =>
   const logger = new Logger('Main');
   boot(options)
     .then((running) => {
+      // Start-up lines Nest buffered go out first, so the banner onReady prints is the last thing on screen.
+      running.app.flushLogs();
       onReady?.(running);
       const stop = (signal: string) => {
         logger.log(`${signal} received, shutting down`);

@@ -110,3 +110,41 @@ export function valueProblem(type: LookupType, value: string): string | undefine
       return undefined;
   }
 }
+
+/** Record types a registrar's DNS holds (SPEC 2.7), beyond the ones DNS lookups check. */
+const SRV = /^(\d{1,5})\s+(\d{1,5})\s+(\d{1,5})\s+(\S+)$/;
+
+/**
+ * Why a value cannot be a registrar DNS record of the type (undefined when it can). MX carries its
+ * priority in its own field, so its value is the exchange alone; SRV is `priority weight port target`;
+ * the URL types are http(s) URLs. Pure.
+ */
+export function registrarValueProblem(type: string, value: string): string | undefined {
+  const trimmed = value.trim();
+  switch (type) {
+    case 'A':
+    case 'AAAA':
+    case 'CNAME':
+    case 'NS':
+    case 'TXT':
+      return valueProblem(type, value);
+    case 'MX':
+      return HOST.test(trimmed)
+        ? undefined
+        : 'value must be the exchange hostname for an MX record (the priority goes in priority)';
+    case 'SRV': {
+      const match = SRV.exec(trimmed);
+      return match && [match[1], match[2], match[3]].every((n) => Number(n) <= 65535) && HOST.test(match[4])
+        ? undefined
+        : 'value must be "priority weight port target" (e.g. 10 5 5060 sip.example.com) for an SRV record';
+    }
+    case 'URL':
+    case 'URL301':
+    case 'FRAME':
+      return /^https?:\/\/[^\s/]+/i.test(trimmed) && URL.canParse(trimmed)
+        ? undefined
+        : `value must be an http(s) URL for a ${type} record`;
+    default:
+      return undefined; // an unknown type is reported on `type`
+  }
+}

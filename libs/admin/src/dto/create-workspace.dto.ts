@@ -1,4 +1,5 @@
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOmittable } from '@app/http';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 
 export const PAYMENT_METHOD_PATTERN = /^pm_[A-Za-z0-9_]{1,250}$/;
 export const PAYMENT_METHOD_MESSAGE = 'paymentMethod must be a Stripe payment method id such as pm_card_visa';
@@ -9,7 +10,7 @@ export class CreateWorkspaceDto {
   @MaxLength(200)
   name!: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @Matches(PAYMENT_METHOD_PATTERN, { message: PAYMENT_METHOD_MESSAGE })
   paymentMethod?: string;

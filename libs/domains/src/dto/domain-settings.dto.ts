@@ -1,31 +1,32 @@
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNullable, IsOmittable } from '@app/http';
+import { IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
 import { DOMAIN_MODES, DomainMode } from '../domain.record';
 import { IsMetadata } from './domain-settings.validators';
 
 /** The optional settings shared by create and patch. */
 export class DomainSettingsDto {
-  @IsOptional()
+  @IsOmittable()
   @IsMetadata()
   metadata?: Record<string, unknown>;
 
-  @IsOptional()
+  @IsOmittable()
   @IsIn(DOMAIN_MODES)
   mode?: DomainMode;
 
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   keepHost?: boolean;
 
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   redirectWww?: boolean;
 
-  @IsOptional()
+  @IsOmittable()
   @IsIn([301, 302])
   redirectStatus?: 301 | 302;
 
-  /** A project of the workspace; null (on patch) detaches the domain from its project. */
-  @IsOptional()
+  /** A project of the workspace; null means none (on patch: detaches the domain from its project). */
+  @IsNullable()
   @IsString()
   @MaxLength(100)
   projectId?: string | null;

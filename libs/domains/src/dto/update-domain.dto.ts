@@ -1,4 +1,5 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOmittable } from '@app/http';
+import { IsString, MaxLength } from 'class-validator';
 import { DomainSettingsDto } from './domain-settings.dto';
 import { IsAbsent } from './domain-settings.validators';
 
@@ -7,7 +8,7 @@ export class UpdateDomainDto extends DomainSettingsDto {
   @IsAbsent('hostname is immutable: delete the domain and connect the new hostname instead')
   hostname?: never;
 
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(2048)
   originUrl?: string;

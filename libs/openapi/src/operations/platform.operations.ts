@@ -26,6 +26,10 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     errors: ['conflict'],
   },
   'POST /admin/workspaces': { summary: 'Create a workspace and its first API key', response: ref('IssuedApiKey') },
+  'GET /admin/workspaces': {
+    summary: 'List workspaces, newest first (the first 1000)',
+    response: obj({ workspaces: arrayOf(ref('Workspace')) }),
+  },
   'GET /admin/workspaces/{id}': {
     summary: 'Get a workspace and its keys',
     response: obj({ workspace: ref('Workspace'), apiKeys: arrayOf(ref('ApiKey')) }),

@@ -1,7 +1,22 @@
-import { arrayOf, bool, envelope, freeForm, int, obj, oneOfValues, page, ref, str } from '../schema';
+import { arrayOf, bool, dateTime, envelope, freeForm, int, obj, oneOfValues, page, ref, str } from '../schema';
 import type { OperationDoc } from './operation-doc';
 
 const purchase = envelope('purchase', ref('DomainPurchase'));
+
+/** A renewal's own charge: the purchase keeps the original registration's years and totalCents. */
+const renewal = obj({
+  n: int('1 for the first renewal of the purchase'),
+  years: int(),
+  wholesaleCents: int(),
+  feeCents: int(),
+  totalCents: int('What this renewal charged'),
+  currency: oneOfValues('USD'),
+  auto: bool,
+  status: oneOfValues('charging', 'renewing', 'refunding', 'renewed', 'failed', 'refunded'),
+  previousExpiresAt: dateTime(),
+  expiresAt: dateTime(true),
+  createdAt: dateTime(),
+});
 
 /** Domain purchases (SPEC 4.3). */
 export const PURCHASE_OPERATIONS: Record<string, OperationDoc> = {
@@ -47,7 +62,7 @@ export const PURCHASE_OPERATIONS: Record<string, OperationDoc> = {
     errors: ['conflict', 'registrar_error', 'service_unavailable'],
   },
   'PUT /v1/domain-purchases/{id}/nameservers': {
-    summary: 'Custom nameservers (0-13); an empty list restores the registrar defaults',
+    summary: 'Custom nameservers (0-13); an empty list restores the registrar defaults (and answers them)',
     response: obj({ hostname: str(), nameservers: arrayOf(str()) }),
     errors: ['conflict', 'registrar_error', 'service_unavailable'],
   },
@@ -66,7 +81,8 @@ export const PURCHASE_OPERATIONS: Record<string, OperationDoc> = {
   },
   'POST /v1/domain-purchases/{id}/renew': {
     summary: 'Charge and push expiresAt out by years',
-    response: purchase,
+    description: 'Answers the purchase (its new expiresAt) and the renewal with its own years and totalCents.',
+    response: obj({ purchase: ref('DomainPurchase'), renewal }),
     errors: ['billing_required', 'conflict', 'registrar_error', 'service_unavailable'],
   },
 };

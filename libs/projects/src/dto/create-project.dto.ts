@@ -1,5 +1,5 @@
-import { IsMetadata } from '@app/http';
-import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsMetadata, IsOmittable } from '@app/http';
+import { IsString, Length, Matches, MaxLength } from 'class-validator';
 
 export class CreateProjectDto {
   @IsString()
@@ -7,12 +7,12 @@ export class CreateProjectDto {
   @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(2000)
   description?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsMetadata()
   metadata?: Record<string, unknown>;
 }

@@ -1,20 +1,20 @@
-import { IsMetadata } from '@app/http';
-import { IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsMetadata, IsNullable, IsOmittable } from '@app/http';
+import { IsString, Length, Matches, MaxLength } from 'class-validator';
 
 /** Only sent fields change; `description: null` clears it. */
 export class UpdateProjectDto {
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @Length(1, 200)
   @Matches(/\S/, { message: 'name must not be blank' })
   name?: string;
 
-  @ValidateIf((_, value) => value !== undefined && value !== null)
+  @IsNullable()
   @IsString()
   @MaxLength(2000)
   description?: string | null;
 
-  @IsOptional()
+  @IsOmittable()
   @IsMetadata()
   metadata?: Record<string, unknown>;
 }

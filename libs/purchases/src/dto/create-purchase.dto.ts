@@ -1,9 +1,10 @@
+import { IsOmittable } from '@app/http';
 import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsDefined,
   IsInt,
-  IsOptional,
+  IsObject,
   IsString,
   Length,
   Max,
@@ -18,7 +19,7 @@ export class AutoConnectDto {
   @MaxLength(2048)
   originUrl!: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   keepHost?: boolean;
 }
@@ -29,36 +30,38 @@ export class CreatePurchaseDto {
   @Length(3, 253)
   hostname!: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(1)
   @Max(10)
   years?: number;
 
   @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => RegistrantDto)
   registrant!: RegistrantDto;
 
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   enableWhoisPrivacy?: boolean;
 
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   autoRenew?: boolean;
 
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(1)
   maxTotalCents?: number;
 
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(256)
   customerReference?: string;
 
-  @IsOptional()
+  @IsOmittable()
+  @IsObject()
   @ValidateNested()
   @Type(() => AutoConnectDto)
   autoConnect?: AutoConnectDto;

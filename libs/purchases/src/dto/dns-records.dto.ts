@@ -1,10 +1,10 @@
+import { IsOmittable } from '@app/http';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   Length,
   Max,
@@ -12,7 +12,7 @@ import {
   Validate,
   ValidateNested,
 } from 'class-validator';
-import { MxPriority } from './purchase.validators';
+import { IsRegistrarRecordValue, MxPriority } from './purchase.validators';
 
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'URL', 'URL301', 'FRAME'] as const;
 
@@ -27,9 +27,10 @@ export class RegistrarDnsRecordDto {
 
   @IsString()
   @Length(1, 2048)
+  @Validate(IsRegistrarRecordValue)
   value!: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(60)
   @Max(86_400)

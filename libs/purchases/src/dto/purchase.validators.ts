@@ -1,4 +1,5 @@
 import { ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { registrarValueProblem } from '@app/tools';
 import { ISO_COUNTRIES } from '../model/countries';
 
 @ValidatorConstraint({ name: 'isIsoCountry' })
@@ -26,4 +27,21 @@ export class MxPriority implements ValidatorConstraintInterface {
       ? 'priority is required for MX records: an integer 0-65535'
       : 'priority is only allowed on MX records';
   }
+}
+
+/** The value fits the record's `type` (addresses for A/AAAA, hostnames for CNAME/NS/MX, SRV's shape, URLs). */
+@ValidatorConstraint({ name: 'isRegistrarRecordValue' })
+export class IsRegistrarRecordValue implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return typeof value !== 'string' || problemOf(value, args) === undefined; // IsString reports a non-string
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return problemOf(args.value as string, args) ?? 'value is invalid';
+  }
+}
+
+function problemOf(value: string, args: ValidationArguments): string | undefined {
+  const type = (args.object as { type?: unknown }).type;
+  return typeof type === 'string' ? registrarValueProblem(type, value) : undefined;
 }

@@ -1,4 +1,5 @@
-import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength, Validate } from 'class-validator';
+import { IsOmittable } from '@app/http';
+import { IsEmail, IsString, Length, Matches, MaxLength, Validate } from 'class-validator';
 import { IsIsoCountry } from './purchase.validators';
 
 const NOT_BLANK = [/\S/, { message: '$property must not be blank' }] as const;
@@ -28,7 +29,7 @@ export class RegistrantDto {
   @Matches(...NOT_BLANK)
   address1!: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(255)
   address2?: string;
@@ -52,7 +53,7 @@ export class RegistrantDto {
   @Validate(IsIsoCountry)
   country!: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(255)
   organization?: string;

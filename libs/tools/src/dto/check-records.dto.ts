@@ -1,3 +1,4 @@
+import { IsOmittable } from '@app/http';
 import { LOOKUP_TYPES, LookupType } from '@app/dns';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -5,7 +6,6 @@ import {
   ArrayMinSize,
   IsArray,
   IsIn,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
@@ -28,7 +28,7 @@ export class ExpectedRecordDto {
   type!: LookupType;
 
   /** `@` or omitted: the hostname; relative (`_acme-challenge`) or absolute (ending in a dot, or under the hostname). */
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(253)
   @Matches(/^(@|[A-Za-z0-9_*-]+(\.[A-Za-z0-9_*-]+)*\.?)$/, {

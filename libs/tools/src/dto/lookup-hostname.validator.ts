@@ -2,7 +2,7 @@ import { HostnameError, normalizeLookupHostname } from '@app/domain-model';
 import { ValidationArguments, registerDecorator } from 'class-validator';
 
 function problem(value: unknown): string | undefined {
-  if (value === undefined || value === null || value === '') return 'hostname is required';
+  if (value === undefined || value === '') return 'hostname is required';
   if (typeof value !== 'string') return 'hostname must be a single string';
   try {
     normalizeLookupHostname(value);

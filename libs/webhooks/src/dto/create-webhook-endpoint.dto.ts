@@ -1,4 +1,5 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsOmittable } from '@app/http';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length } from 'class-validator';
 import { EVENT_TYPES } from '../event-types';
 
 const TYPES_MESSAGE = `each value in events must be one of: ${EVENT_TYPES.join(', ')}`;
@@ -10,13 +11,13 @@ export class CreateWebhookEndpointDto {
   url!: string;
 
   /** Empty (or absent) means every event type. */
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(EVENT_TYPES.length * 2)
   @IsIn(EVENT_TYPES, { each: true, message: TYPES_MESSAGE })
   events?: string[];
 
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   enabled?: boolean;
 }

@@ -1,8 +1,9 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOmittable } from '@app/http';
+import { IsString, MaxLength } from 'class-validator';
 
 /** Without `endpointId`: every enabled endpoint whose filter matches the event's type. */
 export class ReplayEventDto {
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(64)
   endpointId?: string;

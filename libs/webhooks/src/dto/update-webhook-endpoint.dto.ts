@@ -1,22 +1,23 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsOmittable } from '@app/http';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length } from 'class-validator';
 import { EVENT_TYPES } from '../event-types';
 
 const TYPES_MESSAGE = `each value in events must be one of: ${EVENT_TYPES.join(', ')}`;
 
 /** Only the fields sent change; at least one is required. */
 export class UpdateWebhookEndpointDto {
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @Length(1, 2048)
   url?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(EVENT_TYPES.length * 2)
   @IsIn(EVENT_TYPES, { each: true, message: TYPES_MESSAGE })
   events?: string[];
 
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   enabled?: boolean;
 }
