@@ -172,6 +172,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     const seedStart = Date.now();
     await seed(pg, template.domain.id, hostnames);
     const seedSeconds = (Date.now() - seedStart) / 1000;
+    console.log(`  seeded ${DOMAINS} domains in ${seedSeconds.toFixed(1)} s`);
 
     // Baseline first, while the node has nothing due: the same probe (DnsProber over DnsResolver,
     // exactly the node's queries) in a closed loop from this process against the same DNS server.
@@ -227,6 +228,7 @@ async function run(env: BenchEnv): Promise<Measured> {
       )
     ).rows.map((r) => ({ written: Number(r.written) }));
     if (!due) throw new Error('The seeded domains ran out during the window: seed more (BENCH_MONITOR_DOMAINS)');
+    console.log(`  window measured: ${after.probes - before.probes} probes; timing claims`);
     // What one claim costs the database (the node stopped): with this backlog due, and with nothing due.
     await node.proc.stop();
     const allShards = Array.from({ length: 4096 }, (_, i) => i);
@@ -341,6 +343,6 @@ export const domainsMonitorBench: Benchmark = {
   area: DOMAINS_AREA,
   order: 3,
   title: 'Monitor probes per second on one node, against the raw resolver on the same DNS server',
-  timeoutMs: 120_000,
+  timeoutMs: 300_000,
   run,
 };

@@ -53,7 +53,8 @@ export async function claimDueDomains(
        d.probe_phase as "probePhase", d.state->'machine' as machine, due.stale`,
       [
         intervalSeconds,
-        shards,
+        // One array literal: the driver would escape each of up to 4096 elements on every claim.
+        `{${shards.join(',')}}`,
         limit,
         intervalSeconds,
         intervalSeconds,
@@ -63,4 +64,10 @@ export async function claimDueDomains(
       ],
     );
   });
+}
+
+/** Claimed domains that will not be probed here after all (shutdown): due again at once. */
+export async function releaseDomains(db: SqlExecutor, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db.query('update domains set next_probe_at = now() where id = any(?::text[]) and deleted_at is null', [ids]);
 }
