@@ -1,4 +1,5 @@
 import { pool } from '../lib/cluster';
+import { formatStages, profileDir, profileStages } from '../lib/cpu-profile-stages';
 import { startScript, stopAll } from '../lib/processes';
 import { round, sleep } from '../lib/stats';
 import { BenchEnv, Benchmark, Measured, figure } from '../lib/types';
@@ -70,6 +71,14 @@ async function run(env: BenchEnv): Promise<Measured> {
     const [{ due }] = (
       await pg.query<{ due: string }>('select count(*) as due from domains where next_probe_at <= now()')
     ).rows;
+    // With BENCH_NODE_ARGS=--cpu-prof: where the idle node's CPU goes, per second of the windows.
+    const windowsEndedAt = Date.now();
+    await node.proc.stop(30_000);
+    const exitedAt = Date.now();
+    const dir = profileDir();
+    const profile = dir
+      ? profileStages(dir, exitedAt - windowsEndedAt + total.ms, exitedAt - windowsEndedAt)
+      : undefined;
     console.log(`  idle node ${nodePct.toFixed(2)}% of a core, bare process ${barePct.toFixed(2)}%`);
     return {
       method:
@@ -96,6 +105,14 @@ async function run(env: BenchEnv): Promise<Measured> {
               `${share(r.node, r.ms).toFixed(2)}% / ${share(r.bare, r.ms).toFixed(2)}% / ${share(r.db, r.ms).toFixed(2)}%`,
           )
           .join('; '),
+        ...(profile
+          ? {
+              'Node CPU by stage over the windows (node --cpu-prof, self time; the profiler adds its own cost)': `${(
+                profile.busyMs /
+                (profile.windowMs / 1000)
+              ).toFixed(1)} ms per second: ${formatStages(profile.stages, profile.windowMs / 1000, 'ms/s')}`,
+            }
+          : {}),
         'PostgreSQL CPU for this database over the windows': `${share(total.db, total.ms).toFixed(2)}%`,
         'Domains due at the end': Number(due),
       },

@@ -44,6 +44,8 @@ export class ShardManager {
   private again = false;
   private draining = false;
   private paused = false;
+  /** No held lease's deadline is earlier than this (a lower bound; see expireOverdue). */
+  private earliestDeadline = -Infinity;
 
   constructor(
     readonly nodeId: string,
@@ -151,6 +153,7 @@ export class ShardManager {
       return;
     }
     const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
+    this.earliestDeadline = Math.min(this.earliestDeadline, deadline);
     for (const lease of claimed) {
       this.held.set(lease.shard, { ...lease, deadline });
       this.listener.acquire(lease.shard, lease.epoch);
@@ -188,11 +191,20 @@ export class ShardManager {
     if (lost.length) this.dropShards(lost, 'lease lost');
   }
 
-  /** Runs twice a second over every held lease: a plain loop, nothing allocated unless one is overdue. */
+  /**
+   * Runs twice a second: looks at the held leases only once the earliest deadline can have passed
+   * (renewals only push deadlines later, so the bound stays safe until the next scan recomputes it).
+   */
   private expireOverdue(): void {
     const now = Date.now();
+    if (now < this.earliestDeadline) return;
     let overdue: number[] | undefined;
-    for (const lease of this.held.values()) if (lease.deadline <= now) (overdue ??= []).push(lease.shard);
+    let earliest = Infinity;
+    for (const lease of this.held.values()) {
+      if (lease.deadline <= now) (overdue ??= []).push(lease.shard);
+      else earliest = Math.min(earliest, lease.deadline);
+    }
+    this.earliestDeadline = earliest;
     if (overdue) this.dropShards(overdue, 'lease deadline passed');
   }
 

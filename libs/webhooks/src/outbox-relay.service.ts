@@ -19,10 +19,10 @@ import { WebhookMetrics } from './webhooks.metrics';
 const BATCH = 500;
 /**
  * This node's actors wake the relay when they commit outbox events (ActorNode.onEventsWritten), so
- * polling only catches what a wake-up missed: a batch another node's relay gave up, or a wake-up that
- * came while a pass was running on rows committed after its claim.
+ * polling (one indexed `limit 1` look) only catches what no wake-up announced: a batch another node's
+ * relay gave up when it died, or rows written by anything but an actor (tests, manual repairs).
  */
-const POLL_MS = 1_000;
+const POLL_MS = 500;
 const ERROR_BACKOFF_MS = 1_000;
 
 /**
