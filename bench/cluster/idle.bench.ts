@@ -128,6 +128,6 @@ export const clusterIdleBench: Benchmark = {
   area: OPERATIONS_AREA,
   order: 2,
   title: 'An idle node: CPU with nothing due',
-  timeoutMs: 240_000,
+  timeoutMs: 480_000,
   run,
 };
