@@ -2,6 +2,7 @@ import { failoverBench } from './actors/failover.bench';
 import { persistedBench } from './actors/persisted.bench';
 import { residentMemoryBench } from './actors/resident-memory.bench';
 import { throughputBench } from './actors/throughput.bench';
+import { clusterIdleBench } from './cluster/idle.bench';
 import { clusterScaleBench } from './cluster/scale.bench';
 import { edgeHandshakesBench } from './edge/handshakes.bench';
 import { edgeProxyBench } from './edge/proxy.bench';
@@ -28,6 +29,7 @@ export const BENCHMARKS: Benchmark[] = [
   domainsMonitorBench,
   limitsRateLimitBench,
   clusterScaleBench,
+  clusterIdleBench,
 ];
 
 /** `actors.failover`, `failover` or a whole area (`actors`) select benchmarks; nothing selects all. */

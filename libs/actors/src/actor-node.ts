@@ -40,6 +40,7 @@ export class ActorNode {
   readonly host: ActorHost;
   readonly shards: ShardManager;
   private readonly unsubscribers: (() => void)[] = [];
+  private readonly eventListeners: (() => void)[] = [];
   private cleanup?: NodeJS.Timeout;
   private started = false;
 
@@ -47,7 +48,12 @@ export class ActorNode {
     const { nodeId, bus, db, membership } = options;
     const timings = options.timings ?? DEFAULT_LEASE_TIMINGS;
     const metrics = ActorMetrics.get();
-    const writer = new SnapshotWriter(db, nodeId, (shard) => this.shards.dropShards([shard], 'write fenced'));
+    const writer = new SnapshotWriter(
+      db,
+      nodeId,
+      (shard) => this.shards.dropShards([shard], 'write fenced'),
+      () => this.eventListeners.forEach((listener) => listener()),
+    );
     this.host = new ActorHost(nodeId, bus, db, writer, metrics, options.limits);
     metrics.bindHost(this.host);
     metrics.bindMembers(() => membership.members().length);
@@ -59,6 +65,11 @@ export class ActorNode {
       timings,
       (shards, leaving) => bus.publish(SHARDS_RELEASED_SUBJECT, { nodeId, shards: shards.length, leaving }),
     );
+  }
+
+  /** Called after each group commit that wrote outbox events on this node (the relay's wake-up). */
+  onEventsWritten(listener: () => void): void {
+    this.eventListeners.push(listener);
   }
 
   register(kind: ActorKind): void {

@@ -10,6 +10,9 @@ interface LeaseRow {
   epoch: string;
 }
 
+/** `{1,2,3}`: a PostgreSQL array literal of integers, passed as one text parameter. */
+const arrayLiteral = (values: number[]) => `{${values.join(',')}}`;
+
 const toLease = (row: LeaseRow): Lease => ({ shard: Number(row.shard), epoch: Number(row.epoch) });
 
 /**
@@ -34,17 +37,25 @@ export class LeaseRepository {
     return rows.map(toLease);
   }
 
-  /** Extends the leases still held at the given epochs; returns the shards renewed. */
+  /**
+   * Extends the leases still held at the given epochs; returns the shards renewed. Runs every few
+   * seconds over every shard a node holds, so it stays cheap: the arrays go as array literals (the
+   * driver would escape each element) and the renewed shards come back as one string, not a row each.
+   */
   async renew(owner: string, leases: Lease[]): Promise<Set<number>> {
     if (!leases.length) return new Set();
-    const rows = await this.db.query<{ shard: number }>(
-      `update shard_leases l set expires_at = now() + ? * interval '1 millisecond'
-       from unnest(?::int[], ?::bigint[]) as h(shard, epoch)
-       where l.shard = h.shard and l.epoch = h.epoch and l.owner = ? and l.expires_at > now()
-       returning l.shard`,
-      [this.ttlMs, leases.map((l) => l.shard), leases.map((l) => l.epoch), owner],
+    const rows = await this.db.query<{ shards: string | null }>(
+      `with renewed as (
+         update shard_leases l set expires_at = now() + ? * interval '1 millisecond'
+         from unnest(?::int[], ?::bigint[]) as h(shard, epoch)
+         where l.shard = h.shard and l.epoch = h.epoch and l.owner = ? and l.expires_at > now()
+         returning l.shard
+       )
+       select string_agg(shard::text, ',') as shards from renewed`,
+      [this.ttlMs, arrayLiteral(leases.map((l) => l.shard)), arrayLiteral(leases.map((l) => l.epoch)), owner],
     );
-    return new Set(rows.map((r) => Number(r.shard)));
+    const list = rows[0]?.shards;
+    return new Set(list ? list.split(',').map(Number) : []);
   }
 
   async release(owner: string, shards: number[]): Promise<void> {

@@ -52,6 +52,8 @@ export class ShardManager {
   private cutOffSince?: number;
   private renewing = false;
   private renewRetry?: NodeJS.Timeout;
+  /** No held lease's deadline is earlier than this (a lower bound; see expireOverdue). */
+  private earliestDeadline = -Infinity;
 
   constructor(
     readonly nodeId: string,
@@ -177,6 +179,7 @@ export class ShardManager {
       return;
     }
     const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
+    this.earliestDeadline = Math.min(this.earliestDeadline, deadline);
     for (const lease of claimed) {
       this.held.set(lease.shard, { ...lease, deadline });
       this.listener.acquire(lease.shard, lease.epoch);
@@ -220,14 +223,25 @@ export class ShardManager {
     if (lost.length) this.dropShards(lost, 'lease lost');
   }
 
+  /**
+   * Runs twice a second: looks at the held leases only once the earliest deadline can have passed
+   * (renewals only push deadlines later, so the bound stays safe until the next scan recomputes it).
+   */
   private expireOverdue(): void {
     const now = Date.now();
     if (this.cutOffSince !== undefined && now - this.cutOffSince >= this.timings.ttlMs && !this.paused) {
       void this.suspend('cut off from NATS for longer than a lease');
       return;
     }
-    const overdue = [...this.held.values()].filter((l) => l.deadline <= now).map((l) => l.shard);
-    if (overdue.length) this.dropShards(overdue, 'lease deadline passed');
+    if (now < this.earliestDeadline) return;
+    let overdue: number[] | undefined;
+    let earliest = Infinity;
+    for (const lease of this.held.values()) {
+      if (lease.deadline <= now) (overdue ??= []).push(lease.shard);
+      else earliest = Math.min(earliest, lease.deadline);
+    }
+    this.earliestDeadline = earliest;
+    if (overdue) this.dropShards(overdue, 'lease deadline passed');
   }
 
   /** Stops serving at once, without touching the database (which may be why we are here). */

@@ -38,6 +38,8 @@ export class SnapshotWriter {
     private readonly db: SqlExecutor,
     private readonly owner: string,
     private readonly onFenced: (shard: number) => void = () => undefined,
+    /** Outbox events were committed: the outbox relay need not poll for them. */
+    private readonly onEvents: () => void = () => undefined,
   ) {}
 
   submit(write: PendingWrite): Promise<void> {
@@ -73,10 +75,13 @@ export class SnapshotWriter {
       batch[0].reject(error as Error);
       return;
     }
+    let events = false;
     for (const [item, error] of outcomes) {
       if (error) item.reject(error);
       else item.resolve();
+      events ||= !error && item.write.events.length > 0;
     }
+    if (events) this.onEvents();
   }
 
   private async writeBatch(tx: SqlExecutor, batch: Queued[]): Promise<Map<Queued, Error | null>> {

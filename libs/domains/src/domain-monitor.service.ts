@@ -7,18 +7,26 @@ import { DomainError } from '@app/http';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { DOMAIN_KIND, DomainCommand } from './domain.commands';
 import { holdsCertificate, probeChangesNothing, servedCheckDue } from './domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
-import { DueDomain, claimDueDomains } from './monitor.queries';
+import { DueDomain, claimDueDomains, releaseDomains } from './monitor.queries';
 
 /** Origins shared by many domains are checked once a minute, not once per domain. */
 const ORIGIN_CACHE_MS = 60_000;
 const TICK_MS = 1_000;
+/** Most rows one claim asks for: bounds the claim's transaction and the rows held in memory. */
+const MAX_CLAIM = 1_024;
 
 /**
  * Probes the domains of the shards this node owns, each once per interval at its own phase, at
  * most `monitorConcurrency` at a time; observations go to the domain's actor on this node.
+ *
+ * While more is due than fits, the claim loop runs ahead of the probes: up to twice
+ * `monitorConcurrency` claimed domains wait in a queue, so a finishing probe starts the next one at once instead of
+ * waiting for a claim's round trip to the database (claims run in the background, in large
+ * batches). With nothing due, the only work is one claim per tick.
  */
 @Injectable()
 export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -27,6 +35,9 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   private readonly origins = new Map<string, { blocked: boolean; at: number }>();
   private timer?: NodeJS.Timeout;
   private inFlight = 0;
+  /** Claimed, not yet started (`head` is the next one): a queue that never shifts. */
+  private queue: DueDomain[] = [];
+  private head = 0;
   private claiming = false;
   /** The last claim came back full: more is due than fits, so refill as probes finish. */
   private backlog = false;
@@ -46,28 +57,42 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     this.timer = setInterval(() => void this.tick(), TICK_MS);
   }
 
-  beforeApplicationShutdown(): void {
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    // Claimed but never started: due again now, for whichever node owns them next.
+    const left = this.queue.slice(this.head).map((d) => d.id);
+    this.queue = [];
+    this.head = 0;
+    await releaseDomains(this.db, left).catch((err: unknown) =>
+      this.logger.warn({ err }, 'Releasing claimed domains failed; they are probed next interval'),
+    );
   }
 
-  /** Claims what is due and starts probing it; loops while a full batch came back. */
+  private get queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Claims what is due and starts probing it; keeps claiming ahead while full batches come back. */
   async tick(): Promise<void> {
     if (this.claiming || this.stopped) return;
     this.claiming = true;
     try {
+      const cap = this.config.monitorConcurrency;
       for (;;) {
-        const room = this.config.monitorConcurrency - this.inFlight;
+        // Room for a full set of probes in flight plus twice as many claimed and waiting.
+        const room = Math.min(MAX_CLAIM, 3 * cap - this.inFlight - this.queued);
         const shards = this.node.shards.ownedShards();
-        if (room <= 0 || !shards.length) return;
+        if (room <= 0 || !shards.length || this.stopped) return;
         const due = await claimDueDomains(this.db, shards, this.config.monitorIntervalSeconds, room);
         for (const domain of due) {
           if (domain.stale) this.metrics.probes.inc({ outcome: 'skipped_stale' });
-          else this.start(domain);
+          else this.queue.push(domain);
         }
+        this.pump();
         this.backlog = due.length === room;
-        if (due.length < room) return;
-        await new Promise((resolve) => setImmediate(resolve));
+        // Claim again only once the queue runs low: batches stay large, claims stay rare.
+        if (!this.backlog || this.queued > cap) return;
       }
     } catch (err) {
       this.logger.warn({ err }, 'Monitor pass failed');
@@ -76,9 +101,23 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
+  /** Starts queued probes up to the cap. */
+  private pump(): void {
+    const cap = this.config.monitorConcurrency;
+    while (this.inFlight < cap && this.head < this.queue.length) {
+      const domain = this.queue[this.head];
+      this.queue[this.head++] = undefined as unknown as DueDomain;
+      this.start(domain);
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    }
+  }
+
   private start(domain: DueDomain): void {
     this.inFlight++;
-    const end = this.metrics.probeSeconds.startTimer();
+    const started = performance.now();
     this.probe(domain)
       .then((outcome) => this.metrics.probes.inc({ outcome }))
       .catch((err: unknown) => {
@@ -86,10 +125,11 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         this.logger.warn({ err, domainId: domain.id }, 'Probe failed');
       })
       .finally(() => {
-        end();
+        this.metrics.probeSeconds.observe((performance.now() - started) / 1000);
         this.inFlight--;
-        // Refill in batches of a quarter of the cap, not one claim per finished probe.
-        if (this.backlog && this.inFlight <= (this.config.monitorConcurrency * 3) / 4) void this.tick();
+        if (this.stopped) return;
+        this.pump();
+        if (this.backlog && this.queued <= this.config.monitorConcurrency) void this.tick();
       });
   }
 

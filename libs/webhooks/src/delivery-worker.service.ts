@@ -19,8 +19,11 @@ export const PER_ENDPOINT = 8;
 /** A claim is held this long unless renewed; a dead node's deliveries are due again after it. */
 export const LEASE_MS = 15_000;
 const RENEW_EVERY_MS = 5_000;
-/** Retries come due on their own: how often an idle worker looks. */
-const POLL_MS = 250;
+/**
+ * Retries come due on their own (30 s after a failure at the soonest), and a dead node's claims when
+ * their lease ends: how often an idle worker looks. New deliveries wake the worker at once.
+ */
+const POLL_MS = 1_000;
 const SHUTDOWN_GRACE_MS = 3_000;
 
 type Ready = ClaimedDelivery & { event: SerializedEvent };

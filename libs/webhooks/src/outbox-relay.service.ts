@@ -17,8 +17,12 @@ import {
 import { WebhookMetrics } from './webhooks.metrics';
 
 const BATCH = 500;
-/** How often an idle relay looks for new outbox rows: bounds the event-to-webhook latency. */
-const POLL_MS = 20;
+/**
+ * This node's actors wake the relay when they commit outbox events (ActorNode.onEventsWritten), so
+ * polling (one indexed `limit 1` look) only catches what no wake-up announced: a batch another node's
+ * relay gave up when it died, or rows written by anything but an actor (tests, manual repairs).
+ */
+const POLL_MS = 500;
 const ERROR_BACKOFF_MS = 1_000;
 
 /**
@@ -33,6 +37,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly metrics = WebhookMetrics.get();
   private timer?: NodeJS.Timeout;
   private current?: Promise<unknown>;
+  /** A wake-up came while a pass ran: run another pass right after it. */
+  private woken = false;
   private stopped = false;
 
   constructor(
@@ -45,6 +51,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   onApplicationBootstrap(): void {
     this.stream.ensure().catch((err: unknown) => this.logger.warn({ err }, 'Creating the events stream failed'));
+    this.node.onEventsWritten(() => this.wake());
     this.schedule(0);
   }
 
@@ -81,18 +88,26 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     return events;
   }
 
+  /** Events were committed on this node: relay them now rather than at the next poll. */
+  wake(): void {
+    if (this.current) this.woken = true;
+    else this.schedule(0);
+  }
+
   private schedule(ms: number): void {
+    clearTimeout(this.timer);
     if (!this.stopped) this.timer = setTimeout(() => void this.pass(), ms);
   }
 
   private async pass(): Promise<void> {
+    this.woken = false;
     let next = POLL_MS;
     try {
       // Only a member serving shards relays: a node cut off from NATS leaves the work to the others.
       if (this.node.shards.ownedShards().length) {
         const run = this.relayOnce();
         this.current = run;
-        if ((await run) === BATCH) next = 0;
+        if ((await run) === BATCH || this.woken) next = 0;
       }
     } catch (err) {
       this.logger.warn({ err }, 'Relaying outbox events failed; retrying');
