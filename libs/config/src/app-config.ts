@@ -55,6 +55,15 @@ export interface StripeConfig {
   timeoutMs: number;
 }
 
+export interface ConsoleOidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Unset: a public client (PKCE only). */
+  clientSecret?: string;
+  /** The button says "Sign in with <displayName>". */
+  displayName: string;
+}
+
 /** Every setting of the service, typed and validated once at start. */
 export interface AppConfig {
   role: ProcessRole;
@@ -112,6 +121,12 @@ export interface AppConfig {
   publicBaseUrl?: string;
   /** Lifetime of OAuth access tokens. */
   oauthTokenTtlSeconds: number;
+  /** A console session ends after this long without a request (idle expiry). */
+  consoleIdleMinutes: number;
+  /** A console session ends this long after sign-in, however active (absolute expiry). */
+  consoleSessionHours: number;
+  /** Console single sign-on (OpenID Connect, authorization code + PKCE); unset: passwords only. */
+  consoleOidc?: ConsoleOidcConfig;
   /** Public resolvers the propagation tool asks, each with a display name. */
   propagationResolvers: NamedResolver[];
   /** How long the propagation tool waits for each resolver. */
@@ -208,6 +223,9 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 1024, 1, 10_000),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['https:', 'http:'])?.replace(/\/+$/, ''),
     oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86_400),
+    consoleIdleMinutes: integer(env, 'CONSOLE_IDLE_MINUTES', 60, 1, 1_440),
+    consoleSessionHours: integer(env, 'CONSOLE_SESSION_HOURS', 12, 1, 720),
+    consoleOidc: consoleOidcConfig(env),
     propagationResolvers: namedResolverList(env, 'PROPAGATION_RESOLVERS', DEFAULT_PROPAGATION_RESOLVERS),
     propagationTimeoutMs: integer(env, 'PROPAGATION_TIMEOUT_MS', 2_000, 100, 30_000),
     tlsCheckPorts: portList(env, 'TLS_CHECK_PORTS', DEFAULT_TLS_CHECK_PORTS),
@@ -242,6 +260,17 @@ function required(env: Env, name: string, because: string): string {
   const value = raw(env, name);
   if (value === undefined) throw new ConfigError(name, `is required when ${because}`);
   return value;
+}
+
+function consoleOidcConfig(env: Env): ConsoleOidcConfig | undefined {
+  const issuer = url(env, 'CONSOLE_OIDC_ISSUER', ['https:', 'http:'])?.replace(/\/+$/, '');
+  if (!issuer) return undefined;
+  return {
+    issuer,
+    clientId: required(env, 'CONSOLE_OIDC_CLIENT_ID', 'CONSOLE_OIDC_ISSUER is set'),
+    clientSecret: raw(env, 'CONSOLE_OIDC_CLIENT_SECRET'),
+    displayName: raw(env, 'CONSOLE_OIDC_NAME') ?? 'single sign-on',
+  };
 }
 
 function namecheapConfig(env: Env): NamecheapConfig {

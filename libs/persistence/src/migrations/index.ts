@@ -10,6 +10,7 @@ import { Migration20261122010000Purchases } from './Migration20261122010000Purch
 import { Migration20261122011000SandboxProviders } from './Migration20261122011000SandboxProviders';
 import { Migration20261122020000OAuth } from './Migration20261122020000OAuth';
 import { Migration20261122021000Projects } from './Migration20261122021000Projects';
+import { Migration20261125000000Console } from './Migration20261125000000Console';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122011000SandboxProviders', class: Migration20261122011000SandboxProviders },
   { name: 'Migration20261122020000OAuth', class: Migration20261122020000OAuth },
   { name: 'Migration20261122021000Projects', class: Migration20261122021000Projects },
+  { name: 'Migration20261125000000Console', class: Migration20261125000000Console },
 ];
