@@ -2,6 +2,25 @@ import { afterCursor, microsKey, page } from '@app/http';
 import { MikroSqlExecutor, newId } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 
+/** Every action the console records, for the log's filter. */
+export const AUDIT_ACTIONS = [
+  'workspace.created',
+  'api_key.created',
+  'api_key.revoked',
+  'domain.created',
+  'domain.updated',
+  'domain.checked',
+  'domain.connect_link_created',
+  'domain.deleted',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.deleted',
+  'event.replayed',
+  'user.created',
+  'user.signed_out_everywhere',
+] as const;
+
 export interface AuditEntry {
   id: string;
   workspaceId: string | null;
@@ -14,6 +33,8 @@ export interface AuditEntry {
 
 export interface AuditQuery {
   workspaceId?: string;
+  /** Only these workspaces (a member's view of the log); operators pass none and see everything. */
+  workspaceIds?: string[];
   action?: string;
   actor?: string;
   cursor?: string;
@@ -38,6 +59,10 @@ export class ConsoleAudit {
     if (query.workspaceId) {
       where.push('workspace_id = ?');
       params.push(query.workspaceId);
+    }
+    if (query.workspaceIds) {
+      where.push('workspace_id = any(?::text[])');
+      params.push(query.workspaceIds);
     }
     if (query.action) {
       where.push('action = ?');

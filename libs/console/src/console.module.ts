@@ -3,6 +3,11 @@ import { ConnectSessionsModule } from '@app/connect-sessions';
 import { DomainsApiModule } from '@app/domains';
 import { WebhooksApiModule } from '@app/webhooks';
 import { WorkspacesModule } from '@app/workspaces';
+import { RecordChecksApiModule } from '@app/tools';
+import { ConsoleDomainsController } from './console-domains.controller';
+import { ConsoleWebhooksController } from './console-webhooks.controller';
+import { ConsoleAuditController } from './console-audit.controller';
+import { ConsoleTimeline } from './console-timeline.service';
 import { Module } from '@nestjs/common';
 import { ConsoleAudit } from './console-audit.service';
 import { ConsoleAuthController } from './console-auth.controller';
@@ -16,9 +21,31 @@ import { SignInThrottle } from './signin-throttle.service';
 
 /** The web console under /console (api, standalone): pages over the same use cases as /v1. */
 @Module({
-  imports: [AdminModule, WorkspacesModule, DomainsApiModule, WebhooksApiModule, ConnectSessionsModule],
-  controllers: [ConsoleAuthController, ConsoleWorkspacesController, ConsoleUsersAdminController],
-  providers: [ConsoleUsers, ConsoleSessions, ConsoleAudit, ConsoleWorkspaces, SignInThrottle, ConsoleGuard],
+  imports: [
+    AdminModule,
+    WorkspacesModule,
+    DomainsApiModule,
+    WebhooksApiModule,
+    ConnectSessionsModule,
+    RecordChecksApiModule,
+  ],
+  controllers: [
+    ConsoleAuthController,
+    ConsoleWorkspacesController,
+    ConsoleDomainsController,
+    ConsoleWebhooksController,
+    ConsoleAuditController,
+    ConsoleUsersAdminController,
+  ],
+  providers: [
+    ConsoleUsers,
+    ConsoleSessions,
+    ConsoleAudit,
+    ConsoleWorkspaces,
+    SignInThrottle,
+    ConsoleGuard,
+    ConsoleTimeline,
+  ],
   exports: [ConsoleUsers],
 })
 export class ConsoleModule {}

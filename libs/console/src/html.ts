@@ -16,7 +16,10 @@ function render(value: unknown): string {
   if (value instanceof Html) return value.value;
   if (Array.isArray(value)) return value.map(render).join('');
   if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(typeof value === 'object' ? JSON.stringify(value) : String(value));
+  if (typeof value === 'string') return escapeHtml(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return escapeHtml(`${value}`);
+  return escapeHtml(JSON.stringify(value));
 }
 
 /** A template tag that escapes every value except `Html` (and arrays of it): pages cannot be injected into. */

@@ -52,12 +52,15 @@ export class Migration20261125000000Console extends Migration {
     this.addSql(
       'create index domains_hostname_prefix_idx on domains (workspace_id, hostname text_pattern_ops) where deleted_at is null',
     );
+    // A domain's timeline reads its events by aggregate.
+    this.addSql('create index outbox_events_aggregate_idx on outbox_events (aggregate_id, created_at desc)');
     this.addSql(
       'create index domains_monitor_list_idx on domains (workspace_id, monitor_status, created_at desc, id desc) where deleted_at is null',
     );
   }
 
   override async down(): Promise<void> {
+    this.addSql('drop index outbox_events_aggregate_idx');
     this.addSql('drop index domains_monitor_list_idx');
     this.addSql('drop index domains_hostname_prefix_idx');
     this.addSql('drop table console_audit');
