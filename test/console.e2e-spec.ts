@@ -60,6 +60,9 @@ async function signIn(context: BrowserContext, base: string, who: { email: strin
   return page;
 }
 
+// Whole user journeys in a real browser: slow on a loaded machine, so each test gets five minutes.
+jest.setTimeout(300_000);
+
 describe('the web console in headless Chromium', () => {
   const clock = new ManualClock(new Date());
   let t: TestApp;
@@ -224,7 +227,6 @@ describe('the web console in headless Chromium', () => {
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const secret = (await page.locator('#endpoint-secret').textContent())!.trim();
     expect(secret.length).toBeGreaterThan(20);
-    const endpointUrl = page.url();
 
     // A domain event, then the delivery fails for the whole retry window and is dead-lettered.
     await page.goto(`${base}/console/w/${acme}/domains`);
@@ -236,7 +238,7 @@ describe('the web console in headless Chromium', () => {
     const status = async () =>
       (await t.db.query<{ status: string }>("select status from webhook_deliveries where event_id like 'evt%'"))[0]
         ?.status;
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 120_000;
     while ((await status()) !== 'dead_lettered' && Date.now() < deadline) {
       await worker.runOnce();
       clock.advance(24 * 3600 * 1000);
@@ -245,7 +247,8 @@ describe('the web console in headless Chromium', () => {
     expect(await status()).toBe('dead_lettered');
     expect(receiver.received('/hook').length).toBeGreaterThan(5);
 
-    await page.goto(endpointUrl.replace(/\?.*$/, ''));
+    await page.goto(`${base}/console/w/${acme}/webhooks`);
+    await page.getByRole('link', { name: `${receiver.url}/hook` }).click();
     await page.getByRole('link', { name: 'Dead letters' }).click();
     await expect(page.locator('tbody').textContent()).resolves.toContain('HTTP 503');
     await shot(page, 'webhook-dead-letters');
@@ -286,6 +289,11 @@ describe('the web console in headless Chromium', () => {
     await expect(page.locator('tbody').textContent()).resolves.toContain(OPERATOR.email);
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await shot(page, 'audit');
+
+    // The cluster view (operators): the standalone node owns every shard.
+    await page.getByRole('link', { name: 'Cluster' }).click();
+    await page.getByText('every shard has an owner').waitFor();
+    await shot(page, 'cluster');
     await context.close();
   });
 

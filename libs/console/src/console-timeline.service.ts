@@ -48,7 +48,9 @@ export class ConsoleTimeline {
         ].filter(Boolean);
         const detail = [
           d?.monitorMessage,
-          e.data.previousStatus && d?.status ? `${e.data.previousStatus} → ${d.status}` : undefined,
+          e.data.previousStatus && d?.status && e.data.previousStatus !== d.status
+            ? `${e.data.previousStatus} → ${d.status}`
+            : undefined,
           webhooks.length ? `webhooks: ${webhooks.join(', ')}` : 'no webhook endpoint subscribed',
         ].filter(Boolean);
         return {

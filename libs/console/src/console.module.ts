@@ -7,6 +7,7 @@ import { RecordChecksApiModule } from '@app/tools';
 import { ConsoleDomainsController } from './console-domains.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 import { ConsoleAuditController } from './console-audit.controller';
+import { ConsoleClusterController } from './console-cluster.controller';
 import { ConsoleTimeline } from './console-timeline.service';
 import { Module } from '@nestjs/common';
 import { ConsoleAudit } from './console-audit.service';
@@ -35,6 +36,7 @@ import { SignInThrottle } from './signin-throttle.service';
     ConsoleDomainsController,
     ConsoleWebhooksController,
     ConsoleAuditController,
+    ConsoleClusterController,
     ConsoleUsersAdminController,
   ],
   providers: [

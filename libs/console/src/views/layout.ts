@@ -29,6 +29,7 @@ function nav(options: LayoutOptions): Html {
   return html`<nav class="side" aria-label="Console">
     <p class="side-group">Console</p>
     ${navLink('/console/workspaces', 'Workspaces', section === 'workspaces')}
+    ${actor.user.operator ? navLink('/console/cluster', 'Cluster', section === 'cluster') : ''}
     ${navLink('/console/audit', 'Audit log', section === 'audit' && !workspace)}
     ${
       workspace
@@ -114,6 +115,11 @@ const TONES: Record<string, string> = {
   pending: 'wait',
   pending_dns: 'wait',
   pending_ssl: 'wait',
+  dns_not_resolving: 'wait',
+  active_ssl: 'ok',
+  dns_incorrect: 'bad',
+  target_not_loading: 'bad',
+  ssl_expired: 'bad',
   issuing: 'wait',
   viewer: 'wait',
   failed: 'bad',
