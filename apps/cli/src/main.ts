@@ -14,6 +14,9 @@ Commands:
   set-card         --workspace ID --card PM_ID          save a payment method
   remove-card      --workspace ID                       remove the saved payment method
   cluster-status                                        which node owns which shards
+  create-user --email EMAIL (--operator | --workspace ID [--role member|viewer]) [--name NAME]
+                                                        a web-console user; the password comes from
+                                                        --password or $CONSOLE_USER_PASSWORD (10+ chars)
   create-oauth-client --workspace ID --name NAME --scopes domains:read,domains:write
                                                         an OAuth client (client_secret shown once)
   list-oauth-clients  --workspace ID                    the workspace's OAuth clients
@@ -66,6 +69,10 @@ async function main(): Promise<void> {
       scopes: { type: 'string' },
       client: { type: 'string' },
       url: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      operator: { type: 'boolean' },
+      role: { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -119,6 +126,16 @@ async function main(): Promise<void> {
         'DELETE',
         `/admin/workspaces/${ws()}/oauth-clients/${encodeURIComponent(need(values.client, 'client'))}`,
       );
+      break;
+    case 'create-user':
+      result = await client.call('POST', '/admin/console-users', {
+        email: need(values.email, 'email'),
+        password: need(values.password ?? process.env.CONSOLE_USER_PASSWORD, 'password'),
+        name: values.name,
+        operator: values.operator,
+        workspaceId: values.workspace,
+        role: values.role,
+      });
       break;
     case 'cluster-status':
       result = await client.call('GET', '/admin/cluster');

@@ -21,6 +21,8 @@ runMain(
         `  Database:    ${database}`,
         `  Bus:         ${config.natsUrls ? 'NATS' : 'in-process'}`,
         `  Admin token: ${config.adminToken}${generated ? `  (generated, kept in ${config.dataDir}/admin-token)` : ''}`,
+        `  Console:     ${url}/console  (first visit: create the operator account with the admin token above;`,
+        `               or: npm run admin -- create-user --operator --email you@example.com --password '...')`,
         `  Try:         curl -s -X POST ${url}/admin/workspaces -H 'authorization: Bearer ${config.adminToken}' \\`,
         `                 -H 'content-type: application/json' -d '{"name":"Acme","paymentMethod":"pm_card_visa"}'`,
         '',

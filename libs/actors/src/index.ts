@@ -13,3 +13,4 @@ export * from './shard';
 export * from './shard-manager';
 export * from './snapshot-writer';
 export { shardRanges } from './cluster.controller';
+export { ClusterController } from './cluster.controller';

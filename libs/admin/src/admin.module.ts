@@ -3,5 +3,10 @@ import { Module } from '@nestjs/common';
 import { AdminController } from './admin.controller';
 import { AdminUseCases } from './admin.usecases';
 
-@Module({ imports: [WorkspacesModule], controllers: [AdminController], providers: [AdminUseCases] })
+@Module({
+  imports: [WorkspacesModule],
+  controllers: [AdminController],
+  providers: [AdminUseCases],
+  exports: [AdminUseCases],
+})
 export class AdminModule {}

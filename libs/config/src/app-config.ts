@@ -114,6 +114,11 @@ export interface AppConfig {
   publicBaseUrl?: string;
   /** Lifetime of OAuth access tokens. */
   oauthTokenTtlSeconds: number;
+  /** A console session ends after this long without a request (idle expiry). */
+  consoleIdleMinutes: number;
+  /** A console session ends this long after sign-in, however active (absolute expiry). */
+  consoleSessionHours: number;
+  /** Console single sign-on (OpenID Connect, authorization code + PKCE); unset: passwords only. */
   /** Public resolvers the propagation tool asks, each with a display name. */
   propagationResolvers: NamedResolver[];
   /** How long the propagation tool waits for each resolver. */
@@ -211,6 +216,8 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 1024, 1, 10_000),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['https:', 'http:'])?.replace(/\/+$/, ''),
     oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86_400),
+    consoleIdleMinutes: integer(env, 'CONSOLE_IDLE_MINUTES', 60, 1, 1_440),
+    consoleSessionHours: integer(env, 'CONSOLE_SESSION_HOURS', 12, 1, 720),
     propagationResolvers: namedResolverList(env, 'PROPAGATION_RESOLVERS', DEFAULT_PROPAGATION_RESOLVERS),
     propagationTimeoutMs: integer(env, 'PROPAGATION_TIMEOUT_MS', 2_000, 100, 30_000),
     tlsCheckPorts: portList(env, 'TLS_CHECK_PORTS', DEFAULT_TLS_CHECK_PORTS),

@@ -7,6 +7,9 @@ export interface DomainListQuery {
   hostname?: string;
   status?: string;
   projectId?: string;
+  /** The console's filters: hostnames starting with this text, and the monitor's verdict. */
+  hostnamePrefix?: string;
+  monitorStatus?: string;
   cursor?: string;
   limit: number;
 }
@@ -57,6 +60,14 @@ export class DomainRepository {
     if (query.projectId !== undefined) {
       where.push('project_id = ?');
       params.push(query.projectId);
+    }
+    if (query.hostnamePrefix) {
+      where.push("hostname like ? escape '\\'");
+      params.push(`${query.hostnamePrefix.replace(/[\\%_]/g, '\\$&')}%`);
+    }
+    if (query.monitorStatus) {
+      where.push('monitor_status = ?');
+      params.push(query.monitorStatus);
     }
     if (query.cursor && query.hostname === undefined) {
       const after = afterCursor(query.cursor);

@@ -7,3 +7,5 @@ export * from './domain.repository';
 export * from './domain-commands.usecase';
 export * from './domains.module';
 export * from './monitor.queries';
+export { CreateDomainDto } from './dto/create-domain.dto';
+export { UpdateDomainDto } from './dto/update-domain.dto';

@@ -15,6 +15,7 @@ import { RecordChecksApiModule, ToolsApiModule } from '@app/tools';
 import { ConnectSessionsModule } from '@app/connect-sessions';
 import { DnsApplyModule } from '@app/dns-apply';
 import { WidgetModule } from '@app/widget';
+import { ConsoleModule } from '@app/console';
 import { DynamicModule, Type } from '@nestjs/common';
 
 type ModuleRef = Type<unknown> | DynamicModule;
@@ -40,6 +41,7 @@ export function apiFeatures(): ModuleRef[] {
     WidgetModule,
     ConnectApiModule,
     PurchasesApiModule,
+    ConsoleModule,
   ];
 }
 

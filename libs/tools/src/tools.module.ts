@@ -27,5 +27,10 @@ import { ToolsController } from './tools.controller';
 export class ToolsApiModule {}
 
 /** `/v1/dns/check-records-*` (api, standalone). */
-@Module({ imports: [DnsModule], controllers: [RecordChecksController], providers: [RecordChecks] })
+@Module({
+  imports: [DnsModule],
+  controllers: [RecordChecksController],
+  providers: [RecordChecks],
+  exports: [RecordChecks],
+})
 export class RecordChecksApiModule {}

@@ -23,6 +23,7 @@ const clock = { provide: WEBHOOK_CLOCK, useValue: systemClock };
 @Module({
   controllers: [WebhookEndpointsController, EventsController],
   providers: [clock, EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
+  exports: [EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
 })
 export class WebhooksApiModule {}
 

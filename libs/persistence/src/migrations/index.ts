@@ -11,6 +11,7 @@ import { Migration20261122011000SandboxProviders } from './Migration202611220110
 import { Migration20261122020000OAuth } from './Migration20261122020000OAuth';
 import { Migration20261122021000Projects } from './Migration20261122021000Projects';
 import { Migration20261125000000HostnameRelease } from './Migration20261125000000HostnameRelease';
+import { Migration20261125000000Console } from './Migration20261125000000Console';
 import { Migration20261125040000WebhookSecretOverlap } from './Migration20261125040000WebhookSecretOverlap';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
@@ -27,5 +28,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122020000OAuth', class: Migration20261122020000OAuth },
   { name: 'Migration20261122021000Projects', class: Migration20261122021000Projects },
   { name: 'Migration20261125000000HostnameRelease', class: Migration20261125000000HostnameRelease },
+  { name: 'Migration20261125000000Console', class: Migration20261125000000Console },
   { name: 'Migration20261125040000WebhookSecretOverlap', class: Migration20261125040000WebhookSecretOverlap },
 ];

@@ -1,0 +1,108 @@
+import { afterCursor, microsKey, page } from '@app/http';
+import { MikroSqlExecutor, newId } from '@app/persistence';
+import { Injectable } from '@nestjs/common';
+
+/** Every action the console records, for the log's filter. */
+export const AUDIT_ACTIONS = [
+  'workspace.created',
+  'api_key.created',
+  'api_key.revoked',
+  'domain.created',
+  'domain.updated',
+  'domain.checked',
+  'domain.connect_link_created',
+  'domain.deleted',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.deleted',
+  'event.replayed',
+  'user.created',
+  'user.signed_out_everywhere',
+] as const;
+
+export interface AuditEntry {
+  id: string;
+  workspaceId: string | null;
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface AuditQuery {
+  workspaceId?: string;
+  /** Only these workspaces (a member's view of the log); operators pass none and see everything. */
+  workspaceIds?: string[];
+  action?: string;
+  actor?: string;
+  cursor?: string;
+  limit: number;
+}
+
+/** Who did what from the console: written beside each action, listed newest first with keyset paging. */
+@Injectable()
+export class ConsoleAudit {
+  constructor(private readonly db: MikroSqlExecutor) {}
+
+  async record(entry: Omit<AuditEntry, 'id' | 'createdAt' | 'detail'> & { detail?: Record<string, unknown> }) {
+    await this.db.query(
+      'insert into console_audit (id, workspace_id, actor, action, target, detail) values (?, ?, ?, ?, ?, ?::jsonb)',
+      [newId('aud'), entry.workspaceId, entry.actor, entry.action, entry.target, JSON.stringify(entry.detail ?? {})],
+    );
+  }
+
+  async list(query: AuditQuery): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.workspaceId) {
+      where.push('workspace_id = ?');
+      params.push(query.workspaceId);
+    }
+    if (query.workspaceIds) {
+      where.push('workspace_id = any(?::text[])');
+      params.push(query.workspaceIds);
+    }
+    if (query.action) {
+      where.push('action = ?');
+      params.push(query.action);
+    }
+    if (query.actor) {
+      where.push('actor = ?');
+      params.push(query.actor.trim().toLowerCase());
+    }
+    if (query.cursor) {
+      const after = afterCursor(query.cursor);
+      where.push(after.sql);
+      params.push(...after.params);
+    }
+    const rows = await this.db.query<{
+      id: string;
+      workspace_id: string | null;
+      actor: string;
+      action: string;
+      target: string | null;
+      detail: Record<string, unknown>;
+      created_at: Date | string;
+      createdAtKey: string;
+    }>(
+      `select *, ${microsKey('created_at')} as "createdAtKey" from console_audit
+       ${where.length ? `where ${where.join(' and ')}` : ''} order by created_at desc, id desc limit ?`,
+      [...params, query.limit + 1],
+    );
+    const result = page(rows, query.limit);
+    return {
+      entries: result.rows.map((r) => ({
+        id: r.id,
+        workspaceId: r.workspace_id,
+        actor: r.actor,
+        action: r.action,
+        target: r.target,
+        detail: r.detail,
+        createdAt: new Date(r.created_at).toISOString(),
+      })),
+      nextCursor: result.nextCursor,
+    };
+  }
+}

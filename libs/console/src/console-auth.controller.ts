@@ -1,0 +1,213 @@
+import { Public } from '@app/auth';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { DomainError } from '@app/http';
+import { randomBase62 } from '@app/persistence';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  Inject,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ConsoleActor } from './access';
+import { ConsoleAudit } from './console-audit.service';
+import { ConsoleErrorFilter } from './console-error.filter';
+import { Actor, ConsoleAnonymous, ConsoleRequest, FormBody, Redirect, field } from './console-request';
+import { ConsoleSessions } from './console-sessions.service';
+import { ConsoleUsers } from './console-users.service';
+import { ConsoleGuard, sameToken } from './console.guard';
+import { ConsoleResponder } from './console.responder';
+import { consoleCookieSecure, startSession } from './console-signin';
+import { SIGNIN_COOKIE, SESSION_COOKIE, parseCookies, serializeCookie } from './cookies';
+import { SignInThrottle } from './signin-throttle.service';
+import { CONSOLE_CSS, CONSOLE_JS } from './views/assets';
+import { setupPage, signInPage } from './views/signin.page';
+import { bearerSafeEqual } from './console-signin';
+
+/** Only console paths are followed after sign-in: an open redirect would help phishing. */
+export const safeNext = (next: string | undefined) =>
+  next && next.startsWith('/console') && !next.startsWith('//') ? next : '/console';
+
+@Public()
+@UseGuards(ConsoleGuard)
+@UseFilters(ConsoleErrorFilter)
+@UseInterceptors(ConsoleResponder)
+@Controller('console')
+export class ConsoleAuthController {
+  constructor(
+    private readonly users: ConsoleUsers,
+    private readonly sessions: ConsoleSessions,
+    private readonly throttle: SignInThrottle,
+    private readonly audit: ConsoleAudit,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  home() {
+    return new Redirect('/console/workspaces');
+  }
+
+  @ConsoleAnonymous()
+  @Get('assets/console.css')
+  @Header('content-type', 'text/css; charset=utf-8')
+  @Header('cache-control', 'public, max-age=300')
+  css() {
+    return CONSOLE_CSS;
+  }
+
+  @ConsoleAnonymous()
+  @Get('assets/console.js')
+  @Header('content-type', 'application/javascript; charset=utf-8')
+  @Header('cache-control', 'public, max-age=300')
+  js() {
+    return CONSOLE_JS;
+  }
+
+  /** The sign-in form carries a random token also set as a cookie (double submit): no login CSRF. */
+  private formToken(request: ConsoleRequest, reply: FastifyReply): string {
+    const token = randomBase62(16);
+    void reply.header(
+      'set-cookie',
+      serializeCookie(SIGNIN_COOKIE, token, { secure: consoleCookieSecure(request, this.config), maxAge: 3600 }),
+    );
+    return token;
+  }
+
+  private checkFormToken(request: ConsoleRequest, body: FormBody): void {
+    const cookie = parseCookies(request.headers.cookie as string | undefined)[SIGNIN_COOKIE];
+    if (!cookie || !sameToken(field(body, '_signin'), cookie)) {
+      throw new DomainError('forbidden', 'This sign-in form has expired. Reload the page and try again.');
+    }
+  }
+
+  @ConsoleAnonymous()
+  @Get('sign-in')
+  async signInForm(
+    @Req() request: ConsoleRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query('next') next?: string,
+    @Query('notice') notice?: string,
+  ) {
+    return signInPage({
+      formToken: this.formToken(request, reply),
+      next: safeNext(next),
+      setupAvailable: (await this.users.count()) === 0,
+      notice: notice === 'signed-out' ? 'You are signed out.' : undefined,
+    });
+  }
+
+  @ConsoleAnonymous()
+  @Post('sign-in')
+  async signIn(
+    @Req() request: ConsoleRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: FormBody,
+  ) {
+    this.checkFormToken(request, body);
+    const email = (field(body, 'email') ?? '').trim().toLowerCase();
+    const password = field(body, 'password') ?? '';
+    const next = safeNext(field(body, 'next'));
+    const again = (error: string, status: number) => {
+      void reply.status(status);
+      return signInPage({
+        formToken: this.formToken(request, reply),
+        next,
+        email,
+        error,
+        setupAvailable: false,
+      });
+    };
+    const wait = await this.throttle.retryAfter(email, request.ip);
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait));
+      return again(`Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minutes.`, 429);
+    }
+    const user = email && password ? await this.users.verifyPassword(email, password) : undefined;
+    if (!user) {
+      await this.throttle.recordFailure(email, request.ip);
+      return again('That email and password do not match a console user.', 401);
+    }
+    await this.throttle.clear(email);
+    await startSession(this.sessions, request, reply, this.config, user.id);
+    return new Redirect(next);
+  }
+
+  @ConsoleAnonymous()
+  @Get('setup')
+  async setupForm(@Req() request: ConsoleRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    if ((await this.users.count()) > 0) return new Redirect('/console/sign-in');
+    return setupPage({ formToken: this.formToken(request, reply) });
+  }
+
+  /** The first operator, proven by the admin token; closed as soon as any console user exists. */
+  @ConsoleAnonymous()
+  @Post('setup')
+  async setup(@Req() request: ConsoleRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: FormBody) {
+    this.checkFormToken(request, body);
+    if ((await this.users.count()) > 0) {
+      throw new DomainError('conflict', 'The console is already set up: sign in, or ask an operator for an account.');
+    }
+    const email = field(body, 'email') ?? '';
+    const wait = await this.throttle.retryAfter('setup', request.ip);
+    if (wait > 0)
+      throw new DomainError('rate_limited', `Too many attempts. Try again in ${Math.ceil(wait / 60)} minutes.`);
+    if (!this.config.adminToken || !bearerSafeEqual(field(body, 'adminToken'), this.config.adminToken)) {
+      await this.throttle.recordFailure('setup', request.ip);
+      void reply.status(401);
+      return setupPage({ formToken: this.formToken(request, reply), email, error: 'That is not the admin token.' });
+    }
+    const user = await this.users.create({ email, password: field(body, 'password') ?? '', operator: true });
+    await this.audit.record({
+      workspaceId: null,
+      actor: user.email,
+      action: 'user.created',
+      target: user.email,
+      detail: { operator: true, via: 'setup' },
+    });
+    await startSession(this.sessions, request, reply, this.config, user.id);
+    return new Redirect('/console/workspaces');
+  }
+
+  @Post('sign-out')
+  async signOut(
+    @Actor() actor: ConsoleActor,
+    @Req() request: ConsoleRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    await this.sessions.close(actor.sessionHash);
+    void reply.header(
+      'set-cookie',
+      serializeCookie(SESSION_COOKIE, '', { secure: consoleCookieSecure(request, this.config), maxAge: 0 }),
+    );
+    return new Redirect('/console/sign-in?notice=signed-out');
+  }
+
+  @Post('sign-out-everywhere')
+  async signOutEverywhere(
+    @Actor() actor: ConsoleActor,
+    @Req() request: ConsoleRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const ended = await this.sessions.closeAll(actor.user.id);
+    await this.audit.record({
+      workspaceId: null,
+      actor: actor.user.email,
+      action: 'user.signed_out_everywhere',
+      target: actor.user.email,
+      detail: { sessions: ended },
+    });
+    void reply.header(
+      'set-cookie',
+      serializeCookie(SESSION_COOKIE, '', { secure: consoleCookieSecure(request, this.config), maxAge: 0 }),
+    );
+    return new Redirect('/console/sign-in?notice=signed-out');
+  }
+}

@@ -1,0 +1,46 @@
+import { ExecutionContext, SetMetadata, createParamDecorator } from '@nestjs/common';
+import { ConsoleActor } from './access';
+
+export interface ConsoleRequest {
+  method: string;
+  url: string;
+  ip: string;
+  protocol: string;
+  headers: Record<string, string | string[] | undefined>;
+  body?: unknown;
+  consoleActor?: ConsoleActor;
+}
+
+export const CONSOLE_ANONYMOUS = 'console:anonymous';
+/** Console routes that need no session (sign-in, first-operator setup, assets). */
+export const ConsoleAnonymous = () => SetMetadata(CONSOLE_ANONYMOUS, true);
+
+/** The signed-in console user of this request (set by ConsoleGuard). */
+export const Actor = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ConsoleActor => ctx.switchToHttp().getRequest<ConsoleRequest>().consoleActor!,
+);
+
+/** Thrown when a page needs a session: the filter sends the browser to sign-in and back. */
+export class SignInRequired extends Error {
+  constructor(readonly returnTo: string) {
+    super('Sign in to continue');
+  }
+}
+
+/** A page answer: rendered HTML, or a 303 to another console page (post/redirect/get). */
+export class Redirect {
+  constructor(readonly location: string) {}
+}
+
+/** Form fields as strings; a repeated field (checkbox lists) as an array. */
+export type FormBody = Record<string, string | string[] | undefined>;
+
+export const field = (body: FormBody | undefined, name: string): string | undefined => {
+  const value = body?.[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+export const fields = (body: FormBody | undefined, name: string): string[] => {
+  const value = body?.[name];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+};

@@ -1,0 +1,73 @@
+import { AdminOnly } from '@app/auth';
+import { DomainError } from '@app/http';
+import { Body, Controller, Post } from '@nestjs/common';
+import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { WORKSPACE_ROLES } from './access';
+import { ConsoleAudit } from './console-audit.service';
+import { ConsoleUsers, MIN_PASSWORD_LENGTH } from './console-users.service';
+
+export class CreateConsoleUserDto {
+  @IsEmail()
+  @MaxLength(254)
+  email!: string;
+
+  @IsString()
+  @Length(MIN_PASSWORD_LENGTH, 1024)
+  password!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  name?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  operator?: boolean;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  workspaceId?: string;
+
+  @IsOptional()
+  @IsIn(WORKSPACE_ROLES)
+  role?: (typeof WORKSPACE_ROLES)[number];
+}
+
+/** POST /admin/console-users: what `npm run admin -- create-user` calls (ADMIN_TOKEN). */
+@AdminOnly()
+@Controller('admin/console-users')
+export class ConsoleUsersAdminController {
+  constructor(
+    private readonly users: ConsoleUsers,
+    private readonly audit: ConsoleAudit,
+  ) {}
+
+  @Post()
+  async create(@Body() body: CreateConsoleUserDto) {
+    if (!body.operator && !body.workspaceId) {
+      throw new DomainError(
+        'bad_request',
+        'A console user is an operator or has a workspace: send operator or workspaceId',
+        {
+          field: 'workspaceId',
+        },
+      );
+    }
+    const user = await this.users.create(body);
+    if (body.workspaceId) await this.users.setRole(user.id, body.workspaceId, body.role ?? 'member');
+    await this.audit.record({
+      workspaceId: body.workspaceId ?? null,
+      actor: 'admin-token',
+      action: 'user.created',
+      target: user.email,
+      detail: { operator: user.operator, role: body.workspaceId ? (body.role ?? 'member') : undefined },
+    });
+    return {
+      user: {
+        ...user,
+        workspaces: [...(await this.users.memberships(user.id))].map(([workspaceId, role]) => ({ workspaceId, role })),
+      },
+    };
+  }
+}

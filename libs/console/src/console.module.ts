@@ -1,0 +1,53 @@
+import { AdminModule } from '@app/admin';
+import { ConnectSessionsModule } from '@app/connect-sessions';
+import { DomainsApiModule } from '@app/domains';
+import { WebhooksApiModule } from '@app/webhooks';
+import { WorkspacesModule } from '@app/workspaces';
+import { RecordChecksApiModule } from '@app/tools';
+import { ConsoleDomainsController } from './console-domains.controller';
+import { ConsoleWebhooksController } from './console-webhooks.controller';
+import { ConsoleAuditController } from './console-audit.controller';
+import { ConsoleClusterController } from './console-cluster.controller';
+import { ConsoleTimeline } from './console-timeline.service';
+import { Module } from '@nestjs/common';
+import { ConsoleAudit } from './console-audit.service';
+import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleSessions } from './console-sessions.service';
+import { ConsoleUsers } from './console-users.service';
+import { ConsoleUsersAdminController } from './console-users.admin.controller';
+import { ConsoleWorkspaces } from './console-workspaces.service';
+import { ConsoleWorkspacesController } from './console-workspaces.controller';
+import { ConsoleGuard } from './console.guard';
+import { SignInThrottle } from './signin-throttle.service';
+
+/** The web console under /console (api, standalone): pages over the same use cases as /v1. */
+@Module({
+  imports: [
+    AdminModule,
+    WorkspacesModule,
+    DomainsApiModule,
+    WebhooksApiModule,
+    ConnectSessionsModule,
+    RecordChecksApiModule,
+  ],
+  controllers: [
+    ConsoleAuthController,
+    ConsoleWorkspacesController,
+    ConsoleDomainsController,
+    ConsoleWebhooksController,
+    ConsoleAuditController,
+    ConsoleClusterController,
+    ConsoleUsersAdminController,
+  ],
+  providers: [
+    ConsoleUsers,
+    ConsoleSessions,
+    ConsoleAudit,
+    ConsoleWorkspaces,
+    SignInThrottle,
+    ConsoleGuard,
+    ConsoleTimeline,
+  ],
+  exports: [ConsoleUsers],
+})
+export class ConsoleModule {}

@@ -1,0 +1,90 @@
+import { ConsoleActor } from '../access';
+import { AUDIT_ACTIONS, AuditEntry } from '../console-audit.service';
+import { html } from '../html';
+import { WorkspaceContext, empty, layout, when } from './layout';
+
+export interface AuditFilters {
+  action?: string;
+  actor?: string;
+}
+
+export function auditPage(
+  actor: ConsoleActor,
+  w: WorkspaceContext | undefined,
+  entries: AuditEntry[],
+  filters: AuditFilters,
+  nextCursor: string | null,
+) {
+  const base = w ? `/console/w/${w.id}/audit` : '/console/audit';
+  const next = new URLSearchParams({
+    ...(filters.action ? { action: filters.action } : {}),
+    ...(filters.actor ? { actor: filters.actor } : {}),
+  });
+  if (nextCursor) next.set('cursor', nextCursor);
+  return layout({
+    title: 'Audit log',
+    actor,
+    workspace: w,
+    section: 'audit',
+    body: html`<div class="head">
+        <div>
+          <h1>Audit log</h1>
+          <p class="lead">
+            ${w ? `Who did what in ${w.name}.` : actor.user.operator ? 'Who did what, across every workspace.' : 'Who did what in your workspaces.'}
+          </p>
+        </div>
+      </div>
+      <form method="get" action="${base}" class="filters" role="search" aria-label="Filter the audit log">
+        <div class="field">
+          <label for="a-action">Action</label
+          ><select id="a-action" name="action">
+            <option value="">any</option>
+            ${AUDIT_ACTIONS.map((a) => html`<option value="${a}" ${a === filters.action ? html` selected` : ''}>${a}</option>`)}
+          </select>
+        </div>
+        <div class="field">
+          <label for="a-actor">Who (email)</label
+          ><input id="a-actor" name="actor" type="text" value="${filters.actor ?? ''}" />
+        </div>
+        <button type="submit" class="secondary">Filter</button
+        >${filters.action || filters.actor ? html`<a href="${base}">Clear filters</a>` : ''}
+      </form>
+      ${
+        entries.length
+          ? html`<div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Who</th>
+                      <th scope="col">Action</th>
+                      <th scope="col">Target</th>
+                      ${w ? '' : html`<th scope="col">Workspace</th>`}
+                      <th scope="col">Detail</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${entries.map(
+                      (e) =>
+                        html`<tr>
+                          <td>${when(e.createdAt)}</td>
+                          <td>${e.actor}</td>
+                          <td><code>${e.action}</code></td>
+                          <td><code>${e.target ?? '—'}</code></td>
+                          ${w ? '' : html`<td>${e.workspaceId ? html`<a href="/console/w/${e.workspaceId}/audit"><code>${e.workspaceId}</code></a>` : '—'}</td>`}
+                          <td class="mono">${Object.keys(e.detail).length ? JSON.stringify(e.detail) : ''}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>
+              ${nextCursor ? html`<div class="pager"><a class="button secondary" href="${base}?${next.toString()}">Older →</a></div>` : ''}`
+          : empty(
+              'Nothing recorded',
+              filters.action || filters.actor
+                ? 'No entry matches these filters.'
+                : 'Actions taken in the console (keys, domains, webhooks, replays) are listed here.',
+            )
+      }`,
+  });
+}

@@ -1,0 +1,353 @@
+import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domain-model';
+import type { DomainView } from '@app/domains';
+import type { HostnameCheckView } from '@app/tools';
+import { ConsoleActor } from '../access';
+import { Html, html } from '../html';
+import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
+
+export interface DomainFilters {
+  status?: string;
+  monitorStatus?: string;
+  q?: string;
+  projectId?: string;
+}
+
+const option = (value: string, selected: string | undefined, label = value.replace(/_/g, ' ')) =>
+  html`<option value="${value}" ${value === selected ? html` selected` : ''}>${label}</option>`;
+
+function query(filters: DomainFilters, cursor?: string): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v as string);
+  if (cursor) params.set('cursor', cursor);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function domainsPage(
+  actor: ConsoleActor,
+  w: WorkspaceContext,
+  domains: DomainView[],
+  filters: DomainFilters,
+  nextCursor: string | null,
+  paged: boolean,
+  notice?: string,
+) {
+  const base = `/console/w/${w.id}/domains`;
+  const filtered = Object.values(filters).some(Boolean);
+  return layout({
+    title: 'Domains',
+    actor,
+    workspace: w,
+    section: 'domains',
+    notice,
+    body: html`<div class="head">
+        <div>
+          <h1>Domains</h1>
+          <p class="lead">Your customers' hostnames, their DNS and certificates.</p>
+        </div>
+      </div>
+      ${
+        w.canWrite
+          ? html`<section class="card">
+              <h2>Connect a domain</h2>
+              <form method="post" action="${base}" class="filters">
+                ${csrf(actor)}
+                <div class="field">
+                  <label for="new-hostname">Hostname</label
+                  ><input
+                    id="new-hostname"
+                    name="hostname"
+                    type="text"
+                    required
+                    maxlength="253"
+                    placeholder="shop.customer.com"
+                  />
+                </div>
+                <div class="field" style="flex:1">
+                  <label for="new-origin">Origin URL <span class="hint">(where traffic goes)</span></label
+                  ><input id="new-origin" name="originUrl" type="url" required placeholder="https://app.example.com" />
+                </div>
+                <button type="submit">Connect domain</button>
+              </form>
+            </section>`
+          : ''
+      }
+      <form method="get" action="${base}" class="filters" role="search" aria-label="Filter domains">
+        <div class="field">
+          <label for="f-q">Hostname starts with</label
+          ><input id="f-q" name="q" type="search" value="${filters.q ?? ''}" placeholder="shop." />
+        </div>
+        <div class="field">
+          <label for="f-status">Status</label
+          ><select id="f-status" name="status">
+            <option value="">any</option>
+            ${DOMAIN_STATUSES.map((s) => option(s, filters.status))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="f-monitor">Monitor</label
+          ><select id="f-monitor" name="monitorStatus">
+            <option value="">any</option>
+            ${MONITOR_STATUSES.map((s) => option(s, filters.monitorStatus))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="f-project">Project id</label
+          ><input id="f-project" name="projectId" type="text" value="${filters.projectId ?? ''}" placeholder="prj_…" />
+        </div>
+        <button type="submit" class="secondary">Filter</button>
+        ${filtered ? html`<a href="${base}">Clear filters</a>` : ''}
+      </form>
+      ${
+        domains.length
+          ? html`<div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Hostname</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Monitor</th>
+                      <th scope="col">Origin</th>
+                      <th scope="col">Last check</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${domains.map(
+                      (d) =>
+                        html`<tr>
+                          <td><a href="${base}/${d.id}">${d.hostname}</a></td>
+                          <td>${pill(d.status)}</td>
+                          <td>${pill(d.monitorStatus)}<br /><span class="muted">${d.monitorMessage}</span></td>
+                          <td><code>${d.originUrl}</code></td>
+                          <td>${when(d.lastCheckedAt)}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>
+              <div class="pager">
+                ${paged ? html`<a class="button secondary" href="${base}${query(filters)}">First page</a>` : ''}
+                ${nextCursor ? html`<a class="button secondary" href="${base}${query(filters, nextCursor)}">Next page →</a>` : ''}
+              </div>`
+          : filtered
+            ? empty(
+                'No domain matches these filters',
+                html`<a href="${base}">Clear the filters</a> to see every domain.`,
+              )
+            : empty(
+                'No domains yet',
+                w.canWrite
+                  ? 'Connect your first customer hostname above, or with POST /v1/domains from your backend.'
+                  : 'A member of this workspace can connect one.',
+              )
+      }`,
+  });
+}
+
+export interface TimelineItem {
+  at: string;
+  title: string;
+  detail?: string;
+  tone?: string;
+}
+
+export interface DomainDetail {
+  domain: DomainView;
+  check: HostnameCheckView | { error: string };
+  timeline: TimelineItem[];
+  connectLink?: { url: string; expiresAt: string };
+  /** The ACME CA certificates come from (the host of ACME_DIRECTORY_URL). */
+  issuer: string;
+}
+
+function recordsTable(d: DomainDetail): Html {
+  if ('error' in d.check) {
+    return html`<p class="muted">DNS could not be read just now: ${d.check.error}</p>`;
+  }
+  return html`<div class="table-wrap">
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Type</th>
+          <th scope="col">Name</th>
+          <th scope="col">Required value</th>
+          <th scope="col">Observed now</th>
+          <th scope="col">Match</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${d.check.records.map(
+          (r) =>
+            html`<tr>
+              <td>${r.type}</td>
+              <td><code>${r.name}</code></td>
+              <td><code>${r.value}</code></td>
+              <td>
+                ${r.seen.length ? r.seen.map((s) => html`<code>${s}</code><br />`) : html`<span class="muted">nothing</span>`}${r.error ? html`<span class="muted">${r.error}</span>` : ''}
+              </td>
+              <td>${pill(r.status === 'found' ? 'verified' : r.status === 'error' ? 'pending' : 'failed')}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDetail, notice?: string) {
+  const { domain } = d;
+  const base = `/console/w/${w.id}/domains/${domain.id}`;
+  return layout({
+    title: domain.hostname,
+    actor,
+    workspace: w,
+    section: 'domains',
+    notice,
+    body: html`<p><a href="/console/w/${w.id}/domains">← Domains</a></p>
+      <div class="head">
+        <div>
+          <h1>${domain.hostname}</h1>
+          <p class="lead"><code>${domain.id}</code> · ${pill(domain.status)} ${pill(domain.monitorStatus)}</p>
+        </div>
+        ${
+          w.canWrite
+            ? html`<div class="actions">
+                <form method="post" action="${base}/check" class="inline">
+                  ${csrf(actor)}<button type="submit">Check now</button>
+                </form>
+                <form method="post" action="${base}/connect-link" class="inline">
+                  ${csrf(actor)}<button type="submit" class="secondary">Create connect link</button>
+                </form>
+                <a class="button secondary" href="${base}/delete">Delete…</a>
+              </div>`
+            : ''
+        }
+      </div>
+      ${
+        d.connectLink
+          ? html`<div class="secret" role="status">
+              <strong>Connect link for your customer</strong> — it opens the connect widget for this domain only, until
+              ${when(d.connectLink.expiresAt)}. <code id="connect-link">${d.connectLink.url}</code
+              ><button type="button" class="secondary" data-copy="connect-link" hidden>Copy</button>
+            </div>`
+          : ''
+      }
+      <section class="card">
+        <h2>What the customer sees</h2>
+        <p class="lead" style="margin:0">${domain.monitorMessage}</p>
+        ${domain.statusReason ? html`<p class="muted">Reason: ${domain.statusReason}</p>` : ''}
+      </section>
+      <section class="card">
+        <h2>DNS records</h2>
+        ${recordsTable(d)}
+      </section>
+      <div class="grid">
+        <section class="card">
+          <h2>Certificate</h2>
+          <dl class="facts">
+            <dt>Issuer</dt>
+            <dd>${domain.certificate.expiresAt ? html`ACME at <code>${d.issuer}</code>` : '—'}</dd>
+            <dt>Expires</dt>
+            <dd>${when(domain.certificate.expiresAt)}</dd>
+            <dt>Last error</dt>
+            <dd>${domain.certificate.error ?? '—'}</dd>
+            <dt>Retry at</dt>
+            <dd>${when(domain.certificate.retryAt)}</dd>
+            <dt>Verified</dt>
+            <dd>${when(domain.verifiedAt)}</dd>
+            <dt>Last check</dt>
+            <dd>${when(domain.lastCheckedAt)}</dd>
+          </dl>
+        </section>
+        <section class="card">
+          <h2>Settings</h2>
+          <form method="post" action="${base}/settings">
+            ${csrf(actor)}
+            <div class="field">
+              <label for="s-origin">Origin URL</label
+              ><input
+                id="s-origin"
+                name="originUrl"
+                type="url"
+                value="${domain.originUrl}"
+                required${w.canWrite ? '' : html` disabled`}
+              />
+            </div>
+            <div class="field">
+              <label for="s-mode">Mode</label
+              ><select id="s-mode" name="mode" ${w.canWrite ? '' : html` disabled`}>
+                ${option('proxy', domain.mode, 'proxy (serve the origin)')}${option('redirect', domain.mode, 'redirect (to the origin URL)')}
+              </select>
+            </div>
+            <div class="field">
+              <label for="s-status">Redirect status</label
+              ><select id="s-status" name="redirectStatus" ${w.canWrite ? '' : html` disabled`}>
+                ${option('301', String(domain.redirectStatus), '301 permanent')}${option('302', String(domain.redirectStatus), '302 temporary')}
+              </select>
+            </div>
+            <div class="field">
+              <label
+                ><input
+                  type="checkbox"
+                  name="keepHost"
+                  ${domain.keepHost ? html` checked` : ''}${w.canWrite ? '' : html` disabled`}
+                />
+                Keep the Host header when proxying</label
+              >
+            </div>
+            <div class="field">
+              <label
+                ><input
+                  type="checkbox"
+                  name="redirectWww"
+                  ${domain.redirectWww ? html` checked` : ''}${w.canWrite ? '' : html` disabled`}
+                />
+                Redirect www to this hostname</label
+              >
+            </div>
+            ${w.canWrite ? html`<button type="submit">Save settings</button>` : html`<p class="muted">Viewers cannot change settings.</p>`}
+          </form>
+        </section>
+      </div>
+      <section class="card">
+        <h2>Timeline</h2>
+        ${
+          d.timeline.length
+            ? html`<ol class="timeline">
+                ${d.timeline.map(
+                  (t) =>
+                    html`<li>
+                      <strong>${t.title}</strong> ${t.tone ? pill(t.tone) : ''}
+                      <span class="muted">· ${when(t.at)}</span
+                      >${t.detail ? html`<br /><span class="muted">${t.detail}</span>` : ''}
+                    </li>`,
+                )}
+              </ol>`
+            : empty(
+                'Nothing has happened yet',
+                'Events appear here as the monitor checks DNS and issues the certificate.',
+              )
+        }
+      </section>`,
+  });
+}
+
+export function deleteDomainPage(actor: ConsoleActor, w: WorkspaceContext, domain: DomainView) {
+  const base = `/console/w/${w.id}/domains/${domain.id}`;
+  return layout({
+    title: `Delete ${domain.hostname}`,
+    actor,
+    workspace: w,
+    section: 'domains',
+    body: html`<section class="card error-card">
+      <h1>Delete ${domain.hostname}?</h1>
+      <p class="lead">
+        The edge stops serving this hostname at once and its certificate is dropped. Your customer's DNS records stay
+        where they are. This cannot be undone: connecting it again starts from the beginning.
+      </p>
+      <form method="post" action="${base}/delete" class="actions">
+        ${csrf(actor)} <button type="submit" class="danger">Delete ${domain.hostname}</button
+        ><a href="${base}">Cancel</a>
+      </form>
+    </section>`,
+  });
+}

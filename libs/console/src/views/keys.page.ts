@@ -1,0 +1,93 @@
+import { ConsoleActor } from '../access';
+import { html } from '../html';
+import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
+
+export interface KeyRow {
+  id: string;
+  hint: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export function keysPage(
+  actor: ConsoleActor,
+  w: WorkspaceContext,
+  keys: KeyRow[],
+  created?: { key: string; id: string },
+  notice?: string,
+) {
+  const base = `/console/w/${w.id}/keys`;
+  return layout({
+    title: 'API keys',
+    actor,
+    workspace: w,
+    section: 'keys',
+    notice,
+    body: html`<div class="head">
+        <div>
+          <h1>API keys</h1>
+          <p class="lead">
+            Keys call <code>/v1</code> from your servers. They are shown once, when created; keep them out of browsers.
+          </p>
+        </div>
+        ${w.canWrite ? html`<form method="post" action="${base}">${csrf(actor)}<button type="submit">Create API key</button></form>` : ''}
+      </div>
+      ${
+        created
+          ? html`<div class="secret" role="status">
+              <strong>Your new API key</strong> — copy it now, it will not be shown again.
+              <code id="new-key">${created.key}</code
+              ><button type="button" class="secondary" data-copy="new-key" hidden>Copy</button>
+            </div>`
+          : ''
+      }
+      ${
+        keys.length
+          ? html`<div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Key</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Revoked</th>
+                    <th scope="col"><span class="skip">Actions</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${keys.map(
+                    (k) =>
+                      html`<tr>
+                        <td><code>${k.hint}</code><br /><code class="muted">${k.id}</code></td>
+                        <td>${pill(k.revokedAt ? 'revoked' : 'active')}</td>
+                        <td>${when(k.createdAt)}</td>
+                        <td>${when(k.revokedAt)}</td>
+                        <td>
+                          ${
+                            w.canWrite && !k.revokedAt
+                              ? html`<form method="post" action="${base}/${k.id}/revoke" class="inline">
+                                  ${csrf(actor)}<button
+                                    class="danger"
+                                    type="submit"
+                                    aria-label="Revoke key ending ${k.hint}"
+                                  >
+                                    Revoke
+                                  </button>
+                                </form>`
+                              : ''
+                          }
+                        </td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+          : empty(
+              'No API keys',
+              w.canWrite
+                ? 'Create one to call the API from your backend.'
+                : 'A member of this workspace can create one.',
+            )
+      }`,
+  });
+}

@@ -1,0 +1,135 @@
+import { ConsoleActor } from '../access';
+import { Html, html } from '../html';
+
+export interface WorkspaceContext {
+  id: string;
+  name: string;
+  canWrite: boolean;
+}
+
+export type Section =
+  'workspaces' | 'overview' | 'domains' | 'keys' | 'webhooks' | 'events' | 'audit' | 'cluster' | 'users';
+
+export interface LayoutOptions {
+  title: string;
+  actor?: ConsoleActor;
+  workspace?: WorkspaceContext;
+  section?: Section;
+  notice?: string;
+  body: Html;
+}
+
+const navLink = (href: string, label: string, active: boolean) =>
+  html`<a href="${href}" ${active ? html` aria-current="page"` : ''}>${label}</a>`;
+
+function nav(options: LayoutOptions): Html {
+  const { actor, workspace, section } = options;
+  if (!actor) return html``;
+  const w = workspace ? `/console/w/${workspace.id}` : '';
+  return html`<nav class="side" aria-label="Console">
+    <p class="side-group">Console</p>
+    ${navLink('/console/workspaces', 'Workspaces', section === 'workspaces')}
+    ${actor.user.operator ? navLink('/console/cluster', 'Cluster', section === 'cluster') : ''}
+    ${navLink('/console/audit', 'Audit log', section === 'audit' && !workspace)}
+    ${
+      workspace
+        ? html`<p class="side-group" title="${workspace.id}">${workspace.name}</p>
+            ${navLink(w, 'Overview', section === 'overview')}
+            ${navLink(`${w}/domains`, 'Domains', section === 'domains')}
+            ${navLink(`${w}/keys`, 'API keys', section === 'keys')}
+            ${navLink(`${w}/webhooks`, 'Webhooks', section === 'webhooks')}
+            ${navLink(`${w}/audit`, 'Audit log', section === 'audit')}`
+        : ''
+    }
+  </nav>`;
+}
+
+/** A hidden CSRF field: every console form that changes something carries it. */
+export const csrf = (actor: ConsoleActor) => html`<input type="hidden" name="_csrf" value="${actor.csrfToken}" />`;
+
+export function layout(options: LayoutOptions): Html {
+  const { actor } = options;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${options.title} · Custom Domains console</title>
+        <link rel="stylesheet" href="/console/assets/console.css" />
+        <script src="/console/assets/console.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top">
+          <a class="brand" href="/console">◆ Custom Domains <span>console</span></a>
+          ${
+            actor
+              ? html`<div class="who">
+                  <span
+                    >${actor.user.email}${actor.user.operator ? html` <span class="badge">operator</span>` : ''}</span
+                  >
+                  <form method="post" action="/console/sign-out">
+                    ${csrf(actor)}<button class="link">Sign out</button>
+                  </form>
+                  <form method="post" action="/console/sign-out-everywhere">
+                    ${csrf(actor)}<button class="link">Sign out everywhere</button>
+                  </form>
+                </div>`
+              : ''
+          }
+        </header>
+        <div class="frame${actor ? '' : ' bare'}">
+          ${nav(options)}
+          <main id="main">
+            ${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : ''} ${options.body}
+          </main>
+        </div>
+      </body>
+    </html>`;
+}
+
+/** A small "nothing here yet" panel that says what to do next. */
+export const empty = (title: string, next: Html | string) =>
+  html`<div class="empty">
+    <p class="empty-title">${title}</p>
+    <p>${next}</p>
+  </div>`;
+
+export const when = (iso: string | null | undefined) =>
+  iso
+    ? html`<time datetime="${iso}"
+        >${iso
+          .replace('T', ' ')
+          .replace(/\.\d+Z$/, ' UTC')
+          .replace(/Z$/, ' UTC')}</time
+      >`
+    : '—';
+
+const TONES: Record<string, string> = {
+  verified: 'ok',
+  active: 'ok',
+  delivered: 'ok',
+  completed: 'ok',
+  member: 'ok',
+  enabled: 'ok',
+  pending: 'wait',
+  pending_dns: 'wait',
+  pending_ssl: 'wait',
+  dns_not_resolving: 'wait',
+  active_ssl: 'ok',
+  dns_incorrect: 'bad',
+  target_not_loading: 'bad',
+  ssl_expired: 'bad',
+  issuing: 'wait',
+  viewer: 'wait',
+  failed: 'bad',
+  expired: 'bad',
+  dead_lettered: 'bad',
+  ssl_failed: 'bad',
+  dns_misconfigured: 'bad',
+  revoked: 'bad',
+  disabled: 'bad',
+};
+
+export const pill = (value: string) =>
+  html`<span class="pill ${TONES[value] ?? 'neutral'}">${value.replace(/_/g, ' ')}</span>`;

@@ -1,0 +1,279 @@
+import { EVENT_TYPES } from '@app/webhooks';
+import type { DeliveryView, EndpointView } from '@app/webhooks';
+import { ConsoleActor } from '../access';
+import { html } from '../html';
+import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
+
+function eventBoxes(selected: string[], disabled: boolean) {
+  return html`<fieldset class="field">
+    <legend><strong>Events</strong> <span class="hint">(none ticked: every event)</span></legend>
+    ${EVENT_TYPES.map(
+      (t) =>
+        html`<label style="font-weight:400;display:inline-block;margin-right:14px"
+          ><input
+            type="checkbox"
+            name="events"
+            value="${t}"
+            ${selected.includes(t) ? html` checked` : ''}${disabled ? html` disabled` : ''}
+          />
+          <code>${t}</code></label
+        >`,
+    )}
+  </fieldset>`;
+}
+
+export function webhooksPage(
+  actor: ConsoleActor,
+  w: WorkspaceContext,
+  endpoints: (EndpointView & { dead: number })[],
+  notice?: string,
+) {
+  const base = `/console/w/${w.id}/webhooks`;
+  return layout({
+    title: 'Webhooks',
+    actor,
+    workspace: w,
+    section: 'webhooks',
+    notice,
+    body: html`<div class="head">
+        <div>
+          <h1>Webhooks</h1>
+          <p class="lead">
+            Endpoints receive signed events; failed deliveries retry for 7 days, then wait here as dead letters to
+            replay.
+          </p>
+        </div>
+      </div>
+      ${
+        w.canWrite
+          ? html`<section class="card">
+              <h2>Add an endpoint</h2>
+              <form method="post" action="${base}">
+                ${csrf(actor)}
+                <div class="field">
+                  <label for="ep-url">URL</label
+                  ><input
+                    id="ep-url"
+                    name="url"
+                    type="url"
+                    required
+                    maxlength="2048"
+                    placeholder="https://api.example.com/webhooks/domains"
+                  />
+                </div>
+                ${eventBoxes([], false)}<button type="submit">Add endpoint</button>
+              </form>
+            </section>`
+          : ''
+      }
+      ${
+        endpoints.length
+          ? html`<div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Endpoint</th>
+                    <th scope="col">Events</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Dead letters</th>
+                    <th scope="col">Created</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${endpoints.map(
+                    (e) =>
+                      html`<tr>
+                        <td><a href="${base}/${e.id}">${e.url}</a><br /><code class="muted">${e.id}</code></td>
+                        <td>
+                          ${e.events.length ? e.events.map((t) => html`<code>${t}</code><br />`) : html`<span class="muted">every event</span>`}
+                        </td>
+                        <td>${pill(e.enabled ? 'enabled' : 'disabled')}</td>
+                        <td>
+                          ${e.dead ? html`<a href="${base}/${e.id}?status=dead_lettered">${pill('dead_lettered')} ${e.dead}</a>` : '0'}
+                        </td>
+                        <td>${when(e.createdAt)}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+          : empty(
+              'No webhook endpoints',
+              w.canWrite
+                ? 'Add one above to hear when domains go live or fail.'
+                : 'A member of this workspace can add one.',
+            )
+      }`,
+  });
+}
+
+export interface EndpointDetail {
+  endpoint: EndpointView;
+  deliveries: DeliveryView[];
+  status?: string;
+  nextCursor: string | null;
+  secret?: string;
+}
+
+const TABS = [
+  ['', 'All'],
+  ['pending', 'Pending'],
+  ['delivered', 'Delivered'],
+  ['dead_lettered', 'Dead letters'],
+] as const;
+
+export function endpointPage(actor: ConsoleActor, w: WorkspaceContext, d: EndpointDetail, notice?: string) {
+  const base = `/console/w/${w.id}/webhooks/${d.endpoint.id}`;
+  const disabled = !w.canWrite;
+  return layout({
+    title: d.endpoint.url,
+    actor,
+    workspace: w,
+    section: 'webhooks',
+    notice,
+    body: html`<p><a href="/console/w/${w.id}/webhooks">← Webhooks</a></p>
+      <div class="head">
+        <div>
+          <h1 style="word-break:break-all">${d.endpoint.url}</h1>
+          <p class="lead"><code>${d.endpoint.id}</code> · ${pill(d.endpoint.enabled ? 'enabled' : 'disabled')}</p>
+        </div>
+        ${
+          w.canWrite
+            ? html`<div class="actions">
+                <form method="post" action="${base}/rotate" class="inline">
+                  ${csrf(actor)}<button type="submit" class="secondary">Rotate secret</button>
+                </form>
+                <a class="button secondary" href="${base}/delete">Delete…</a>
+              </div>`
+            : ''
+        }
+      </div>
+      ${
+        d.secret
+          ? html`<div class="secret" role="status">
+              <strong>Signing secret</strong> — copy it now, it will not be shown again. Verify each delivery's
+              signature with it. <code id="endpoint-secret">${d.secret}</code
+              ><button type="button" class="secondary" data-copy="endpoint-secret" hidden>Copy</button>
+            </div>`
+          : ''
+      }
+      <section class="card">
+        <h2>Settings</h2>
+        <form method="post" action="${base}/edit">
+          ${csrf(actor)}
+          <div class="field">
+            <label for="ep-url">URL</label
+            ><input
+              id="ep-url"
+              name="url"
+              type="url"
+              required
+              value="${d.endpoint.url}"
+              ${disabled ? html` disabled` : ''}
+            />
+          </div>
+          ${eventBoxes(d.endpoint.events, disabled)}
+          <div class="field">
+            <label
+              ><input
+                type="checkbox"
+                name="enabled"
+                ${d.endpoint.enabled ? html` checked` : ''}${disabled ? html` disabled` : ''}
+              />
+              Enabled</label
+            >
+          </div>
+          ${w.canWrite ? html`<button type="submit">Save endpoint</button>` : ''}
+        </form>
+      </section>
+      <section class="card">
+        <h2>Deliveries</h2>
+        <nav class="actions" aria-label="Delivery status">
+          ${TABS.map(
+            ([value, label]) =>
+              html`<a
+                href="${base}${value ? `?status=${value}` : ''}"
+                ${(d.status ?? '') === value ? html` aria-current="page" class="button"` : html` class="button secondary"`}
+                >${label}</a
+              >`,
+          )}
+        </nav>
+        <br />
+        ${
+          d.deliveries.length
+            ? html`<form method="post" action="${base}/replay">
+                  ${csrf(actor)}
+                  <div class="table-wrap">
+                    <table>
+                      <thead>
+                        <tr>
+                          ${
+                            w.canWrite
+                              ? html`<th scope="col">
+                                  <label
+                                    ><input
+                                      type="checkbox"
+                                      data-select-all="eventId"
+                                      aria-label="Select every delivery"
+                                  /></label>
+                                </th>`
+                              : ''
+                          }
+                          <th scope="col">Event</th>
+                          <th scope="col">Status</th>
+                          <th scope="col">Attempts</th>
+                          <th scope="col">Last attempt</th>
+                          <th scope="col">Next attempt</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        ${d.deliveries.map(
+                          (x) =>
+                            html`<tr>
+                              ${w.canWrite ? html`<td><input type="checkbox" name="eventId" value="${x.eventId}" aria-label="Select ${x.eventType} ${x.eventId}" /></td>` : ''}
+                              <td><code>${x.eventType}</code><br /><code class="muted">${x.eventId}</code></td>
+                              <td>${pill(x.status)}</td>
+                              <td>${x.attempts}<br /><span class="muted">first ${when(x.firstAttemptAt)}</span></td>
+                              <td>
+                                ${x.lastAttempt ? html`${when(x.lastAttempt.at)}<br /><span class="muted">${x.lastAttempt.statusCode ? `HTTP ${x.lastAttempt.statusCode}` : ''} ${x.lastAttempt.error ?? ''} ${x.lastAttempt.durationMs !== null ? `${x.lastAttempt.durationMs} ms` : ''}</span>` : '—'}
+                              </td>
+                              <td>
+                                ${when(x.nextAttemptAt)}${x.deadLetteredAt ? html`<br /><span class="muted">dead-lettered ${when(x.deadLetteredAt)}</span>` : ''}
+                              </td>
+                            </tr>`,
+                        )}
+                      </tbody>
+                    </table>
+                  </div>
+                  ${w.canWrite ? html`<button type="submit">Replay selected</button>` : ''}
+                </form>
+                ${d.nextCursor ? html`<div class="pager"><a class="button secondary" href="${base}?${new URLSearchParams({ ...(d.status ? { status: d.status } : {}), cursor: d.nextCursor }).toString()}">Next page →</a></div>` : ''}`
+            : empty(
+                d.status === 'dead_lettered' ? 'No dead letters' : 'No deliveries yet',
+                d.status === 'dead_lettered'
+                  ? 'Every event reached this endpoint or is still being retried.'
+                  : 'Deliveries appear here when domains change.',
+              )
+        }
+      </section>`,
+  });
+}
+
+export function deleteEndpointPage(actor: ConsoleActor, w: WorkspaceContext, endpoint: EndpointView) {
+  const base = `/console/w/${w.id}/webhooks/${endpoint.id}`;
+  return layout({
+    title: 'Delete endpoint',
+    actor,
+    workspace: w,
+    section: 'webhooks',
+    body: html`<section class="card error-card">
+      <h1>Delete this endpoint?</h1>
+      <p class="lead">
+        <code>${endpoint.url}</code> stops receiving events at once; deliveries still pending are dropped.
+      </p>
+      <form method="post" action="${base}/delete" class="actions">
+        ${csrf(actor)}<button type="submit" class="danger">Delete endpoint</button><a href="${base}">Cancel</a>
+      </form>
+    </section>`,
+  });
+}
