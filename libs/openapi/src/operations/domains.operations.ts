@@ -53,7 +53,7 @@ export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
     ],
   },
   'GET /widget.js': {
-    summary: 'The embeddable widget: <script src="/widget.js"> then CustomDomainWidget.mount(element, {token})',
+    summary: 'The embeddable widget: load `/widget.js`, then `CustomDomainWidget.mount(element, {token})`',
     response: str(),
     contentType: 'application/javascript',
   },
@@ -65,7 +65,9 @@ export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/domains/bulk': {
     summary: 'Connect up to 100 hostnames in one call',
     description:
-      'Each item goes through the same path as POST /v1/domains; the answer has a result per item, in input order.',
+      'Each item goes through the same path as POST /v1/domains; the answer has a result per item, in input order. ' +
+      'An item that is not a valid `CreateDomainDto` fails alone, as a 400 in its result (`x-item-errors`).',
+    itemErrors: true,
     response: obj({
       results: arrayOf(
         obj(

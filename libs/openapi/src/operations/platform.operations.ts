@@ -55,5 +55,6 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Assets of the reference page',
     response: str(),
     contentType: 'application/octet-stream',
+    headers: { 'cache-control': 'CacheControl' },
   },
 };
