@@ -88,7 +88,8 @@ function operation(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<strin
     required: true,
     schema: { type: 'string' },
   }));
-  if (route.query) parameters.push(...queryParameters(dtoSchemas[route.query.name], doc.query));
+  if (route.query || doc.query)
+    parameters.push(...queryParameters(route.query && dtoSchemas[route.query.name], doc.query));
   if (route.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   const limited = isRateLimited(route);
   // Every answer of a limited route carries the window, errors too (the limiter runs first).
@@ -106,7 +107,7 @@ function operation(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<strin
     [route.status]: {
       description: doc.summary,
       headers: successHeaders,
-      content: { [contentType]: { schema: doc.response } },
+      content: Object.fromEntries([contentType].flat().map((type) => [type, { schema: doc.response }])),
     },
   };
   for (const [status, codes] of byStatus(errorCodesOf(route, doc.errors))) {
@@ -159,7 +160,9 @@ function tagOf(path: string): string {
 
 function queryParameters(schema: SchemaObject | undefined, overrides: Record<string, SchemaObject> = {}): Json[] {
   const required = new Set(schema?.required ?? []);
-  return Object.entries(schema?.properties ?? {}).map(([name, dtoProperty]) => {
+  // Parameters read one by one (`@Query('token')`) have no DTO: the operation lists them.
+  const properties = { ...Object.fromEntries(Object.keys(overrides).map((name) => [name, {}])), ...schema?.properties };
+  return Object.entries(properties).map(([name, dtoProperty]) => {
     // A query string has no null: `nullable` (from @IsOptional) means nothing here.
     const { nullable: _, ...property } = overrides[name] ?? dtoProperty;
     return {

@@ -59,6 +59,7 @@ export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
   },
   'GET /widget/demo': {
     summary: 'A page showing the widget (?token=<connect-session token>)',
+    query: { token: { type: 'string', description: 'A connect-session token' } },
     response: str(),
     contentType: 'text/html',
   },

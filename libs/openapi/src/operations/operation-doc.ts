@@ -10,7 +10,7 @@ export interface OperationDoc {
   errors?: ErrorCode[];
   description?: string;
   /** Not JSON (metrics, HTML). */
-  contentType?: string;
+  contentType?: string | string[];
   /** A body not described by a DTO (the OAuth endpoints take form parameters, RFC 6749). */
   requestBody?: { contentTypes: string[]; schema: SchemaObject };
   /** Query parameters whose accepted form is wider than the DTO says (a transform splits `a,b`). */

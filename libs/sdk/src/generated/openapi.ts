@@ -2373,7 +2373,8 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/octet-stream': string;
+          'text/css': string;
+          'application/javascript': string;
         };
       };
       /** @description `not_found` */
@@ -7771,7 +7772,9 @@ export interface operations {
   };
   Widget_demo: {
     parameters: {
-      query?: never;
+      query?: {
+        token?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
