@@ -27,6 +27,11 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Fails a test whose HTTP exchanges the OpenAPI document does not describe (test/support/openapi-exchanges.ts).
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-jest-setup.ts'],
+      // openapi-backend (the exchange check) requires an ESM-only ref parser: compile it to CommonJS.
+      transform: { ...shared.transform, '/node_modules/@apidevtools/json-schema-ref-parser/.+\\.js$': swc },
+      transformIgnorePatterns: ['/node_modules/(?!@apidevtools/json-schema-ref-parser/)'],
       slowTestThreshold: 30,
     },
   ],

@@ -6,6 +6,7 @@ import { Test } from '@nestjs/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
 import { freeEdgePorts } from './free-ports';
+import { validateExchangesAgainstOpenApi } from './openapi-exchanges';
 import { TestDatabase, createTestDatabase } from './test-database';
 import { Client } from 'pg';
 
@@ -57,6 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       { bufferLogs: true, bodyParser: false },
     );
     configureHttpApp(app);
+    await validateExchangesAgainstOpenApi(app);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
     return {

@@ -1,4 +1,4 @@
-import { ALL_SCOPES } from '@app/auth';
+import { ALL_SCOPES, ANY_SCOPE } from '@app/auth';
 import { RESOURCE_SCHEMAS } from './resource-schemas';
 import { byStatus, errorCodesOf, isRateLimited } from './error-responses';
 import { OPERATIONS, OperationDoc } from './operations';
@@ -16,6 +16,9 @@ const HEADERS: Json = {
   RateLimitReset: { description: 'Seconds until the window resets', schema: { type: 'integer' } },
   RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
   IdempotentReplay: { description: '`true` when this is the stored first response', schema: { type: 'string' } },
+  CacheControl: { description: 'Caching policy of the answer', schema: { type: 'string' } },
+  Pragma: { description: '`no-cache` (HTTP/1.0 caches, RFC 6749 5.1)', schema: { type: 'string' } },
+  WwwAuthenticate: { description: 'The authentication scheme to use (RFC 7235)', schema: { type: 'string' } },
 };
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -32,6 +35,7 @@ export function buildOpenApiDocument(
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = operation(route, doc, dtoSchemas);
   }
+  const schemas = usedSchemas(paths, { ...dtoSchemas, ...RESOURCE_SCHEMAS });
   return {
     openapi: '3.0.3',
     info: {
@@ -41,10 +45,11 @@ export function buildOpenApiDocument(
         'Connect customer hostnames (DNS instructions, certificates, proxy or redirect), buy and renew domains, ' +
         'and receive webhooks. All bodies are JSON; every error is `{error, message, details}`.',
     },
-    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    // Relative by default: the host that serves this document (OpenAPI 3.0 section 4.7.5).
+    servers: [{ url: serverUrl ?? '/', description: 'This service' }],
     paths,
     components: {
-      schemas: { ...dtoSchemas, ...RESOURCE_SCHEMAS },
+      schemas,
       headers: HEADERS,
       parameters: {
         IdempotencyKey: {
@@ -83,12 +88,18 @@ function operation(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<strin
     required: true,
     schema: { type: 'string' },
   }));
-  if (route.query) parameters.push(...queryParameters(dtoSchemas[route.query.name]));
+  if (route.query || doc.query)
+    parameters.push(...queryParameters(route.query && dtoSchemas[route.query.name], doc.query));
   if (route.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   const limited = isRateLimited(route);
-  const successHeaders: Json = {
+  // Every answer of a limited route carries the window, errors too (the limiter runs first).
+  const commonHeaders: Json = {
     'x-service-request-id': header('RequestId'),
     ...(limited ? rateHeaders() : {}),
+    ...Object.fromEntries(Object.entries(doc.headers ?? {}).map(([name, component]) => [name, header(component)])),
+  };
+  const successHeaders: Json = {
+    ...commonHeaders,
     ...(route.idempotent ? { 'idempotent-replay': header('IdempotentReplay') } : {}),
   };
   const contentType = doc.contentType ?? 'application/json';
@@ -96,15 +107,18 @@ function operation(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<strin
     [route.status]: {
       description: doc.summary,
       headers: successHeaders,
-      content: { [contentType]: { schema: doc.response } },
+      content: Object.fromEntries([contentType].flat().map((type) => [type, { schema: doc.response }])),
     },
   };
   for (const [status, codes] of byStatus(errorCodesOf(route, doc.errors))) {
     responses[status] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
       headers: {
-        'x-service-request-id': header('RequestId'),
+        ...commonHeaders,
         ...(status === 429 ? { 'Retry-After': header('RetryAfter'), ...rateHeaders() } : {}),
+        ...Object.fromEntries(
+          Object.entries(doc.errorHeaders?.[status] ?? {}).map(([name, component]) => [name, header(component)]),
+        ),
       },
       content: { 'application/json': { schema: ref('Error') } },
     };
@@ -116,9 +130,10 @@ function operation(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<strin
     tags: [tagOf(route.path)],
     security: securityOf(route),
     ...(parameters.length ? { parameters } : {}),
-    ...requestBodyOf(route, doc),
+    ...requestBodyOf(route, doc, dtoSchemas),
     responses,
     ...(route.connectSession ? { 'x-connect-session': true } : {}),
+    ...(doc.itemErrors ? { 'x-item-errors': true } : {}),
   };
 }
 
@@ -132,7 +147,9 @@ function securityOf(route: RouteInfo): Json[] {
   if (route.auth === 'public') return [];
   if (route.auth === 'admin') return [{ adminToken: [] }];
   const method = route.method === 'GET' ? 'read' : 'write';
-  return [{ bearer: [] }, { oauth2: route.scopeResource ? [`${route.scopeResource}:${method}`] : [] }];
+  // `*` (AnyScope): any token of the workspace, whatever its scopes.
+  const scoped = route.scopeResource && route.scopeResource !== (ANY_SCOPE as string);
+  return [{ bearer: [] }, { oauth2: scoped ? [`${route.scopeResource}:${method}`] : [] }];
 }
 
 /** `/v1/domain-purchases/{id}` -> `domain-purchases`; `/admin/...` -> `admin`. */
@@ -141,22 +158,52 @@ function tagOf(path: string): string {
   return first === 'v1' && second ? second : first === '.well-known' || first === 'oauth' ? 'oauth' : first;
 }
 
-function queryParameters(schema: SchemaObject | undefined): Json[] {
+function queryParameters(schema: SchemaObject | undefined, overrides: Record<string, SchemaObject> = {}): Json[] {
   const required = new Set(schema?.required ?? []);
-  return Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: required.has(name),
-    schema: property,
-    ...(property.type === 'array' ? { style: 'form', explode: true } : {}),
-  }));
+  // Parameters read one by one (`@Query('token')`) have no DTO: the operation lists them.
+  const properties = { ...Object.fromEntries(Object.keys(overrides).map((name) => [name, {}])), ...schema?.properties };
+  return Object.entries(properties).map(([name, dtoProperty]) => {
+    // A query string has no null: `nullable` (from @IsOptional) means nothing here.
+    const { nullable: _, ...property } = overrides[name] ?? dtoProperty;
+    return {
+      name,
+      in: 'query',
+      required: required.has(name),
+      schema: property,
+      ...(property.type === 'array' ? { style: 'form', explode: true } : {}),
+    };
+  });
 }
 
-function requestBodyOf(route: RouteInfo, doc: OperationDoc): Json {
+function requestBodyOf(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<string, SchemaObject>): Json {
   if (doc.requestBody) {
-    const { contentType, schema } = doc.requestBody;
-    return { requestBody: { required: true, content: { [contentType]: { schema } } } };
+    const { contentTypes, schema } = doc.requestBody;
+    return {
+      requestBody: { required: true, content: Object.fromEntries(contentTypes.map((type) => [type, { schema }])) },
+    };
   }
   if (!route.body) return {};
-  return { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.name) } } } };
+  // A body whose fields are all optional may be left out altogether.
+  const required = (dtoSchemas[route.body.name]?.required ?? []).length > 0;
+  return { requestBody: { required, content: { 'application/json': { schema: ref(route.body.name) } } } };
+}
+
+/** Only the schemas the operations refer to (directly or through other schemas). */
+function usedSchemas(paths: Json, all: Record<string, SchemaObject>): Record<string, SchemaObject> {
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        const name =
+          key === '$ref' && typeof value === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1] : undefined;
+        if (name && !used.has(name)) {
+          used.add(name);
+          visit(all[name]);
+        } else visit(value);
+      }
+    }
+  };
+  visit(paths);
+  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
 }

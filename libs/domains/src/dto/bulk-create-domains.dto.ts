@@ -1,4 +1,5 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
 
 export const BULK_MAX_DOMAINS = 100;
 
@@ -7,5 +8,6 @@ export class BulkCreateDomainsDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(BULK_MAX_DOMAINS)
+  @JSONSchema({ items: { $ref: '#/components/schemas/CreateDomainDto' } })
   domains!: unknown[];
 }

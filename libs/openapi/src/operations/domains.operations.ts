@@ -58,19 +58,22 @@ export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
     ],
   },
   'GET /widget.js': {
-    summary: 'The embeddable widget: <script src="/widget.js"> then CustomDomainWidget.mount(element, {token})',
+    summary: 'The embeddable widget: load `/widget.js`, then `CustomDomainWidget.mount(element, {token})`',
     response: str(),
     contentType: 'application/javascript',
   },
   'GET /widget/demo': {
     summary: 'A page showing the widget (?token=<connect-session token>)',
+    query: { token: { type: 'string', description: 'A connect-session token' } },
     response: str(),
     contentType: 'text/html',
   },
   'POST /v1/domains/bulk': {
     summary: 'Connect up to 100 hostnames in one call',
     description:
-      'Each item goes through the same path as POST /v1/domains; the answer has a result per item, in input order.',
+      'Each item goes through the same path as POST /v1/domains; the answer has a result per item, in input order. ' +
+      'An item that is not a valid `CreateDomainDto` fails alone, as a 400 in its result (`x-item-errors`).',
+    itemErrors: true,
     response: obj({
       results: arrayOf(
         obj(

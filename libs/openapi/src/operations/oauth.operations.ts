@@ -3,7 +3,11 @@ import { arrayOf, bool, envelope, freeForm, int, obj, oneOfValues, ref, str } fr
 import type { OperationDoc } from './operation-doc';
 
 const oauthClient = envelope('client', ref('OAuthClient'));
-const FORM = 'application/x-www-form-urlencoded';
+/** Form-encoded as RFC 6749 asks; JSON accepted too. */
+const FORM = ['application/x-www-form-urlencoded', 'application/json'];
+/** RFC 6749 5.1: token answers are never cached; `invalid_client` names the Basic scheme. */
+const noStore = { 'cache-control': 'CacheControl', pragma: 'Pragma' };
+const clientErrorHeaders = { 401: { 'www-authenticate': 'WwwAuthenticate' } };
 const clientAuth = {
   client_id: str('With client_secret_post; or HTTP Basic (client_secret_basic)'),
   client_secret: str(),
@@ -15,11 +19,12 @@ export const OAUTH_OPERATIONS: Record<string, OperationDoc> = {
   'GET /.well-known/oauth-authorization-server': {
     summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
     response: freeForm,
+    headers: { 'cache-control': 'CacheControl' },
   },
   'POST /oauth/token': {
     summary: 'Access token by the client credentials grant (RFC 6749 4.4)',
     requestBody: {
-      contentType: FORM,
+      contentTypes: FORM,
       schema: obj({ grant_type: oneOfValues('client_credentials'), scope: str('Space-separated'), ...clientAuth }, [
         'scope',
         'client_id',
@@ -33,11 +38,13 @@ export const OAUTH_OPERATIONS: Record<string, OperationDoc> = {
       scope: str(),
     }),
     errors: [...oauthErrors, 'unsupported_grant_type', 'invalid_scope'],
+    headers: noStore,
+    errorHeaders: clientErrorHeaders,
   },
   'POST /oauth/revoke': {
     summary: 'Revoke an access token (RFC 7009); unknown tokens answer 200 too',
     requestBody: {
-      contentType: FORM,
+      contentTypes: FORM,
       schema: obj({ token: str(), token_type_hint: str(), ...clientAuth }, [
         'token_type_hint',
         'client_id',
@@ -46,11 +53,13 @@ export const OAUTH_OPERATIONS: Record<string, OperationDoc> = {
     },
     response: obj({}),
     errors: oauthErrors,
+    headers: noStore,
+    errorHeaders: clientErrorHeaders,
   },
   'POST /oauth/introspect': {
     summary: 'Token introspection (RFC 7662)',
     requestBody: {
-      contentType: FORM,
+      contentTypes: FORM,
       schema: obj({ token: str(), token_type_hint: str(), ...clientAuth }, [
         'token_type_hint',
         'client_id',
@@ -70,6 +79,8 @@ export const OAUTH_OPERATIONS: Record<string, OperationDoc> = {
       ['scope', 'client_id', 'token_type', 'exp', 'iat', 'sub'],
     ),
     errors: oauthErrors,
+    headers: noStore,
+    errorHeaders: clientErrorHeaders,
   },
   'POST /admin/workspaces/{id}/oauth-clients': {
     summary: 'Register an OAuth client (the secret is shown once)',

@@ -10,7 +10,15 @@ export interface OperationDoc {
   errors?: ErrorCode[];
   description?: string;
   /** Not JSON (metrics, HTML). */
-  contentType?: string;
+  contentType?: string | string[];
   /** A body not described by a DTO (the OAuth endpoints take form parameters, RFC 6749). */
-  requestBody?: { contentType: string; schema: SchemaObject };
+  requestBody?: { contentTypes: string[]; schema: SchemaObject };
+  /** Query parameters whose accepted form is wider than the DTO says (a transform splits `a,b`). */
+  query?: Record<string, SchemaObject>;
+  /** Headers sent on every answer of the operation, by name (see `components.headers`). */
+  headers?: Record<string, string>;
+  /** The body is a list whose invalid items fail one by one inside a success answer. */
+  itemErrors?: boolean;
+  /** Headers sent on some error answers only, by status. */
+  errorHeaders?: Record<number, Record<string, string>>;
 }

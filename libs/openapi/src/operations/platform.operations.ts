@@ -58,6 +58,7 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
   'GET /docs/{asset}': {
     summary: 'Assets of the reference page',
     response: str(),
-    contentType: 'application/octet-stream',
+    contentType: ['text/css', 'application/javascript'],
+    headers: { 'cache-control': 'CacheControl' },
   },
 };

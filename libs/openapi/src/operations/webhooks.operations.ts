@@ -1,5 +1,8 @@
+import { EVENT_TYPES } from '@app/webhooks';
 import { arrayOf, envelope, obj, page, ref } from '../schema';
 import type { OperationDoc } from './operation-doc';
+
+const EVENT_TYPE = EVENT_TYPES.map((type) => type.replace(/\./g, '\\.')).join('|');
 
 /** Webhook endpoints and events. */
 export const WEBHOOK_OPERATIONS: Record<string, OperationDoc> = {
@@ -33,8 +36,21 @@ export const WEBHOOK_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Deliveries to an endpoint',
     response: page('deliveries', ref('Delivery')),
   },
-  'GET /v1/events': { summary: 'List events, newest first', response: page('events', ref('Event')) },
-  'GET /v1/events/{id}': { summary: 'Get an event', response: ref('Event') },
+  'GET /v1/events': {
+    summary: 'List events, newest first',
+    response: page('events', ref('Event')),
+    query: {
+      type: {
+        type: 'array',
+        items: {
+          type: 'string',
+          pattern: `^(${EVENT_TYPE})(,(${EVENT_TYPE}))*$`,
+          description: `Event types, repeated (\`type=a&type=b\`) or comma-separated (\`type=a,b\`): ${EVENT_TYPES.join(', ')}`,
+        },
+      },
+    },
+  },
+  'GET /v1/events/{id}': { summary: 'Get an event', response: envelope('event', ref('Event')) },
   'POST /v1/events/{id}/replay': {
     summary: 'Deliver an event again',
     response: obj({ deliveries: arrayOf(ref('Delivery')) }),

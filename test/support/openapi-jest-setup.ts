@@ -1,0 +1,19 @@
+import { appendFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { checkedExchanges, takeOpenApiViolations } from './openapi-exchanges';
+
+/** The exchanges of a test (and of the beforeAll before it) are judged when it ends. */
+const failOnViolations = (): void => {
+  const violations = takeOpenApiViolations();
+  if (violations.length) {
+    throw new Error(`HTTP exchanges the OpenAPI document does not describe:\n- ${violations.join('\n- ')}`);
+  }
+};
+
+afterEach(failOnViolations);
+afterAll(() => {
+  // OPENAPI_EXCHANGES_LOG=<file>: one line per test file with the number of exchanges checked.
+  const log = process.env.OPENAPI_EXCHANGES_LOG;
+  if (log) appendFileSync(log, `${basename(expect.getState().testPath ?? '?')}\t${checkedExchanges()}\n`);
+  failOnViolations();
+});
