@@ -64,7 +64,8 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** List workspaces, newest first (the first 1000) */
+    get: operations['Admin_listWorkspaces'];
     put?: never;
     /** Create a workspace and its first API key */
     post: operations['Admin_createWorkspace'];
@@ -404,6 +405,26 @@ export interface paths {
     patch: operations['Purchases_update'];
     trace?: never;
   };
+  '/v1/domain-purchases/{id}/connect': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Connect a purchase made without autoConnect: the Domain and the routing records, in one call
+     * @description The body is the autoConnect object (originUrl: https, SSRF-checked; keepHost default false). Creates the Domain in the same workspace (purchase.connectedDomainId) and rewrites only the A/AAAA/CNAME/ALIAS records at @ and www in the registrar record set (A records to the edge at @, a CNAME at www); MX, TXT and other names are kept. 409 conflict when already connected (details.domainId), when the hostname is connected elsewhere, or when the purchase is not completed; 402 without an active subscription. A failure after the Domain was created removes it again (502 registrar_error when the registrar refuses the DNS write): the purchase stays completed and unconnected.
+     */
+    post: operations['Purchases_connect'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/domain-purchases/{id}/details': {
     parameters: {
       query?: never;
@@ -447,7 +468,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Custom nameservers (0-13); an empty list restores the registrar defaults */
+    /** Custom nameservers (0-13); an empty list restores the registrar defaults (and answers them) */
     put: operations['Purchases_nameservers'];
     post?: never;
     delete?: never;
@@ -465,7 +486,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Charge and push expiresAt out by years */
+    /**
+     * Charge and push expiresAt out by years
+     * @description Answers the purchase (its new expiresAt) and the renewal with its own years and totalCents.
+     */
     post: operations['Purchases_renew'];
     delete?: never;
     options?: never;
@@ -502,7 +526,7 @@ export interface paths {
     put?: never;
     /**
      * Connect a hostname
-     * @description Returns the DNS records the owner must create; the domain stays pending until they resolve.
+     * @description Returns the DNS records the owner must create; the domain stays pending until they resolve. `warnings` name CAA and DNS mistakes already visible. A hostname held by another workspace is 409 `conflict` with `details.ownership` (an OwnershipChallenge): once that TXT record resolves, the same request answers 201 and the holder's domain fails with `statusReason: moved_to_another_owner` (webhook `domain.failed`). Within one workspace a taken hostname stays a plain 409.
      */
     post: operations['Domains_create'];
     delete?: never;
@@ -863,7 +887,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Replace the signing secret (the new one is shown once) */
+    /**
+     * Replace the signing secret (the new one is shown once); the old one keeps signing during an overlap
+     * @description Optional body `{overlapSeconds}` (0-604800, default 86400). Until `previousSecretExpiresAt` every delivery carries two signatures, `t=<t>,sha256=<new>,sha256=<old>`, so a receiver that knows either secret accepts it; then only the new one signs. 0 stops the old secret at once. Rotating again during an overlap keeps only the secret being replaced.
+     */
     post: operations['WebhookEndpoints_rotate'];
     delete?: never;
     options?: never;
@@ -927,88 +954,87 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     ReplayEventDto: {
-      endpointId?: string | null;
+      endpointId?: string;
     };
     CreateWebhookEndpointDto: {
       url: string;
-      events?:
-        | (
-            | 'domain.created'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'domain.monitor_updated'
-            | 'domain.expired'
-            | 'domain.deleted'
-            | 'domain_purchase.completed'
-            | 'domain_purchase.failed'
-          )[]
-        | null;
-      enabled?: boolean | null;
+      events?: (
+        | 'domain.created'
+        | 'domain.verified'
+        | 'domain.failed'
+        | 'domain.monitor_updated'
+        | 'domain.expired'
+        | 'domain.deleted'
+        | 'domain_purchase.completed'
+        | 'domain_purchase.failed'
+      )[];
+      enabled?: boolean;
+    };
+    RotateSecretDto: {
+      overlapSeconds?: number | null;
     };
     UpdateWebhookEndpointDto: {
-      url?: string | null;
-      events?:
-        | (
-            | 'domain.created'
-            | 'domain.verified'
-            | 'domain.failed'
-            | 'domain.monitor_updated'
-            | 'domain.expired'
-            | 'domain.deleted'
-            | 'domain_purchase.completed'
-            | 'domain_purchase.failed'
-          )[]
-        | null;
-      enabled?: boolean | null;
+      url?: string;
+      events?: (
+        | 'domain.created'
+        | 'domain.verified'
+        | 'domain.failed'
+        | 'domain.monitor_updated'
+        | 'domain.expired'
+        | 'domain.deleted'
+        | 'domain_purchase.completed'
+        | 'domain_purchase.failed'
+      )[];
+      enabled?: boolean;
     };
     CreateWorkspaceDto: {
       name: string;
-      paymentMethod?: string | null;
+      paymentMethod?: string;
     };
     SetPaymentMethodDto: {
       paymentMethod: string;
     };
     CreateProjectDto: {
       name: string;
-      description?: string | null;
-      metadata?: {
-        [key: string]: unknown;
-      } | null;
-    };
-    UpdateProjectDto: {
-      name?: string | null;
       description?: string;
       metadata?: {
         [key: string]: unknown;
-      } | null;
+      };
+    };
+    UpdateProjectDto: {
+      name?: string;
+      description?: string;
+      metadata?: {
+        [key: string]: unknown;
+      };
     };
     CreateDomainDto: {
       hostname: string;
       originUrl: string;
       metadata?: {
         [key: string]: unknown;
-      } | null;
-      /** @enum {string|null} */
-      mode?: 'proxy' | 'redirect' | null;
-      keepHost?: boolean | null;
-      redirectWww?: boolean | null;
-      /** @enum {number|null} */
-      redirectStatus?: 301 | 302 | null;
-      projectId?: string | null;
+      };
+      /** @enum {string} */
+      mode?: 'proxy' | 'redirect';
+      keepHost?: boolean;
+      redirectWww?: boolean;
+      /** @enum {number} */
+      redirectStatus?: 301 | 302;
+      projectId?: string;
     };
     /** @description `hostname` may not be sent: hostname is immutable: delete the domain and connect the new hostname instead */
     UpdateDomainDto: {
-      originUrl?: string | null;
+      originUrl?: string;
       metadata?: {
         [key: string]: unknown;
-      } | null;
-      /** @enum {string|null} */
-      mode?: 'proxy' | 'redirect' | null;
-      keepHost?: boolean | null;
-      redirectWww?: boolean | null;
-      /** @enum {number|null} */
-      redirectStatus?: 301 | 302 | null;
-      projectId?: string | null;
+      };
+      /** @enum {string} */
+      mode?: 'proxy' | 'redirect';
+      keepHost?: boolean;
+      redirectWww?: boolean;
+      /** @enum {number} */
+      redirectStatus?: 301 | 302;
+      projectId?: string;
     };
     BulkCreateDomainsDto: {
       domains: components['schemas']['CreateDomainDto'][];
@@ -1028,6 +1054,19 @@ export interface components {
         | 'dns:write'
       )[];
     };
+    ExpectedRecordDto: {
+      /** @enum {string} */
+      type: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA';
+      name?: string;
+      value: string;
+    };
+    CheckRecordsDto: {
+      hostname: string;
+      records: components['schemas']['ExpectedRecordDto'][];
+    };
+    CheckRecordsBatchDto: {
+      checks: components['schemas']['CheckRecordsDto'][];
+    };
     RegistrantDto: {
       firstName: string;
       lastName: string;
@@ -1035,33 +1074,33 @@ export interface components {
       email: string;
       phone: string;
       address1: string;
-      address2?: string | null;
+      address2?: string;
       city: string;
       stateOrProvince: string;
       postalCode: string;
       country: string;
-      organization?: string | null;
+      organization?: string;
     };
     AutoConnectDto: {
       originUrl: string;
-      keepHost?: boolean | null;
+      keepHost?: boolean;
     };
     CreatePurchaseDto: {
       hostname: string;
-      years?: number | null;
+      years?: number;
       registrant: components['schemas']['RegistrantDto'];
-      enableWhoisPrivacy?: boolean | null;
-      autoRenew?: boolean | null;
-      maxTotalCents?: number | null;
-      customerReference?: string | null;
-      autoConnect?: components['schemas']['AutoConnectDto'] | null;
+      enableWhoisPrivacy?: boolean;
+      autoRenew?: boolean;
+      maxTotalCents?: number;
+      customerReference?: string;
+      autoConnect?: components['schemas']['AutoConnectDto'];
     };
     RegistrarDnsRecordDto: {
       /** @enum {string} */
       type: 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | 'SRV' | 'URL' | 'URL301' | 'FRAME';
       name: string;
       value: string;
-      ttl?: number | null;
+      ttl?: number;
       /** @description Required on MX records; refused on every other type */
       priority?: number;
     };
@@ -1077,21 +1116,8 @@ export interface components {
     NameserversDto: {
       nameservers: string[];
     };
-    ExpectedRecordDto: {
-      /** @enum {string} */
-      type: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA';
-      name?: string | null;
-      value: string;
-    };
-    CheckRecordsDto: {
-      hostname: string;
-      records: components['schemas']['ExpectedRecordDto'][];
-    };
-    CheckRecordsBatchDto: {
-      checks: components['schemas']['CheckRecordsDto'][];
-    };
     CreateConnectSessionDto: {
-      ttlSeconds?: number | null;
+      ttlSeconds?: number;
     };
     DnsApplyDto: {
       /** @enum {string} */
@@ -1133,8 +1159,10 @@ export interface components {
         | 'service_unavailable';
       /** @description Human-readable */
       message: string;
-      /** @description Optional: fields, warnings, action and retryAfter, ... */
+      /** @description Optional: fields, warnings, action and retryAfter, ...; a 409 `conflict` for a hostname another workspace holds carries `hostname` and `ownership` (an OwnershipChallenge) */
       details?: {
+        ownership?: components['schemas']['OwnershipChallenge'];
+      } & {
         [key: string]: unknown;
       };
     };
@@ -1146,10 +1174,22 @@ export interface components {
       ttl: number;
     };
     PreflightWarning: {
-      /** @description `caa_blocks_<authority>` */
-      code: string;
+      /**
+       * @description `caa_blocks_letsencrypt`; or a DNS mistake found before connecting: AAAA records beside correct A records (`dns_stray_aaaa`), a record proxied by Cloudflare (`dns_proxied`), SERVFAIL under a delegated zone: broken DNSSEC or nameservers (`dns_broken_delegation`), the right record at the nameservers but the old one still cached by resolvers (`dns_stale_cache`). The message names the record to change
+       * @enum {string}
+       */
+      code: 'caa_blocks_letsencrypt' | 'dns_stray_aaaa' | 'dns_proxied' | 'dns_broken_delegation' | 'dns_stale_cache';
       message: string;
       caaRecords: string[];
+      records?: string[];
+    };
+    OwnershipChallenge: {
+      /** @enum {string} */
+      type: 'TXT';
+      /** @description `_custom-domain-challenge.<hostname>` */
+      name: string;
+      /** @description Bound to the requesting workspace and the hostname (HMAC under a server key): the same on every retry, nothing of the current holder in it */
+      value: string;
     };
     Domain: {
       /** @description `dom_...` */
@@ -1169,7 +1209,7 @@ export interface components {
       redirectStatus: 301 | 302;
       /** @enum {string} */
       status: 'pending' | 'verified' | 'failed' | 'expired';
-      /** @description Why the domain failed or expired */
+      /** @description Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, `certificate_expired`, `billing_ended`, `moved_to_another_owner` (another workspace proved control of the hostname; final) */
       statusReason: string | null;
       /** @enum {string} */
       monitorStatus:
@@ -1181,7 +1221,7 @@ export interface components {
         | 'target_not_loading'
         | 'ssl_failed'
         | 'ssl_expired';
-      /** @description Customer-facing explanation of monitorStatus */
+      /** @description Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires */
       monitorMessage: string;
       dnsRecords: components['schemas']['DnsRecord'][];
       certificate: {
@@ -1237,6 +1277,11 @@ export interface components {
       secret?: string;
       events: string[];
       enabled: boolean;
+      /**
+       * Format: date-time
+       * @description Until when deliveries are also signed with the secret the latest rotation replaced (two `sha256=` values); null: none
+       */
+      previousSecretExpiresAt: string | null;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -1707,6 +1752,59 @@ export interface operations {
             nodes: {
               [key: string]: unknown;
             }[];
+          };
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden` */
+      403: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error` */
+      500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  Admin_listWorkspaces: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List workspaces, newest first (the first 1000) */
+      200: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            workspaces: components['schemas']['Workspace'][];
           };
         };
       };
@@ -3551,6 +3649,200 @@ export interface operations {
       };
     };
   };
+  Purchases_connect: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes retries safe: the first response is kept 24 h per workspace, method, path and key. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AutoConnectDto'];
+      };
+    };
+    responses: {
+      /** @description Connect a purchase made without autoConnect: the Domain and the routing records, in one call */
+      200: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'idempotent-replay': components['headers']['IdempotentReplay'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            purchase: components['schemas']['DomainPurchase'];
+            domain: components['schemas']['Domain'];
+          };
+        };
+      };
+      /** @description `preflight_failed`, `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `billing_required` */
+      402: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden` */
+      403: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `conflict`, `idempotency_in_progress` */
+      409: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_key_reused` */
+      422: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error` */
+      500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `registrar_error` */
+      502: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   Purchases_details: {
     parameters: {
       query?: never;
@@ -3987,7 +4279,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Custom nameservers (0-13); an empty list restores the registrar defaults */
+      /** @description Custom nameservers (0-13); an empty list restores the registrar defaults (and answers them) */
       200: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
@@ -4167,6 +4459,26 @@ export interface operations {
         content: {
           'application/json': {
             purchase: components['schemas']['DomainPurchase'];
+            renewal: {
+              /** @description 1 for the first renewal of the purchase */
+              n: number;
+              years: number;
+              wholesaleCents: number;
+              feeCents: number;
+              /** @description What this renewal charged */
+              totalCents: number;
+              /** @enum {string} */
+              currency: 'USD';
+              auto: boolean;
+              /** @enum {string} */
+              status: 'charging' | 'renewing' | 'refunding' | 'renewed' | 'failed' | 'refunded';
+              /** Format: date-time */
+              previousExpiresAt: string;
+              /** Format: date-time */
+              expiresAt: string | null;
+              /** Format: date-time */
+              createdAt: string;
+            };
           };
         };
       };
@@ -7575,9 +7887,13 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['RotateSecretDto'];
+      };
+    };
     responses: {
-      /** @description Replace the signing secret (the new one is shown once) */
+      /** @description Replace the signing secret (the new one is shown once); the old one keeps signing during an overlap */
       200: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
@@ -7590,6 +7906,19 @@ export interface operations {
           'application/json': {
             endpoint: components['schemas']['WebhookEndpoint'];
           };
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized` */
@@ -7620,6 +7949,19 @@ export interface operations {
       };
       /** @description `not_found` */
       404: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
