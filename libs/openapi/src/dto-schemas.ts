@@ -4,6 +4,7 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { IOptions } from 'class-validator-jsonschema/build/options';
 import { ISchemaConverters, defaultConverters } from 'class-validator-jsonschema/build/defaultConverters';
+import { nullableProperties } from '@app/http';
 import type { SchemaObject } from './schema';
 
 /** Refs class-validator-jsonschema leaves for a custom validator on a field of a built-in type. */
@@ -44,14 +45,19 @@ const defaultCustom = defaultConverters[ValidationTypes.CUSTOM_VALIDATION] as (
   options: IOptions,
 ) => SchemaObject;
 
+/** `@IsNullable()` fields take null as a value; `@IsOmittable()` ones may only be left out. */
+const isNullable = (meta: ValidationMetadata): boolean =>
+  typeof meta.target === 'function' &&
+  nullableProperties(meta.target as abstract new (...args: never[]) => unknown).has(meta.propertyName);
+
 const constraintName = (meta: ValidationMetadata): string | undefined =>
   meta.constraintCls ? getMetadataStorage().getTargetValidatorConstraints(meta.constraintCls)[0]?.name : undefined;
 
 /**
  * JSON schemas of every class-validator DTO, read from the same decorators the validation pipe
  * enforces, so the document cannot drift from what the API accepts. Written as OpenAPI 3.0:
- * `@IsOptional()` lets null through (class-validator skips the field), so such fields are
- * `nullable`; the pipe forbids unknown properties, so objects are closed.
+ * `@IsOptional()` and `@IsNullable()` let null through, so such fields are `nullable`
+ * (`@IsOmittable()` ones may be left out but refuse null); the pipe forbids unknown properties, so objects are closed.
  */
 export function dtoSchemas(): Record<string, SchemaObject> {
   const schemas = validationMetadatasToSchemas({
@@ -59,7 +65,7 @@ export function dtoSchemas(): Record<string, SchemaObject> {
     classTransformerMetadataStorage: defaultMetadataStorage,
     additionalConverters: <ISchemaConverters>{
       [ValidationTypes.CONDITIONAL_VALIDATION]: (meta: ValidationMetadata) =>
-        meta.name === IS_OPTIONAL ? { nullable: true } : {},
+        meta.name === IS_OPTIONAL || isNullable(meta) ? { nullable: true } : {},
       // `@IsDefined()` says "not null"; OpenAPI 3.0 already refuses null unless `nullable`.
       [ValidationTypes.IS_DEFINED]: {},
       // Either form; `anyOf`, as a date-time string is no date and the other way round only by format.

@@ -1003,7 +1003,7 @@ export interface components {
     };
     UpdateProjectDto: {
       name?: string;
-      description?: string;
+      description?: string | null;
       metadata?: {
         [key: string]: unknown;
       };
@@ -1020,7 +1020,7 @@ export interface components {
       redirectWww?: boolean;
       /** @enum {number} */
       redirectStatus?: 301 | 302;
-      projectId?: string;
+      projectId?: string | null;
     };
     /** @description `hostname` may not be sent: hostname is immutable: delete the domain and connect the new hostname instead */
     UpdateDomainDto: {
@@ -1034,7 +1034,7 @@ export interface components {
       redirectWww?: boolean;
       /** @enum {number} */
       redirectStatus?: 301 | 302;
-      projectId?: string;
+      projectId?: string | null;
     };
     BulkCreateDomainsDto: {
       domains: components['schemas']['CreateDomainDto'][];
