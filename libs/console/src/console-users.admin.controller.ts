@@ -1,7 +1,7 @@
 import { AdminOnly } from '@app/auth';
-import { DomainError } from '@app/http';
+import { DomainError, IsOmittable } from '@app/http';
 import { Body, Controller, Post } from '@nestjs/common';
-import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsString, Length, MaxLength } from 'class-validator';
 import { WORKSPACE_ROLES } from './access';
 import { ConsoleAudit } from './console-audit.service';
 import { ConsoleUsers, MIN_PASSWORD_LENGTH } from './console-users.service';
@@ -15,21 +15,21 @@ export class CreateConsoleUserDto {
   @Length(MIN_PASSWORD_LENGTH, 1024)
   password!: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(200)
   name?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   operator?: boolean;
 
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(100)
   workspaceId?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsIn(WORKSPACE_ROLES)
   role?: (typeof WORKSPACE_ROLES)[number];
 }

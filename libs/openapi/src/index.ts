@@ -1,4 +1,5 @@
 export * from './openapi.module';
 export * from './openapi.service';
 export * from './operations';
+export { isApiPath } from './route-scanner';
 export type { RouteInfo } from './route-scanner';

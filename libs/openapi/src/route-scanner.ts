@@ -30,7 +30,10 @@ const join = (...parts: string[]) =>
     .filter(Boolean)
     .join('/');
 
-/** Every route of every controller the app registered, read from Nest's own metadata (no extra decorators). */
+/** The web console (`/console`) serves HTML pages to people signed in there: not part of the API or its document. */
+export const isApiPath = (path: string): boolean => !/^\/console(\/|$)/.test(path);
+
+/** Every API route of every controller the app registered, read from Nest's own metadata (no extra decorators). */
 export function scanRoutes(modules: ModulesContainer): RouteInfo[] {
   const routes: RouteInfo[] = [];
   const seen = new Set<unknown>();
@@ -39,7 +42,7 @@ export function scanRoutes(modules: ModulesContainer): RouteInfo[] {
       const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
       if (!controller || seen.has(controller)) continue;
       seen.add(controller);
-      routes.push(...controllerRoutes(controller));
+      routes.push(...controllerRoutes(controller).filter((route) => isApiPath(route.path)));
     }
   }
   return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));

@@ -44,14 +44,19 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Remove the saved card',
     response: envelope('workspace', ref('Workspace')),
   },
+  'POST /admin/console-users': {
+    summary:
+      'Create a console user: an operator, or a member or viewer of one workspace (what `npm run admin -- create-user` calls)',
+    response: obj({ user: freeForm }),
+  },
   'GET /admin/cluster': {
     summary: 'Actor cluster: nodes, shards owned, resident actors',
     response: obj({ shardCount: int(), unowned: int(), nodes: arrayOf(freeForm) }),
   },
   'GET /edge/ask': {
     summary: 'Caddy on-demand TLS: 200 only for a live domain with correct DNS',
-    response: str(),
-    contentType: 'text/plain',
+    response: obj({ allowed: { type: 'boolean', enum: [true] }, hostname: str() }),
+    errors: ['not_found'],
   },
   'GET /openapi.json': { summary: 'This document', response: freeForm },
   'GET /docs': { summary: 'API reference page', response: str(), contentType: 'text/html' },

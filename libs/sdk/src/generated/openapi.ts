@@ -57,6 +57,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/console-users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a console user: an operator, or a member or viewer of one workspace (what `npm run admin -- create-user` calls) */
+    post: operations['ConsoleUsersAdmin_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/workspaces': {
     parameters: {
       query?: never;
@@ -971,7 +988,7 @@ export interface components {
       enabled?: boolean;
     };
     RotateSecretDto: {
-      overlapSeconds?: number | null;
+      overlapSeconds?: number;
     };
     UpdateWebhookEndpointDto: {
       url?: string;
@@ -1055,8 +1072,11 @@ export interface components {
       )[];
     };
     ExpectedRecordDto: {
-      /** @enum {string} */
-      type: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA';
+      /**
+       * @description One of A, AAAA, CNAME, TXT, NS, MX, CAA (case-insensitive)
+       * @enum {string}
+       */
+      type: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA' | 'a' | 'aaaa' | 'cname' | 'txt' | 'ns' | 'mx' | 'caa';
       name?: string;
       value: string;
     };
@@ -1123,6 +1143,16 @@ export interface components {
       /** @enum {string} */
       provider: 'cloudflare' | 'digitalocean';
       token: string;
+    };
+    CreateConsoleUserDto: {
+      /** Format: email */
+      email: string;
+      password: string;
+      name?: string;
+      operator?: boolean;
+      workspaceId?: string;
+      /** @enum {string} */
+      role?: 'member' | 'viewer';
     };
     Error: {
       /**
@@ -1767,6 +1797,85 @@ export interface operations {
       };
       /** @description `forbidden` */
       403: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error` */
+      500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  ConsoleUsersAdmin_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateConsoleUserDto'];
+      };
+    };
+    responses: {
+      /** @description Create a console user: an operator, or a member or viewer of one workspace (what `npm run admin -- create-user` calls) */
+      201: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            user: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden` */
+      403: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -2517,11 +2626,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/plain': string;
+          'application/json': {
+            /** @enum {boolean} */
+            allowed: true;
+            hostname: string;
+          };
         };
       };
       /** @description `bad_request` */
       400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found` */
+      404: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -6927,7 +7050,8 @@ export interface operations {
   Tools_lookup: {
     parameters: {
       query: {
-        type?: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA';
+        type?:
+          'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA' | 'a' | 'aaaa' | 'cname' | 'txt' | 'ns' | 'mx' | 'caa';
         hostname: string;
       };
       header?: never;
@@ -7086,7 +7210,8 @@ export interface operations {
   Tools_propagationCheck: {
     parameters: {
       query: {
-        type?: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA';
+        type?:
+          'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA' | 'a' | 'aaaa' | 'cname' | 'txt' | 'ns' | 'mx' | 'caa';
         expected?: string[];
         hostname: string;
       };

@@ -13,6 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsLookupHostname } from './lookup-hostname.validator';
+import { LookupTypeSchema } from './lookup-type.schema';
 import { IsRecordValue } from './record-value.validator';
 
 export const MAX_RECORDS_PER_CHECK = 100;
@@ -25,6 +26,7 @@ const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? va
 export class ExpectedRecordDto {
   @Transform(upper)
   @IsIn(LOOKUP_TYPES, { message: `type must be one of ${LOOKUP_TYPES.join(', ')}` })
+  @LookupTypeSchema()
   type!: LookupType;
 
   /** `@` or omitted: the hostname; relative (`_acme-challenge`) or absolute (ending in a dot, or under the hostname). */

@@ -2,6 +2,7 @@ import { LOOKUP_TYPES, LookupType } from '@app/dns';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsIn, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { IsLookupHostname } from './lookup-hostname.validator';
+import { LookupTypeSchema } from './lookup-type.schema';
 import { IsRecordValue } from './record-value.validator';
 
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
@@ -17,6 +18,7 @@ export class DnsLookupQueryDto extends HostnameQueryDto {
   @IsOptional()
   @Transform(upper)
   @IsIn(LOOKUP_TYPES, { message: TYPE_MESSAGE })
+  @LookupTypeSchema()
   type?: LookupType;
 }
 
@@ -25,6 +27,7 @@ export class PropagationQueryDto extends HostnameQueryDto {
   @IsOptional()
   @Transform(upper)
   @IsIn(LOOKUP_TYPES, { message: TYPE_MESSAGE })
+  @LookupTypeSchema()
   type?: LookupType;
 
   /** Repeat `expected` (or separate by commas, except for TXT) for several values. */

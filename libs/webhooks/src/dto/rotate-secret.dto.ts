@@ -1,10 +1,11 @@
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOmittable } from '@app/http';
+import { IsInt, Max, Min } from 'class-validator';
 import { MAX_OVERLAP_SECONDS } from '../secret-rotation';
 
 /** POST /v1/webhook-endpoints/{id}/rotate-secret: an optional body. */
 export class RotateSecretDto {
   /** How long the replaced secret still signs deliveries (beside the new one): 0-604800, default 86400. */
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(0)
   @Max(MAX_OVERLAP_SECONDS)
