@@ -6,11 +6,20 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const encode = (payload: unknown) => encoder.encode(JSON.stringify(payload ?? null));
 
+/**
+ * A request still waiting when the connection comes back is given this long for its answer, then
+ * reported as timed out so the caller retries at once (same command id, applied once) instead of
+ * waiting out its whole attempt: a request or reply lost in the outage would never be answered.
+ */
+const ANSWER_GRACE_AFTER_RECONNECT_MS = 300;
+
 /** The bus over a NATS connection; JSON payloads. */
 export class NatsBus extends Bus {
   private readonly logger = new Logger(NatsBus.name);
   private connected = true;
   private readonly listeners = new Set<(connected: boolean) => void>();
+  /** Requests in flight, each told when the connection comes back. */
+  private readonly waiting = new Set<() => void>();
 
   private constructor(
     readonly connection: NatsConnection,
@@ -54,14 +63,30 @@ export class NatsBus extends Bus {
   }
 
   async request(subject: string, payload: unknown, timeoutMs: number): Promise<unknown> {
+    const answer = this.connection.request(this.full(subject), encode(payload), { timeout: timeoutMs });
+    let grace: NodeJS.Timeout | undefined;
+    let onReconnect!: () => void;
+    const lostInOutage = new Promise<never>((_, reject) => {
+      onReconnect = () => {
+        grace ??= setTimeout(() => reject(new RequestTimeoutError(subject)), ANSWER_GRACE_AFTER_RECONNECT_MS);
+      };
+    });
+    this.waiting.add(onReconnect);
     try {
-      const msg = await this.connection.request(this.full(subject), encode(payload), { timeout: timeoutMs });
+      const msg = await Promise.race([answer, lostInOutage]);
       return JSON.parse(decoder.decode(msg.data)) as unknown;
     } catch (error) {
+      if (error instanceof RequestTimeoutError) {
+        answer.catch(() => undefined); // abandoned: its own timeout must not surface later
+        throw error;
+      }
       const code: string = (error as NatsError).code;
       if (code === (ErrorCode.NoResponders as string)) throw new NoRespondersError(subject);
       if (code === (ErrorCode.Timeout as string)) throw new RequestTimeoutError(subject);
       throw error;
+    } finally {
+      this.waiting.delete(onReconnect);
+      clearTimeout(grace);
     }
   }
 
@@ -139,6 +164,7 @@ export class NatsBus extends Bus {
       } else if (status.type === Events.Reconnect) {
         this.connected = true;
         this.logger.log('Reconnected to NATS');
+        this.waiting.forEach((onReconnect) => onReconnect());
         this.listeners.forEach((listener) => listener(true));
       }
     }
