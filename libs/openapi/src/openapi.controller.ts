@@ -24,6 +24,11 @@ export class OpenApiController {
     return this.openapi.document();
   }
 
+  @Get('asyncapi.json')
+  asyncApiDocument() {
+    return this.openapi.asyncApiDocument();
+  }
+
   @Get('docs')
   @Header('content-type', 'text/html; charset=utf-8')
   page(): string {

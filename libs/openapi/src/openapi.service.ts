@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
+import { buildAsyncApiDocument } from './asyncapi-document';
 import { dtoSchemas } from './dto-schemas';
 import { buildOpenApiDocument } from './openapi-document';
 import { RouteInfo, scanRoutes } from './route-scanner';
@@ -8,6 +9,7 @@ import { RouteInfo, scanRoutes } from './route-scanner';
 @Injectable()
 export class OpenApiService {
   private cached?: Record<string, unknown>;
+  private cachedAsync?: Record<string, unknown>;
 
   constructor(private readonly modules: ModulesContainer) {}
 
@@ -18,5 +20,11 @@ export class OpenApiService {
   document(): Record<string, unknown> {
     this.cached ??= buildOpenApiDocument(this.routes(), dtoSchemas());
     return this.cached;
+  }
+
+  /** The NATS events as AsyncAPI, sharing this document's schemas. */
+  asyncApiDocument(): Record<string, unknown> {
+    this.cachedAsync ??= buildAsyncApiDocument(this.document());
+    return this.cachedAsync;
   }
 }

@@ -59,6 +59,7 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     errors: ['not_found'],
   },
   'GET /openapi.json': { summary: 'This document', response: freeForm },
+  'GET /asyncapi.json': { summary: 'AsyncAPI 2.6 document of the NATS JetStream event subjects', response: freeForm },
   'GET /docs': { summary: 'API reference page', response: str(), contentType: 'text/html' },
   'GET /docs/{asset}': {
     summary: 'Assets of the reference page',

@@ -179,6 +179,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/asyncapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** AsyncAPI 2.6 document of the NATS JetStream event subjects */
+    get: operations['OpenApi_asyncApiDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/docs': {
     parameters: {
       query?: never;
@@ -2516,6 +2533,39 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error` */
+      500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  OpenApi_asyncApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description AsyncAPI 2.6 document of the NATS JetStream event subjects */
+      200: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description `internal_error` */

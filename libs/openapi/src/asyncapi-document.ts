@@ -1,0 +1,94 @@
+import { EDGE_INVALIDATE_SUBJECT } from '@app/edge';
+import { EVENT_TYPES, eventSubject } from '@app/webhooks';
+import { API_VERSION } from './openapi-document';
+import { RESOURCE_SCHEMAS } from './resource-schemas';
+import { SchemaObject, obj, ref, str } from './schema';
+
+type Json = Record<string, unknown>;
+
+/** What `data` holds, by event family: the same objects the REST API answers with. */
+function dataSchema(type: string): SchemaObject {
+  if (type.startsWith('domain_purchase.')) {
+    return {
+      ...obj({ purchase: ref('DomainPurchase') }),
+      additionalProperties: true,
+      description: 'Renewals add `operation: "renewal"` and `renewal`',
+    };
+  }
+  return {
+    ...obj({ domain: ref('Domain') }),
+    additionalProperties: true,
+    description: 'State changes add `previousStatus`, `reason` and `certificateRenewed`',
+  };
+}
+
+const messageName = (type: string): string =>
+  type.replace(/(^|[._])([a-z])/g, (_m, _s, c: string) => c.toUpperCase()) + 'Event';
+
+/** `events.{workspaceId}.<type>`: the subject the relay publishes to, built by its own function. */
+const channelName = (type: string): string => eventSubject('', '{workspaceId}', type);
+
+/**
+ * The NATS subjects an internal service may subscribe to, as AsyncAPI 2.6, built from the event type
+ * list and subject functions the relay uses and the schemas of the OpenAPI document (`Event`, `Domain`,
+ * `DomainPurchase` and what they reference), so both documents describe one envelope.
+ */
+export function buildAsyncApiDocument(openapi: Json): Json {
+  const components = openapi.components as { schemas?: Record<string, SchemaObject> } | undefined;
+  const openapiSchemas = components?.schemas ?? {};
+  const channels: Json = {};
+  const messages: Json = {};
+  for (const type of EVENT_TYPES) {
+    const name = messageName(type);
+    messages[name] = {
+      name: type,
+      title: type,
+      contentType: 'application/json',
+      headers: obj({ 'Nats-Msg-Id': str('The event id: JetStream drops a re-published copy within 10 minutes') }),
+      payload: {
+        allOf: [ref('Event'), obj({ type: { type: 'string', enum: [type] }, data: dataSchema(type) })],
+      },
+    };
+    channels[channelName(type)] = {
+      description: `JetStream stream \`EVENTS\`: every \`${type}\` event of one workspace, once per event id.`,
+      parameters: { workspaceId: { $ref: '#/components/parameters/workspaceId' } },
+      subscribe: { operationId: `on${name}`, message: { $ref: `#/components/messages/${name}` } },
+    };
+  }
+  messages.EdgeInvalidation = {
+    name: EDGE_INVALIDATE_SUBJECT,
+    contentType: 'application/json',
+    payload: obj({ hostname: str('Lowercase hostname; edges also drop its www twin') }),
+  };
+  channels[EDGE_INVALIDATE_SUBJECT] = {
+    description:
+      'Internal-only, core NATS (not persisted): a certificate was stored or a domain changed or was deleted, ' +
+      'so every edge drops its cached route and certificate of `hostname`. Not a stable contract.',
+    subscribe: { operationId: 'onEdgeInvalidation', message: { $ref: '#/components/messages/EdgeInvalidation' } },
+  };
+  return {
+    asyncapi: '2.6.0',
+    id: 'urn:custom-domains:events',
+    info: {
+      title: 'Custom domains and domain registration: events on NATS',
+      version: API_VERSION,
+      description:
+        'Every event of `/v1/events` (and of webhooks) is also published to the JetStream stream `EVENTS` on ' +
+        '`events.<workspaceId>.<type>` with `Nats-Msg-Id` = event id (duplicate window 10 min, kept 7 days); ' +
+        'consume it with a durable consumer on `events.>`. With `NATS_SUBJECT_PREFIX=<p>` every subject is ' +
+        '`<p>.` + the subject below and the stream is `EVENTS_<p>`. Subjects not listed here (actors, cluster ' +
+        'membership, shard leases) are internal to the service and may change without notice.',
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      nats: { url: 'nats://localhost:4222', protocol: 'nats', description: 'The NATS of the deployment (NATS_URL)' },
+    },
+    channels,
+    components: {
+      messages,
+      // The served document's schemas first; the catalogue fills in any a process's routes left out.
+      schemas: { ...RESOURCE_SCHEMAS, ...openapiSchemas },
+      parameters: { workspaceId: { description: 'The workspace id (`ws_...`)', schema: { type: 'string' } } },
+    },
+  };
+}
