@@ -25,3 +25,18 @@ export function matchesFilter(filter: readonly string[], type: string): boolean 
 export function normalizeFilter(types: readonly string[]): EventType[] {
   return EVENT_TYPES.filter((type) => types.includes(type));
 }
+
+/**
+ * The event `POST /v1/webhook-endpoints/{id}/test` sends. Not one of SPEC section 6's types (nobody
+ * subscribes to it and no filter excludes it): it goes to the one endpoint named in `data.endpointId`.
+ */
+export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
+
+/** Whether `endpointId` gets the event: a test event only its own endpoint, others by the filter. */
+export function receivesEvent(
+  endpoint: { id: string; events: readonly string[] },
+  event: { type: string; data: Record<string, unknown> },
+): boolean {
+  if (event.type === TEST_EVENT_TYPE) return event.data.endpointId === endpoint.id;
+  return matchesFilter(endpoint.events, event.type);
+}

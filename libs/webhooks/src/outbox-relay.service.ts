@@ -5,7 +5,7 @@ import { Clock, WEBHOOK_CLOCK } from './clock';
 import { DeliveryWorker } from './delivery-worker.service';
 import { buildEnvelope, unixSeconds } from './envelope';
 import { EventStream } from './event-stream';
-import { matchesFilter } from './event-types';
+import { receivesEvent } from './event-types';
 import {
   NewDelivery,
   anyUnrelayed,
@@ -72,7 +72,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       const endpoints = await enabledEndpoints(tx, [...new Set(rows.map((r) => r.workspaceId))]);
       const created: NewDelivery[] = rows.flatMap((event) =>
         endpoints
-          .filter((e) => e.workspaceId === event.workspaceId && matchesFilter(e.events, event.type))
+          .filter((e) => e.workspaceId === event.workspaceId && receivesEvent(e, event))
           .map((e) => ({ eventId: event.id, endpointId: e.id, workspaceId: event.workspaceId, type: event.type })),
       );
       await insertDeliveries(tx, created, now);

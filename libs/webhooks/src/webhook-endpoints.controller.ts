@@ -54,6 +54,13 @@ export class WebhookEndpointsController {
     return this.usecases.rotateSecret(p.workspaceId, id, body?.overlapSeconds ?? undefined);
   }
 
+  /** Sends a signed `webhook_endpoint.test` event to this endpoint through the normal delivery path. */
+  @Post(':id/test')
+  @HttpCode(202)
+  sendTest(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
+    return this.usecases.sendTestEvent(p.workspaceId, id);
+  }
+
   @Get(':id/deliveries')
   async deliveriesOf(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query() q: ListDeliveriesDto) {
     await this.endpoints.get(p.workspaceId, id);

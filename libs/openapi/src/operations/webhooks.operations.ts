@@ -1,5 +1,5 @@
 import { EVENT_TYPES } from '@app/webhooks';
-import { arrayOf, envelope, obj, page, ref } from '../schema';
+import { arrayOf, dateTime, envelope, obj, page, ref, str } from '../schema';
 import type { OperationDoc } from './operation-doc';
 
 const EVENT_TYPE = EVENT_TYPES.map((type) => type.replace(/\./g, '\\.')).join('|');
@@ -31,6 +31,15 @@ export const WEBHOOK_OPERATIONS: Record<string, OperationDoc> = {
       'it; then only the new one signs. 0 stops the old secret at once. Rotating again during an overlap keeps ' +
       'only the secret being replaced.',
     response: envelope('endpoint', ref('WebhookEndpoint')),
+  },
+  'POST /v1/webhook-endpoints/{id}/test': {
+    summary: 'Send a signed test event to this endpoint',
+    description:
+      'Queues an event of type `webhook_endpoint.test` (not one of the subscribable types; `data.test` is true ' +
+      'and `data.endpointId` names the endpoint) for this endpoint only, whatever its `events` filter. It goes ' +
+      'through the outbox, the delivery worker and the signed POST like every other event, so it is signed, ' +
+      "retried and listed under the endpoint's deliveries the same way. A disabled endpoint receives nothing.",
+    response: envelope('event', obj({ id: str('`evt_...`'), type: str(), createdAt: dateTime() })),
   },
   'GET /v1/webhook-endpoints/{id}/deliveries': {
     summary: 'Deliveries to an endpoint',

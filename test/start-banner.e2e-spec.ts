@@ -1,0 +1,129 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT, TestDatabase, createTestDatabase, freeEdgePorts, freePort } from '@test/support';
+
+const MAIN = resolve(REPO_ROOT, 'dist/apps/standalone/src/main.js');
+const BANNER_END = /-d '\{"name":"Acme","paymentMethod":"pm_card_visa"\}'\s*\n/;
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** The built standalone, through `script` (a pseudo-terminal: stdout.isTTY) or with piped stdout. */
+function start(env: Record<string, string>, tty: boolean): Run {
+  const command = tty ? 'script' : process.execPath;
+  const args = tty ? ['-qfec', `${process.execPath} ${MAIN}`, '/dev/null'] : [MAIN];
+  const child = spawn(command, args, {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true, // its own process group, so cleanup reaches the node under `script` too
+  });
+  let output = '';
+  const onData = (chunk: Buffer) => void (output += chunk.toString());
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  return { child, output: () => output.replace(ANSI, '').replace(/\r/g, '') };
+}
+
+async function waitForBanner(run: Run, timeoutMs = 120_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (!BANNER_END.test(run.output())) {
+    if (run.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`no banner; output:\n${run.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return run.output();
+}
+
+async function stop(run: Run | undefined): Promise<void> {
+  if (!run?.child.pid || run.child.exitCode !== null) return;
+  const exited = new Promise((done) => run.child.once('exit', done));
+  try {
+    process.kill(-run.child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-run.child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const isJson = (line: string) => {
+  try {
+    return typeof JSON.parse(line) === 'object';
+  } catch {
+    return false;
+  }
+};
+
+/** Splits the output at the banner: the log lines before it, and what comes from its first line on. */
+function split(output: string): { logs: string[]; tail: string[] } {
+  const lines = output.split('\n');
+  const first = lines.findIndex((l) => l.includes('Custom domains service (standalone) is up at'));
+  expect(first).toBeGreaterThan(0);
+  return {
+    logs: lines.slice(0, first).filter((l) => l.trim()),
+    tail: lines.slice(first).filter((l) => l.trim()),
+  };
+}
+
+describe('npm start: the banner comes last; logs pretty on a terminal, JSON otherwise (issue 20 item 10)', () => {
+  let db: TestDatabase;
+  let dataDir: string;
+  let run: Run | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'banner-'));
+  });
+  afterEach(() => stop(run));
+  afterAll(async () => {
+    await stop(run);
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const env = async () => ({
+    PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    DATABASE_URL: db.url,
+    ...(await freeEdgePorts()),
+  });
+
+  it('on a terminal: readable log lines, no JSON, the banner last', async () => {
+    run = start(await env(), true);
+    const { logs, tail } = split(await waitForBanner(run));
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs.filter(isJson)).toEqual([]);
+    expect(logs.some((l) => /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: /.test(l))).toBe(true);
+    // Nest's per-route lines are at debug now, not ~140 lines burying the banner.
+    expect(logs.filter((l) => l.includes('Mapped {'))).toEqual([]);
+    expect(tail[tail.length - 1]).toMatch(/-d '\{"name":"Acme"/);
+    expect(tail.every((l) => /^ {2}\S| {15}/.test(l))).toBe(true);
+  });
+
+  it('piped: every log line is JSON (the banner aside)', async () => {
+    run = start(await env(), false);
+    const output = await waitForBanner(run);
+    const lines = output.split('\n').filter((l) => l.trim());
+    const banner = lines.filter((l) => /^ {2}\S| {15}/.test(l));
+    expect(banner[0]).toContain('Custom domains service (standalone) is up at');
+    const logs = lines.filter((l) => !banner.includes(l));
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs.filter((l) => !isJson(l))).toEqual([]);
+    expect(logs.every((l) => typeof (JSON.parse(l) as { level: unknown }).level === 'number')).toBe(true);
+  });
+});
