@@ -7,23 +7,13 @@ import {
   createWorkspaceVia,
   domainEnv,
   domainZones,
+  independentlyVerify,
   insertOutboxEvents,
   startDnsServer,
   startTestApp,
   startWebhookReceiver,
 } from '@test/support';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import request from 'supertest';
-
-/** The receiver's side, written from the README's description alone (not with the service's code). */
-function independentlyVerify(raw: Buffer, header: string, secret: string): boolean {
-  const match = /^t=(\d+),sha256=([0-9a-f]{64})$/.exec(header);
-  if (!match) return false;
-  const expected = createHmac('sha256', secret).update(raw).digest();
-  if (!timingSafeEqual(Buffer.from(match[2], 'hex'), expected)) return false;
-  const t = Number(match[1]);
-  return JSON.parse(raw.toString('utf8')).timestamp === t && Math.abs(Date.now() / 1000 - t) <= 300;
-}
 
 describe('webhook delivery (standalone, real receivers on loopback)', () => {
   let dns: DnsServer;

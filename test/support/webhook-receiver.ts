@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { IncomingHttpHeaders, Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 
@@ -97,4 +98,17 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       }),
   });
   return receiver;
+}
+
+/**
+ * The receiver's side, written from the README's description alone (not with the service's code):
+ * HMAC-SHA256 of the raw body, `t=` within 5 minutes and equal to the body's timestamp.
+ */
+export function independentlyVerify(raw: Buffer, header: string, secret: string): boolean {
+  const match = /^t=(\d+),sha256=([0-9a-f]{64})$/.exec(header);
+  if (!match) return false;
+  const expected = createHmac('sha256', secret).update(raw).digest();
+  if (!timingSafeEqual(Buffer.from(match[2], 'hex'), expected)) return false;
+  const t = Number(match[1]);
+  return JSON.parse(raw.toString('utf8')).timestamp === t && Math.abs(Date.now() / 1000 - t) <= 300;
 }
