@@ -1,4 +1,4 @@
-import { APP_CONFIG, AppConfig } from '@app/config';
+import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { DnsModule, DnsResolver } from '@app/dns';
 import { DomainRepository, DomainsApiModule } from '@app/domains';
 import { Module } from '@nestjs/common';
@@ -55,7 +55,7 @@ export class ProviderDetectionModule {}
       inject: [DomainRepository, ProviderDetector, DomainConnectClient, APP_CONFIG],
       useFactory: (domains: DomainRepository, detector: ProviderDetector, dc: DomainConnectClient, c: AppConfig) =>
         new ConnectInstructionsService(domains, detector, dc, {
-          edge: { cnameTarget: c.edgeCnameTarget, ipv4: c.edgeIpv4 },
+          edge: edgeSettingsOf(c),
           providerId: c.domainConnect.providerId,
           serviceId: c.domainConnect.serviceId,
           signer: c.domainConnect.privateKeyPem

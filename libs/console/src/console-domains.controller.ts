@@ -1,4 +1,4 @@
-import { APP_CONFIG, AppConfig } from '@app/config';
+import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { ConnectSessions } from '@app/connect-sessions';
 import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domain-model';
 import {
@@ -49,7 +49,7 @@ export class ConsoleDomainsController {
   ) {}
 
   private get edge() {
-    return { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 };
+    return edgeSettingsOf(this.config);
   }
 
   @Get('w/:ws/domains')

@@ -1,4 +1,4 @@
-import { APP_CONFIG, AppConfig } from '@app/config';
+import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { DomainCommands, DomainRepository, DomainView, requiredDnsRecords } from '@app/domains';
 import { Inject, Injectable } from '@nestjs/common';
 import { ApplyResult, DNS_PROVIDERS, DnsProvider, DnsProviderId } from './dns-provider';
@@ -27,7 +27,7 @@ export class DnsApply {
     const record = await this.domains.get(workspaceId, id);
     const provider = this.providers.find((p) => p.id === providerId);
     if (!provider) throw new Error(`No DNS provider adapter for ${providerId}`);
-    const edge = { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 };
+    const edge = edgeSettingsOf(this.config);
     const desired = requiredDnsRecords(record.hostname, record.apex && !provider.flattensApexCname, edge);
     const result = await provider.apply(record.hostname, desired, token);
     const { domain } = await this.commands.check(workspaceId, id);

@@ -1,4 +1,4 @@
-import { APP_CONFIG, AppConfig } from '@app/config';
+import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { Global, Module } from '@nestjs/common';
 import { DnsDiagnostics } from './dns-diagnostics';
 import { DnsProber } from './dns-prober';
@@ -20,7 +20,7 @@ import { ServedCertificateProbe } from './served-certificate.probe';
       inject: [DnsResolver, APP_CONFIG],
       useFactory: (r: DnsResolver, c: AppConfig) =>
         new DnsDiagnostics(r, {
-          edge: { cnameTarget: c.edgeCnameTarget, ipv4: c.edgeIpv4 },
+          edge: edgeSettingsOf(c),
           authoritativePort: c.dnsAuthoritativePort,
           allowCidrs: c.outboundAllowCidrs,
         }),
@@ -28,8 +28,7 @@ import { ServedCertificateProbe } from './served-certificate.probe';
     {
       provide: DnsProber,
       inject: [DnsResolver, APP_CONFIG, DnsDiagnostics],
-      useFactory: (r: DnsResolver, c: AppConfig, d: DnsDiagnostics) =>
-        new DnsProber(r, { cnameTarget: c.edgeCnameTarget, ipv4: c.edgeIpv4 }, d),
+      useFactory: (r: DnsResolver, c: AppConfig, d: DnsDiagnostics) => new DnsProber(r, edgeSettingsOf(c), d),
     },
     {
       provide: OriginPreflight,

@@ -1,5 +1,5 @@
 import { Bus } from '@app/bus';
-import { APP_CONFIG, AppConfig } from '@app/config';
+import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { EDGE_INVALIDATE_SUBJECT, invalidatedHostname } from '@app/edge';
 import { notFound } from '@app/http';
 import { PgDirect } from '@app/persistence';
@@ -29,7 +29,7 @@ export class DomainViews implements OnModuleInit, OnModuleDestroy {
     private readonly bus: Bus,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.edge = { cnameTarget: config.edgeCnameTarget, ipv4: config.edgeIpv4 };
+    this.edge = edgeSettingsOf(config);
   }
 
   onModuleInit(): void {

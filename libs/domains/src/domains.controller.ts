@@ -1,5 +1,5 @@
 import { ConnectSessionAllowed, CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
-import { APP_CONFIG, AppConfig } from '@app/config';
+import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { Idempotent } from '@app/limits';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { DomainCommands } from './domain-commands.usecase';
@@ -21,7 +21,7 @@ export class DomainsController {
   ) {}
 
   private get edge() {
-    return { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 };
+    return edgeSettingsOf(this.config);
   }
 
   @Get()

@@ -1,6 +1,6 @@
 import { ActorRegistry } from '@app/actors';
 import { CertificateManager, CertificatesModule } from '@app/certificates';
-import { APP_CONFIG, AppConfig } from '@app/config';
+import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { DnsModule, DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
 import { MikroSqlExecutor } from '@app/persistence';
 import { ProjectsModule } from '@app/projects';
@@ -39,7 +39,7 @@ class DomainActorRegistration implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const edge = { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 };
+    const edge = edgeSettingsOf(this.config);
     this.registry.register(
       new DomainActor({
         db: this.db,

@@ -1,5 +1,5 @@
 import { ActorClient } from '@app/actors';
-import { APP_CONFIG, AppConfig } from '@app/config';
+import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { OriginPreflight } from '@app/dns';
 import { DomainRepository, DomainView, toDomainView } from '@app/domains';
 import { HostnameError, normalizePurchaseHostname } from '@app/domain-model';
@@ -121,7 +121,7 @@ export class PurchaseCommands {
     const { purchase } = this.purchaseOf(await this.send(id, command));
     const domainId = purchase.connectedDomainId;
     if (!domainId) throw new Error('The purchase actor answered a connect without a Domain');
-    const edge = { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 };
+    const edge = edgeSettingsOf(this.config);
     return { purchase, domain: toDomainView(await this.domains.get(workspaceId, domainId), edge) };
   }
 

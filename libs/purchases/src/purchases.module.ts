@@ -1,6 +1,6 @@
 import { ActorClient, ActorRegistry } from '@app/actors';
 import { Bus } from '@app/bus';
-import { APP_CONFIG, AppConfig } from '@app/config';
+import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { DnsModule, OriginPreflight } from '@app/dns';
 import { DomainsApiModule } from '@app/domains';
 import { Payments, PaymentsModule } from '@app/payments';
@@ -47,7 +47,7 @@ class PurchaseActorRegistration implements OnModuleInit {
         actors: this.actors,
         preflight: this.preflight,
         bus: this.bus,
-        edge: { cnameTarget: this.config.edgeCnameTarget, ipv4: this.config.edgeIpv4 },
+        edge: edgeSettingsOf(this.config),
         fees: { percent: this.config.purchaseFeePercent, minCents: this.config.purchaseFeeMinCents },
         crash: new CrashSeam(this.config.purchaseCrashAfter),
       }),
