@@ -3,7 +3,7 @@ import { Bus } from '@app/bus';
 import { DnsProber, DnsResolver, climbCaa } from '@app/dns';
 import { evaluateCaa } from '@app/domain-model';
 import { publishEdgeInvalidation } from '@app/edge';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Injectable, Logger } from '@nestjs/common';
 import { AcmeIssuer } from './acme-issuer.service';
 import { CertificateRepository } from './certificate.repository';

@@ -9,7 +9,7 @@ import {
   requiredDnsRecords,
   toDomainView,
 } from '@app/domains';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { RecordChecks } from '@app/tools';
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';

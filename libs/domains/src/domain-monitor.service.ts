@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { Bus } from '@app/bus';
 import { DnsLookupError, DnsProber, OriginPreflight, ServedCertificate, ServedCertificateProbe } from '@app/dns';
 import { publishEdgeInvalidation } from '@app/edge';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';

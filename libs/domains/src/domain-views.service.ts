@@ -1,7 +1,7 @@
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { EDGE_INVALIDATE_SUBJECT, invalidatedHostname } from '@app/edge';
-import { notFound } from '@app/http';
+import { notFound } from '@app/kernel';
 import { PgDirect } from '@app/persistence';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DomainRecord } from './domain.record';

@@ -2,7 +2,7 @@ import { ActorContext, ActorKind, Decision, OutboxEvent } from '@app/actors';
 import { DnsProber, OriginPreflight, ServedCertificate, ServedCertificateProbe } from '@app/dns';
 import { DomainEvent, DomainInput, DomainState, initialDomainState, transition } from '@app/domain-model';
 import { wwwTwin } from '@app/edge';
-import { DomainError, notFound } from '@app/http';
+import { DomainError, notFound } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { hash53 } from '@app/actors';
 import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsLookupError, DnsResolver } from '@app/dns';
 import { OwnershipChallenge, ownershipChallenge, ownershipKey, ownershipProven } from '@app/domain-model';
 import { publishEdgeInvalidation } from '@app/edge';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';

@@ -1,6 +1,6 @@
 import { RequestWithPrincipal } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from './clock';

@@ -1,7 +1,7 @@
 import { CredentialResolver, CredentialResolvers, Principal, safeEqual } from '@app/auth';
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { newId } from '@app/persistence';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { OAuthClientRecord, OAuthClientRepository } from './oauth-client.repository';

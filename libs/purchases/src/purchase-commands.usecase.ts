@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { OriginPreflight } from '@app/dns';
 import { DomainRepository, DomainView, toDomainView } from '@app/domains';
 import { HostnameError, normalizePurchaseHostname } from '@app/domain-model';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { newId } from '@app/persistence';
 import { WorkspaceRepository } from '@app/workspaces';
 import { Inject, Injectable } from '@nestjs/common';

@@ -3,7 +3,7 @@ import { Bus } from '@app/bus';
 import { OriginPreflight } from '@app/dns';
 import { DEFAULT_SETTINGS, DOMAIN_KIND, DomainCommand } from '@app/domains';
 import { publishEdgeInvalidation } from '@app/edge';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { PaymentDeclinedError, Payments, RefundRefusedError } from '@app/payments';
 import type { SqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarRefusedError } from '@app/registrar';

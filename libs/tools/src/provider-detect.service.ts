@@ -1,6 +1,6 @@
 import { ProviderDetector, registrableDomain } from '@app/connect';
 import { normalizeLookupHostname } from '@app/domain-model';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 
 export interface ProviderDetectResult {

@@ -1,5 +1,5 @@
 import { Bus } from '@app/bus';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, WEBHOOK_CLOCK } from './clock';
 import { DeliveryRepository } from './delivery.repository';

@@ -1,5 +1,5 @@
 import { SecretBox } from '@app/crypto';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, WEBHOOK_CLOCK } from './clock';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
