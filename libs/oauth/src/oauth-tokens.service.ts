@@ -1,11 +1,10 @@
 import { CredentialResolver, CredentialResolvers, Principal, safeEqual } from '@app/auth';
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DomainError } from '@app/kernel';
+import { CLOCK, Clock, DomainError } from '@app/kernel';
 import { newId } from '@app/persistence';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { OAuthClientRecord, OAuthClientRepository } from './oauth-client.repository';
-import { OAuthClock, OAUTH_CLOCK } from './oauth.clock';
 import { generateAccessToken, hashSecret, looksLikeAccessToken, looksLikeClientId } from './oauth-credentials';
 import { ClientCredentials, grantedScopes } from './oauth-request';
 import { OAuthTokenRecord, OAuthTokenRepository } from './oauth-token.repository';
@@ -60,7 +59,7 @@ export class OAuthTokens implements CredentialResolver, OnModuleInit, OnModuleDe
     private readonly tokens: OAuthTokenRepository,
     private readonly bus: Bus,
     private readonly credentials: CredentialResolvers,
-    @Inject(OAUTH_CLOCK) private readonly clock: OAuthClock,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
