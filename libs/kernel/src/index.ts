@@ -6,3 +6,4 @@ export { badRequest, DomainError, ERROR_CODES, notFound } from './domain-error';
 export type { ErrorCode } from './domain-error';
 export { CLOCK, SystemClock, systemClock } from './clock';
 export type { Clock } from './clock';
+export { canonicalHostname } from './hostname';
