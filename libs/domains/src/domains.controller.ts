@@ -1,6 +1,6 @@
 import { ConnectSessionAllowed, CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
-import { canonicalHostname } from '@app/kernel';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { canonicalHostname, edgeSettingsOf } from '@app/kernel';
 import { Idempotent } from '@app/limits';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { DomainCommands } from './domain-commands.usecase';

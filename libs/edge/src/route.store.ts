@@ -1,9 +1,9 @@
 import type { DomainStatus, MonitorStatus } from '@app/domain-model';
+import { wwwTwin } from '@app/kernel';
 import { MikroSqlExecutor, type SqlExecutor } from '@app/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { EDGE_OPTIONS } from './edge.options';
 import { EdgeRoute } from './edge-route';
-import { wwwTwin } from './host';
 import { TtlCache } from './ttl-cache';
 
 interface Row {

@@ -1,4 +1,4 @@
-import { canonicalHostname } from './hostname';
+import { canonicalHostname, wwwTwin } from './hostname';
 
 describe('canonicalHostname', () => {
   it.each([
@@ -16,5 +16,14 @@ describe('canonicalHostname', () => {
 
   it('strips only one trailing dot, so a doubled dot stays visible to validation', () => {
     expect(canonicalHostname('example.com..')).toBe('example.com.');
+  });
+});
+
+describe('wwwTwin', () => {
+  it('pairs the apex and www', () => {
+    expect(wwwTwin('example.com')).toBe('www.example.com');
+    expect(wwwTwin('www.example.com')).toBe('example.com');
+    expect(wwwTwin('shop.example.com')).toBe('www.shop.example.com');
+    expect(wwwTwin('www.com')).toBeUndefined();
   });
 });

@@ -7,3 +7,13 @@
 export function canonicalHostname(name: string): string {
   return name.trim().toLowerCase().replace(/\.$/, '');
 }
+
+/**
+ * The other half of a `redirectWww` pair: `www.example.com` for `example.com` and back.
+ * Undefined when stripping `www.` would leave a single label.
+ */
+export function wwwTwin(hostname: string): string | undefined {
+  if (!hostname.startsWith('www.')) return `www.${hostname}`;
+  const rest = hostname.slice(4);
+  return rest.includes('.') ? rest : undefined;
+}

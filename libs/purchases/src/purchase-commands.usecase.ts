@@ -1,9 +1,9 @@
 import { ActorClient } from '@app/actors';
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { canonicalHostname, DomainError, edgeSettingsOf } from '@app/kernel';
 import { OriginPreflight } from '@app/dns';
 import { DomainRepository, DomainView, toDomainView } from '@app/domains';
 import { HostnameError, normalizePurchaseHostname } from '@app/domain-model';
-import { canonicalHostname, DomainError } from '@app/kernel';
 import { newId } from '@app/persistence';
 import { WorkspaceRepository } from '@app/workspaces';
 import { Inject, Injectable } from '@nestjs/common';
