@@ -11,3 +11,5 @@ export { edgeSettingsOf } from './edge-settings';
 export type { EdgeSettings } from './edge-settings';
 export { EDGE_INVALIDATE_SUBJECT, invalidatedHostname, publishEdgeInvalidation } from './edge-invalidation';
 export type { EdgeInvalidation, Publisher } from './edge-invalidation';
+export { BoundedCache } from './bounded-cache';
+export type { BoundedCacheOptions } from './bounded-cache';
