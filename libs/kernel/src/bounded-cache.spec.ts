@@ -184,4 +184,19 @@ describe('BoundedCache', () => {
     expect(cache.get('c')).toBeUndefined();
     expect(evicted).toEqual(['a', 'c']);
   });
+
+  it('lists the unexpired entries, least recently used first, without touching them', () => {
+    const cache = cacheOf<number>(3, 0, 1_000);
+    cache.set('a', 1);
+    cache.set('b', 2, 10);
+    cache.set('c', 3);
+    cache.get('a');
+    now += 10;
+    expect([...cache.entriesNow()]).toEqual([
+      ['c', 3],
+      ['a', 1],
+    ]);
+    cache.set('d', 4);
+    expect(cache.peek('c')).toBe(3);
+  });
 });

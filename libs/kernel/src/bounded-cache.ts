@@ -109,6 +109,12 @@ export class BoundedCache<V> {
     for (const [key, entry] of this.entries) if (matches(entry.value, key)) this.delete(key);
   }
 
+  /** The unexpired entries, least recently used first, without counting as uses. */
+  *entriesNow(): IterableIterator<[string, V]> {
+    const now = this.clock.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt > now) yield [key, entry.value];
+  }
+
   clear(): void {
     this.entries.clear();
     this.loading.clear();
