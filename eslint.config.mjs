@@ -18,6 +18,23 @@ export default tseslint.config(
     },
   },
   {
+    // The kernel is the vocabulary every lib shares: plain TypeScript, so it depends on nothing.
+    files: ['libs/kernel/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@app/*', '@nestjs/*', 'fastify', '@fastify/*', 'pg', 'nats', '@mikro-orm/*', 'node:*'],
+              message: 'libs/kernel imports no other lib, framework, transport, database or Node I/O.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', '**/*.spec.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

@@ -1,5 +1,5 @@
 import { DEFAULT_MEMBERSHIP } from '@app/actors';
-import { EDGE_INVALIDATE_SUBJECT } from '@app/edge';
+import { EDGE_INVALIDATE_SUBJECT } from '@app/kernel';
 import { EVENT_TYPES, streamName } from '@app/webhooks';
 import { Parser } from '@asyncapi/parser';
 import {

@@ -1,6 +1,5 @@
 import { AUTH_KIND } from '@app/auth';
-import { CONNECT_SESSION_CLOCK } from '@app/connect-sessions';
-import { Clock } from '@app/limits';
+import { CLOCK } from '@app/kernel';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
@@ -94,7 +93,7 @@ describe('connect sessions', () => {
     });
     t = await startTestApp({
       env: { ...domainEnv(dns.address), CLOUDFLARE_API_URL: cloudflare.url },
-      overrides: [{ provide: CONNECT_SESSION_CLOCK, useValue: clock }],
+      overrides: [{ provide: CLOCK, useValue: clock }],
     });
     [key, otherKey] = (await Promise.all([createWorkspaceVia(t.server), createWorkspaceVia(t.server)])).map(
       (w) => w.apiKey,
@@ -250,7 +249,7 @@ describe('connect sessions', () => {
     const frozen = { now: () => Date.parse('2026-06-01T12:00:10Z') };
     const limited = await startTestApp({
       env: { ...domainEnv(dns.address), RATE_LIMITS: 'on' },
-      overrides: [{ provide: Clock, useValue: frozen }],
+      overrides: [{ provide: CLOCK, useValue: frozen }],
     });
     try {
       const k = (await createWorkspaceVia(limited.server)).apiKey;

@@ -1,5 +1,6 @@
 import { Bus } from '@app/bus';
-import { EdgeModule, publishEdgeInvalidation } from '@app/edge';
+import { EdgeModule } from '@app/edge';
+import { publishEdgeInvalidation } from '@app/kernel';
 import { edgeFeatures } from '@app/runtime';
 import {
   DnsServer,

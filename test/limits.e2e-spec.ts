@@ -1,4 +1,4 @@
-import { Clock } from '@app/limits';
+import { CLOCK, Clock } from '@app/kernel';
 import {
   DnsServer,
   ORIGIN_URL,
@@ -30,7 +30,7 @@ describe('rate limits and idempotency (injected clock)', () => {
   beforeAll(async () => {
     dns = await startDnsServer(domainZones());
     t = await startTestApp({ env: { ...domainEnv(dns.address), RATE_LIMITS: 'on' } });
-    jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => now);
+    jest.spyOn(t.app.get<Clock>(CLOCK), 'now').mockImplementation(() => now);
   });
   afterAll(async () => {
     await t?.close();

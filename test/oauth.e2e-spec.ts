@@ -1,6 +1,5 @@
 import { ALL_SCOPES } from '@app/auth';
-import { Clock } from '@app/limits';
-import { OAUTH_CLOCK } from '@app/oauth';
+import { CLOCK, Clock } from '@app/kernel';
 import {
   DnsServer,
   ORIGIN_URL,
@@ -77,7 +76,7 @@ describe('OAuth 2.0 client credentials', () => {
     dns = await startDnsServer(domainZones());
     t = await startTestApp({
       env: domainEnv(dns.address),
-      overrides: [{ provide: OAUTH_CLOCK, useValue: { now: () => now } }],
+      overrides: [{ provide: CLOCK, useValue: { now: () => now } }],
     });
     client = await newClient(['domains:read', 'domains:write', 'webhooks:read']);
   });
@@ -438,7 +437,7 @@ describe('OAuth tokens and rate limits', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ env: { RATE_LIMITS: 'on' } });
-    jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => now);
+    jest.spyOn(t.app.get<Clock>(CLOCK), 'now').mockImplementation(() => now);
   });
   afterAll(async () => {
     await t?.close();

@@ -1,4 +1,4 @@
-import { Clock } from '@app/limits';
+import { CLOCK, Clock } from '@app/kernel';
 import {
   TEST_ADMIN_TOKEN,
   TestApp,
@@ -22,7 +22,7 @@ describe('rate limits under concurrency (group-committed counting)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ env: { RATE_LIMITS: 'on', TRUSTED_PROXIES: '127.0.0.1/32' } });
-    jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => now);
+    jest.spyOn(t.app.get<Clock>(CLOCK), 'now').mockImplementation(() => now);
   });
   afterAll(async () => {
     await t?.close();

@@ -1,4 +1,4 @@
-import { Clock } from '@app/limits';
+import { CLOCK, Clock } from '@app/kernel';
 import {
   DnsServer,
   DnsZones,
@@ -125,7 +125,7 @@ describe('/v1/tools (keyless)', () => {
       startTestApp({ env: { ...common, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', TRUSTED_PROXIES: '127.0.0.1/32' } }),
       startTestApp({ env: common }),
     ]);
-    for (const app of [t, strict]) jest.spyOn(app.app.get(Clock), 'now').mockImplementation(() => now);
+    for (const app of [t, strict]) jest.spyOn(app.app.get<Clock>(CLOCK), 'now').mockImplementation(() => now);
   });
   afterAll(async () => {
     await Promise.all([t?.close(), strict?.close()]);
@@ -517,7 +517,7 @@ describe('/v1/dns/check-records-*', () => {
   beforeAll(async () => {
     dns = await startDnsServer(zones());
     t = await startTestApp({ env: { DNS_RESOLVERS: dns.address, RATE_LIMITS: 'on' } });
-    jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => checksNow);
+    jest.spyOn(t.app.get<Clock>(CLOCK), 'now').mockImplementation(() => checksNow);
     const res = await request(t.server)
       .post('/admin/workspaces')
       .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)

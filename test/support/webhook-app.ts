@@ -1,27 +1,34 @@
-import { Clock, WEBHOOK_CLOCK } from '@app/webhooks';
+import { CLOCK, Clock } from '@app/kernel';
 import request from 'supertest';
 import { TEST_ADMIN_TOKEN, TestApp, startTestApp } from './test-app';
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {
-  constructor(private at: Date = new Date()) {}
-  now(): Date {
-    return new Date(this.at.getTime());
+  private at: number;
+  constructor(at: Date | number = Date.now()) {
+    this.at = new Date(at).getTime();
+  }
+  now(): number {
+    return this.at;
+  }
+  /** The current time as a Date. */
+  date(): Date {
+    return new Date(this.at);
   }
   set(at: Date | number): void {
-    this.at = new Date(at);
+    this.at = new Date(at).getTime();
   }
   advance(ms: number): void {
-    this.at = new Date(this.at.getTime() + ms);
+    this.at += ms;
   }
 }
 
 /**
- * startTestApp with the webhook clock replaced: the relay and delivery workers then see only the
- * time the test sets.
+ * startTestApp with the process clock replaced: the relay and delivery workers (and every other
+ * reader of time) then see only the time the test sets.
  */
 export function startTestAppWithClock(clock: Clock, env: Record<string, string> = {}): Promise<TestApp> {
-  return startTestApp({ env, overrides: [{ provide: WEBHOOK_CLOCK, useValue: clock }] });
+  return startTestApp({ env, overrides: [{ provide: CLOCK, useValue: clock }] });
 }
 
 /** A workspace through the admin API: its key and id. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Bus, NoRespondersError, RequestTimeoutError } from '@app/bus';
-import { DomainError, ErrorCode } from '@app/http';
+import { DomainError, ErrorCode } from '@app/kernel';
 import { ActorRequest, ActorResponse } from './actor.types';
 import { ActorMetrics } from './actors.metrics';
 import { actorSubject, shardOf } from './shard';

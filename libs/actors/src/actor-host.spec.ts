@@ -1,5 +1,5 @@
 import { InProcessBus } from '@app/bus';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { ActorHost } from './actor-host';
 import { ActorContext, ActorKind, ActorResponse, Decision, Snapshot, SnapshotStore } from './actor.types';

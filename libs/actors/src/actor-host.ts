@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import {
   ActorContext,

@@ -1,3 +1,4 @@
+import { BoundedCache } from '@app/kernel';
 import { Principal } from './principal';
 
 interface Entry {
@@ -12,15 +13,18 @@ interface Entry {
  * An entry is trusted for `trustMs` after the database last confirmed the key; `dueForRecheck`
  * names the keys used lately so one background query re-confirms them all before that runs out
  * (keys in use never miss), and a key the query no longer finds is dropped (revoked elsewhere,
- * bus message lost: at most `trustMs` late).
+ * bus message lost: at most `trustMs` late). The kernel cache holds the bound; the trust window
+ * is this class's rule, since a recheck extends it in place.
  */
 export class ApiKeyCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: BoundedCache<Entry>;
 
   constructor(
-    private readonly maxEntries: number,
+    maxEntries: number,
     private readonly trustMs: number,
-  ) {}
+  ) {
+    this.entries = new BoundedCache({ maxEntries });
+  }
 
   get size(): number {
     return this.entries.size;
@@ -34,14 +38,10 @@ export class ApiKeyCache {
       return undefined;
     }
     entry.usedAt = now;
-    this.entries.delete(keyHash);
-    this.entries.set(keyHash, entry);
     return entry.principal;
   }
 
   set(keyHash: string, principal: Principal, checkedAt: number): void {
-    this.entries.delete(keyHash);
-    while (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(keyHash, { principal, checkedAt, usedAt: checkedAt });
   }
 
@@ -52,7 +52,7 @@ export class ApiKeyCache {
   /** Keys used since `usedSince` whose confirmation is older than `checkedBefore`. */
   dueForRecheck(usedSince: number, checkedBefore: number): string[] {
     const due: string[] = [];
-    for (const [hash, entry] of this.entries) {
+    for (const [hash, entry] of this.entries.entriesNow()) {
       if (entry.usedAt >= usedSince && entry.checkedAt < checkedBefore) due.push(hash);
     }
     return due;
@@ -61,7 +61,7 @@ export class ApiKeyCache {
   /** The result of a recheck that started at `checkedAt`: found keys confirmed, the others dropped. */
   confirm(asked: string[], live: Set<string>, checkedAt: number): void {
     for (const hash of asked) {
-      const entry = this.entries.get(hash);
+      const entry = this.entries.peek(hash);
       if (!entry) continue;
       if (live.has(hash)) entry.checkedAt = Math.max(entry.checkedAt, checkedAt);
       else this.entries.delete(hash);

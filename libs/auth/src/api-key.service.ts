@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Bus } from '@app/bus';
-import { notFound } from '@app/http';
+import { notFound } from '@app/kernel';
 import { PgDirect } from '@app/persistence';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ApiKeyCache } from './api-key.cache';

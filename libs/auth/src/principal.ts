@@ -1,5 +1,5 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 
 /** The credential kinds; all are workspace-scoped and interchangeable where their scope allows. */
 export type PrincipalKind = 'api_key' | 'oauth_token' | 'connect_session';

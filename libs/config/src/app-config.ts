@@ -324,9 +324,3 @@ function domainConnectKey(env: Env): string | undefined {
   }
   return pem;
 }
-
-/** Where customers point their DNS (the CNAME target and the apex A records): one shape for every reader. */
-export const edgeSettingsOf = (config: Pick<AppConfig, 'edgeCnameTarget' | 'edgeIpv4'>) => ({
-  cnameTarget: config.edgeCnameTarget,
-  ipv4: config.edgeIpv4,
-});

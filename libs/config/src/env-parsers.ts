@@ -1,3 +1,4 @@
+import { canonicalHostname } from '@app/kernel';
 import { isIP } from 'node:net';
 import * as ipaddr from 'ipaddr.js';
 
@@ -78,7 +79,8 @@ export function secret(env: Env, name: string, minLength: number): string | unde
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 export function hostname(env: Env, name: string, fallback: string): string {
-  const value = raw(env, name)?.toLowerCase().replace(/\.$/, '');
+  const given = raw(env, name);
+  const value = given === undefined ? undefined : canonicalHostname(given);
   if (value === undefined) return fallback;
   if (!HOSTNAME.test(value)) {
     throw new ConfigError(name, `must be a fully qualified hostname (got ${show(value)})`);

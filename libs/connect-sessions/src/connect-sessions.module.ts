@@ -1,6 +1,5 @@
 import { DomainsApiModule } from '@app/domains';
 import { Module } from '@nestjs/common';
-import { CONNECT_SESSION_CLOCK, systemSessionClock } from './connect-session.clock';
 import { ConnectSessionsController } from './connect-sessions.controller';
 import { ConnectSessions } from './connect-sessions.service';
 
@@ -8,7 +7,7 @@ import { ConnectSessions } from './connect-sessions.service';
 @Module({
   imports: [DomainsApiModule],
   controllers: [ConnectSessionsController],
-  providers: [ConnectSessions, { provide: CONNECT_SESSION_CLOCK, useValue: systemSessionClock }],
+  providers: [ConnectSessions],
   exports: [ConnectSessions],
 })
 export class ConnectSessionsModule {}

@@ -1,7 +1,7 @@
 import { CredentialResolver, CredentialResolvers, Principal } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { CLOCK, Clock } from '@app/kernel';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { CONNECT_SESSION_CLOCK, SessionClock } from './connect-session.clock';
 import {
   CONNECT_SESSION_PREFIX,
   connectSessionKey,
@@ -25,7 +25,7 @@ export class ConnectSessions implements CredentialResolver, OnModuleInit {
   constructor(
     private readonly resolvers: CredentialResolvers,
     @Inject(APP_CONFIG) config: AppConfig,
-    @Inject(CONNECT_SESSION_CLOCK) private readonly clock: SessionClock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     if (!config.signingSecret) throw new Error('SIGNING_SECRET is required to sign connect-session tokens');
     this.key = connectSessionKey(config.signingSecret);

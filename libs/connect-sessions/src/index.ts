@@ -1,4 +1,3 @@
-export * from './connect-session.clock';
 export * from './connect-session.token';
 export * from './connect-sessions.service';
 export * from './connect-sessions.module';

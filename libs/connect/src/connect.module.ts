@@ -1,4 +1,5 @@
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { edgeSettingsOf } from '@app/kernel';
 import { DnsModule, DnsResolver } from '@app/dns';
 import { DomainRepository, DomainsApiModule } from '@app/domains';
 import { Module } from '@nestjs/common';

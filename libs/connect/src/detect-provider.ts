@@ -1,11 +1,10 @@
+import { canonicalHostname } from '@app/kernel';
 import { PROVIDER_CATALOG } from './provider-catalog';
 import { ProviderProfile } from './provider-profile';
 
-const canonical = (name: string) => name.trim().toLowerCase().replace(/\.$/, '');
-
 /** Whether one nameserver hostname belongs to the provider. */
 export function nameserverMatches(profile: ProviderProfile, nameserver: string): boolean {
-  const host = canonical(nameserver);
+  const host = canonicalHostname(nameserver);
   if (profile.nameservers.suffixes.some((suffix) => host === suffix || host.endsWith(`.${suffix}`))) return true;
   const labels = host.split('.');
   return (profile.nameservers.labelPrefixes ?? []).some((prefix) => labels.some((label) => label.startsWith(prefix)));

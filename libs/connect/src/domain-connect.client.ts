@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { DnsResolver } from '@app/dns';
+import { BoundedCache, Clock } from '@app/kernel';
 import { DomainConnectDiscovery, discoveryPrefix, parseSettings } from './domain-connect';
 import { HttpsGetter } from './https-get';
-import { TtlCache } from './ttl-cache';
 
 export interface DomainConnectClientOptions {
   /** Our template's ids, for the template-support check. */
@@ -10,7 +10,7 @@ export interface DomainConnectClientOptions {
   serviceId: string;
   cacheTtlMs?: number;
   failureTtlMs?: number;
-  now?: () => number;
+  clock?: Clock;
 }
 
 /**
@@ -18,8 +18,9 @@ export interface DomainConnectClientOptions {
  * settings document, and whether it has adopted our template. Never throws; cached briefly.
  */
 export class DomainConnectClient {
-  private readonly cache: TtlCache<DomainConnectDiscovery>;
+  private readonly cache: BoundedCache<DomainConnectDiscovery>;
   private readonly failureTtlMs: number;
+  private readonly cacheTtlMs: number;
   private readonly logger = new Logger(DomainConnectClient.name);
 
   constructor(
@@ -27,7 +28,8 @@ export class DomainConnectClient {
     private readonly http: HttpsGetter,
     private readonly options: DomainConnectClientOptions,
   ) {
-    this.cache = new TtlCache(options.cacheTtlMs ?? 5 * 60_000, 10_000, options.now);
+    this.cacheTtlMs = options.cacheTtlMs ?? 5 * 60_000;
+    this.cache = new BoundedCache({ maxEntries: 10_000, ttlMs: this.cacheTtlMs, clock: options.clock });
     this.failureTtlMs = options.failureTtlMs ?? 30_000;
   }
 
@@ -39,7 +41,7 @@ export class DomainConnectClient {
         if (!result.supported) this.logger.debug(`Domain Connect for ${domain}: ${result.reason}`);
         return result;
       },
-      (result) => (!result.supported && transient(result.reason) ? this.failureTtlMs : undefined),
+      (result) => (!result.supported && transient(result.reason) ? this.failureTtlMs : this.cacheTtlMs),
     );
   }
 

@@ -53,7 +53,11 @@ describe('ProviderDetector', () => {
   it('caches answers for the TTL, failures more briefly', async () => {
     let now = 0;
     const { resolver, state } = fakeDns({ 'NS example.com': ['ns1.linode.com'] });
-    const detector = new ProviderDetector(resolver, { cacheTtlMs: 60_000, failureTtlMs: 5_000, now: () => now });
+    const detector = new ProviderDetector(resolver, {
+      cacheTtlMs: 60_000,
+      failureTtlMs: 5_000,
+      clock: { now: () => now },
+    });
     await detector.detect('example.com');
     await detector.detect('example.com');
     expect(state.queries).toHaveLength(1);

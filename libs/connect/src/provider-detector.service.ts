@@ -1,9 +1,9 @@
 import { DnsResolver } from '@app/dns';
+import { BoundedCache, Clock } from '@app/kernel';
 import { detectProvider } from './detect-provider';
 import { PROVIDER_CATALOG } from './provider-catalog';
 import { ProviderProfile } from './provider-profile';
 import { namesUpToRegistrable, registrableDomain } from './registrable-domain';
-import { TtlCache } from './ttl-cache';
 
 export interface ProviderDetection {
   /** The zone whose NS records were found (the registrable domain unless a subzone is delegated). */
@@ -19,7 +19,7 @@ export interface ProviderDetectorOptions {
   cacheTtlMs?: number;
   /** Failures are cached more briefly so a resolver hiccup does not stick. */
   failureTtlMs?: number;
-  now?: () => number;
+  clock?: Clock;
   catalog?: readonly ProviderProfile[];
 }
 
@@ -28,15 +28,17 @@ export interface ProviderDetectorOptions {
  * hostname to its registrable domain (the zone cut), matched against the catalog. Never throws.
  */
 export class ProviderDetector {
-  private readonly cache: TtlCache<ProviderDetection>;
+  private readonly cache: BoundedCache<ProviderDetection>;
   private readonly catalog: readonly ProviderProfile[];
   private readonly failureTtlMs: number;
+  private readonly cacheTtlMs: number;
 
   constructor(
     private readonly resolver: DnsResolver,
     options: ProviderDetectorOptions = {},
   ) {
-    this.cache = new TtlCache(options.cacheTtlMs ?? 5 * 60_000, 10_000, options.now);
+    this.cacheTtlMs = options.cacheTtlMs ?? 5 * 60_000;
+    this.cache = new BoundedCache({ maxEntries: 10_000, ttlMs: this.cacheTtlMs, clock: options.clock });
     this.failureTtlMs = options.failureTtlMs ?? 15_000;
     this.catalog = options.catalog ?? PROVIDER_CATALOG;
   }
@@ -45,7 +47,7 @@ export class ProviderDetector {
     return this.cache.getOrLoad(
       hostname.toLowerCase(),
       () => this.lookup(hostname),
-      (result) => (result.lookupFailed ? this.failureTtlMs : undefined),
+      (result) => (result.lookupFailed ? this.failureTtlMs : this.cacheTtlMs),
     );
   }
 

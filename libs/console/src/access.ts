@@ -1,4 +1,4 @@
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 
 export const WORKSPACE_ROLES = ['member', 'viewer'] as const;
 export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];

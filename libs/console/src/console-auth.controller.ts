@@ -1,6 +1,6 @@
 import { Public } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { randomBase62 } from '@app/persistence';
 import {
   Body,

@@ -1,4 +1,5 @@
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { DomainError, edgeSettingsOf } from '@app/kernel';
 import { ConnectSessions } from '@app/connect-sessions';
 import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domain-model';
 import {
@@ -9,7 +10,6 @@ import {
   requiredDnsRecords,
   toDomainView,
 } from '@app/domains';
-import { DomainError } from '@app/http';
 import { RecordChecks } from '@app/tools';
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';

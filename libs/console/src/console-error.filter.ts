@@ -1,4 +1,5 @@
-import { DomainError, statusOf } from '@app/http';
+import { statusOf } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ConsoleRequest, SignInRequired } from './console-request';

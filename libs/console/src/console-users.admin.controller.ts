@@ -1,5 +1,6 @@
 import { AdminOnly } from '@app/auth';
-import { DomainError, IsOmittable } from '@app/http';
+import { IsOmittable } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Body, Controller, Post } from '@nestjs/common';
 import { IsBoolean, IsEmail, IsIn, IsString, Length, MaxLength } from 'class-validator';
 import { WORKSPACE_ROLES } from './access';

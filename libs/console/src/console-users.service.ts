@@ -1,4 +1,4 @@
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { MikroSqlExecutor, newId } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { hash, verify } from '@node-rs/argon2';

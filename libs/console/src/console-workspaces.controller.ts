@@ -1,5 +1,5 @@
 import { AdminUseCases } from '@app/admin';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor, requireOperator } from './access';
 import { ConsoleAudit } from './console-audit.service';

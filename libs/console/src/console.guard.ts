@@ -1,4 +1,4 @@
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { timingSafeEqual } from 'node:crypto';

@@ -1,3 +1,4 @@
+import { canonicalHostname } from '@app/kernel';
 import { DesiredRecord } from './dns-provider';
 
 /** Record types that compete for the name the edge needs; everything else (MX, TXT, ...) is left alone. */
@@ -17,7 +18,7 @@ export interface ApplyPlan {
   create: DesiredRecord[];
 }
 
-const sameValue = (a: string, b: string) => a.toLowerCase().replace(/\.$/, '') === b.toLowerCase().replace(/\.$/, '');
+const sameValue = (a: string, b: string) => canonicalHostname(a) === canonicalHostname(b);
 
 /**
  * What to change at the hostname: routing records that already say the right thing stay, other routing
@@ -48,7 +49,7 @@ export function planApply(existing: ExistingRecord[], desired: DesiredRecord[]):
  * (`a.b.example.co.uk` -> `a.b.example.co.uk`, `b.example.co.uk`, `example.co.uk`). Pure.
  */
 export function zoneCandidates(hostname: string, registrable: string | null): string[] {
-  const labels = hostname.toLowerCase().replace(/\.$/, '').split('.');
+  const labels = canonicalHostname(hostname).split('.');
   const floor = registrable ? registrable.split('.').length : 2;
   const out: string[] = [];
   for (let i = 0; labels.length - i >= floor; i++) out.push(labels.slice(i).join('.'));

@@ -1,4 +1,5 @@
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { edgeSettingsOf } from '@app/kernel';
 import { DomainCommands, DomainRepository, DomainView, requiredDnsRecords } from '@app/domains';
 import { Inject, Injectable } from '@nestjs/common';
 import { ApplyResult, DNS_PROVIDERS, DnsProvider, DnsProviderId } from './dns-provider';

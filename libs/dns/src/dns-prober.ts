@@ -1,4 +1,5 @@
 import { DnsAnswers, DnsObservation, DnsProblem, classifyDnsAnswers } from '@app/domain-model';
+import { canonicalHostname } from '@app/kernel';
 import { DnsDiagnostics, isServfail } from './dns-diagnostics';
 import { DnsResolver } from './dns-resolver';
 
@@ -15,8 +16,6 @@ export interface DnsProbe {
   /** The exact mistake, when the probe could name it (stray AAAA, proxied, broken DNSSEC, stale cache). */
   problem?: DnsProblem;
 }
-
-const canonical = (name: string) => name.toLowerCase().replace(/\.$/, '');
 
 /**
  * Does the hostname point at the edge? Correct when its CNAME is the edge target, or when it
@@ -53,7 +52,7 @@ export class DnsProber {
 
   private async answers(hostname: string): Promise<DnsAnswers> {
     const [first] = await this.resolver.cname(hostname);
-    const cname = first ? canonical(first) : undefined;
+    const cname = first ? canonicalHostname(first) : undefined;
     if (cname === this.edge.cnameTarget) return { cname, a: [], aaaa: [] };
     const [a, aaaa] = await Promise.all([this.resolver.a(hostname), this.resolver.aaaa(hostname)]);
     return { cname, a, aaaa };

@@ -1,3 +1,4 @@
+import { canonicalHostname } from '@app/kernel';
 import { createSocket } from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -35,16 +36,18 @@ export function parseServerAddress(server: string, defaultPort = 53): DnsServerA
   return { host, port: Number(port) || defaultPort };
 }
 
-const bare = (name: string) => name.toLowerCase().replace(/\.$/, '');
-
 function record(answer: dnsPacket.Answer): WireRecord {
-  const base = { name: bare(answer.name), type: answer.type, ttl: 'ttl' in answer ? (answer.ttl ?? 0) : 0 };
+  const base = {
+    name: canonicalHostname(answer.name),
+    type: answer.type,
+    ttl: 'ttl' in answer ? (answer.ttl ?? 0) : 0,
+  };
   const data = 'data' in answer ? answer.data : undefined;
   if (answer.type === 'SOA' && data && typeof data === 'object' && 'minimum' in data)
-    return { ...base, value: bare(String(data.mname)), minimum: Number(data.minimum) };
+    return { ...base, value: canonicalHostname(String(data.mname)), minimum: Number(data.minimum) };
   if (Array.isArray(data)) return { ...base, value: data.map((chunk) => chunk.toString()).join('') };
   if (typeof data === 'string')
-    return { ...base, value: answer.type === 'A' || answer.type === 'AAAA' ? data : bare(data) };
+    return { ...base, value: answer.type === 'A' || answer.type === 'AAAA' ? data : canonicalHostname(data) };
   return { ...base, value: JSON.stringify(data) };
 }
 

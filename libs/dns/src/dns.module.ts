@@ -1,4 +1,5 @@
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { edgeSettingsOf } from '@app/kernel';
 import { Global, Module } from '@nestjs/common';
 import { DnsDiagnostics } from './dns-diagnostics';
 import { DnsProber } from './dns-prober';

@@ -5,7 +5,7 @@ import {
   classifyAddress,
   parseOriginUrl,
 } from '@app/domain-model';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { DnsLookupError, DnsResolver } from './dns-resolver';
 
 export interface OriginVerdict {

@@ -1,3 +1,4 @@
+import { canonicalHostname } from '@app/kernel';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parse } from 'tldts';
@@ -40,8 +41,7 @@ const show = (value: string) => JSON.stringify(value.length > 80 ? `${value.slic
 
 /** Trim, lowercase, strip one trailing dot; refuse characters IDNA would silently rewrite (`a/b.com` -> `a`). */
 function prepare(input: string): string {
-  let value = input.trim().toLowerCase();
-  if (value.endsWith('.')) value = value.slice(0, -1);
+  const value = canonicalHostname(input);
   if (!value) throw new HostnameError('Hostname is required');
   if (value.length > 1024) throw new HostnameError('Hostname must be at most 253 characters long');
   const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
@@ -87,12 +87,9 @@ function registrableOf(hostname: string, input: string): string {
   return domain;
 }
 
-/** Lowercase, no trailing dot: the edge hostname as configured. */
-const bareEdge = (edge: string) => edge.trim().toLowerCase().replace(/\.$/, '');
-
 /** Whether `hostname` is the service's own edge name, its registrable domain, or anything under it. */
 function isEdgeHostname(hostname: string, edgeCnameTarget: string): boolean {
-  const edge = bareEdge(edgeCnameTarget);
+  const edge = canonicalHostname(edgeCnameTarget);
   if (!edge) return false;
   const zone = parse(edge, TLDTS).domain ?? edge;
   return [edge, zone].some((name) => hostname === name || hostname.endsWith(`.${name}`));

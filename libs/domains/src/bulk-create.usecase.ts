@@ -1,5 +1,6 @@
 import { PreflightWarning } from '@app/domain-model';
-import { DomainError, ErrorEnvelope, createValidationPipe, mapError } from '@app/http';
+import { ErrorEnvelope, createValidationPipe, mapError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainCommands } from './domain-commands.usecase';
 import { DomainPreflight } from './domain-preflight.service';

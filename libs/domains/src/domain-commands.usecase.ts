@@ -1,8 +1,7 @@
 import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
-import { publishEdgeInvalidation } from '@app/edge';
+import { DomainError, publishEdgeInvalidation } from '@app/kernel';
 import { PreflightWarning } from '@app/domain-model';
-import { DomainError } from '@app/http';
 import { newId } from '@app/persistence';
 import { ProjectRepository } from '@app/projects';
 import { WorkspaceRepository } from '@app/workspaces';

@@ -9,7 +9,7 @@ import {
   evaluateCaa,
   normalizeHostname,
 } from '@app/domain-model';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { FreshAnswers } from './fresh-answers';
 

@@ -1,9 +1,5 @@
+import { BoundedCache, Clock } from '@app/kernel';
 import { DomainView } from './domain.view';
-
-interface Entry {
-  view: DomainView;
-  expiresAt: number;
-}
 
 const keyOf = (workspaceId: string, id: string) => `${workspaceId}\n${id}`;
 
@@ -19,7 +15,8 @@ const keyOf = (workspaceId: string, id: string) => `${workspaceId}\n${id}`;
  * bus reconnects, since messages may have been missed meanwhile.
  */
 export class DomainViewCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly views: BoundedCache<DomainView>;
+  /** Which key holds each hostname's view, so an invalidation by hostname finds it. */
   private readonly keysByHostname = new Map<string, string>();
   /** Increases with every invalidation; a read remembers where it started. */
   private seq = 0;
@@ -29,25 +26,23 @@ export class DomainViewCache {
 
   constructor(
     private readonly maxEntries: number,
-    private readonly ttlMs: number,
-  ) {}
-
-  get size(): number {
-    return this.entries.size;
+    ttlMs: number,
+    clock?: Clock,
+  ) {
+    this.views = new BoundedCache({
+      maxEntries,
+      ttlMs,
+      clock,
+      onEvict: (key, view) => this.unindex(key, view.hostname),
+    });
   }
 
-  get(workspaceId: string, id: string, now = Date.now()): DomainView | undefined {
-    const key = keyOf(workspaceId, id);
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= now) {
-      this.drop(key, entry.view.hostname);
-      return undefined;
-    }
-    // Most recently used last: the first entry is the one to evict.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.view;
+  get size(): number {
+    return this.views.size;
+  }
+
+  get(workspaceId: string, id: string): DomainView | undefined {
+    return this.views.get(keyOf(workspaceId, id));
   }
 
   /** Call before reading the database; pass the result to `putRead`. */
@@ -56,22 +51,20 @@ export class DomainViewCache {
   }
 
   /** A view read from the database, unless its hostname was invalidated since the read started. */
-  putRead(workspaceId: string, view: DomainView, startedAt: number, now = Date.now()): void {
+  putRead(workspaceId: string, view: DomainView, startedAt: number): void {
     if (startedAt < this.floor || (this.invalidatedAt.get(view.hostname) ?? -1) > startedAt) return;
-    this.set(workspaceId, view, now);
+    this.set(workspaceId, view);
   }
 
   /** The answer of a command this replica just sent (committed by the actor): newer than any read. */
-  putWritten(workspaceId: string, view: DomainView, now = Date.now()): void {
+  putWritten(workspaceId: string, view: DomainView): void {
     this.invalidateHostname(view.hostname);
-    this.set(workspaceId, view, now);
+    this.set(workspaceId, view);
   }
 
   forget(workspaceId: string, id: string, hostname?: string): void {
     if (hostname) this.invalidateHostname(hostname);
-    const key = keyOf(workspaceId, id);
-    const entry = this.entries.get(key);
-    if (entry) this.drop(key, entry.view.hostname);
+    this.drop(keyOf(workspaceId, id));
   }
 
   invalidateHostname(hostname: string): void {
@@ -82,33 +75,32 @@ export class DomainViewCache {
     }
     this.invalidatedAt.set(hostname, this.seq);
     const key = this.keysByHostname.get(hostname);
-    if (key !== undefined) this.drop(key, hostname);
+    if (key !== undefined) this.drop(key);
   }
 
   clear(): void {
     this.seq++;
     this.floor = this.seq;
     this.invalidatedAt.clear();
-    this.entries.clear();
+    this.views.clear();
     this.keysByHostname.clear();
   }
 
-  private set(workspaceId: string, view: DomainView, now: number): void {
+  private set(workspaceId: string, view: DomainView): void {
     const key = keyOf(workspaceId, view.id);
-    const old = this.entries.get(key);
-    if (old) this.drop(key, old.view.hostname);
+    this.drop(key);
     const previous = this.keysByHostname.get(view.hostname);
-    if (previous !== undefined && previous !== key) this.drop(previous, view.hostname);
-    while (this.entries.size >= this.maxEntries) {
-      const [oldest, entry] = this.entries.entries().next().value as [string, Entry];
-      this.drop(oldest, entry.view.hostname);
-    }
-    this.entries.set(key, { view, expiresAt: now + this.ttlMs });
+    if (previous !== undefined && previous !== key) this.drop(previous);
+    this.views.set(key, view);
     this.keysByHostname.set(view.hostname, key);
   }
 
-  private drop(key: string, hostname: string): void {
-    this.entries.delete(key);
+  private drop(key: string): void {
+    const view = this.views.delete(key);
+    if (view) this.unindex(key, view.hostname);
+  }
+
+  private unindex(key: string, hostname: string): void {
     if (this.keysByHostname.get(hostname) === key) this.keysByHostname.delete(hostname);
   }
 }

@@ -1,15 +1,14 @@
 import { ActorContext, ActorKind, Decision, OutboxEvent } from '@app/actors';
 import { DnsProber, OriginPreflight, ServedCertificate, ServedCertificateProbe } from '@app/dns';
 import { DomainEvent, DomainInput, DomainState, initialDomainState, transition } from '@app/domain-model';
-import { wwwTwin } from '@app/edge';
-import { DomainError, notFound } from '@app/http';
+import { DomainError, EdgeSettings, notFound, wwwTwin } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { hash53 } from '@app/actors';
 import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';
 import { DomainRecord } from './domain.record';
 import { DomainStore } from './domain.store';
 import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
-import { EdgeSettings, toDomainView } from './domain.view';
+import { toDomainView } from './domain.view';
 
 type Ctx = ActorContext<DomainRecord>;
 type Result = Decision<DomainRecord, DomainReply>;

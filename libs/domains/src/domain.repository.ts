@@ -1,5 +1,6 @@
 import { MikroSqlExecutor } from '@app/persistence';
-import { afterCursor, encodeCursor, notFound } from '@app/http';
+import { afterCursor, encodeCursor } from '@app/http';
+import { notFound } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 import { DomainRecord } from './domain.record';
 

@@ -1,9 +1,5 @@
+import type { EdgeSettings } from '@app/kernel';
 import { DomainRecord } from './domain.record';
-
-export interface EdgeSettings {
-  cnameTarget: string;
-  ipv4: string[];
-}
 
 export interface DnsRecordView {
   type: 'A' | 'CNAME';

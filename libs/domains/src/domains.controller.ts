@@ -1,5 +1,6 @@
 import { ConnectSessionAllowed, CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { canonicalHostname, edgeSettingsOf } from '@app/kernel';
 import { Idempotent } from '@app/limits';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { DomainCommands } from './domain-commands.usecase';
@@ -26,7 +27,7 @@ export class DomainsController {
 
   @Get()
   async list(@CurrentPrincipal() p: Principal, @Query() query: ListDomainsDto) {
-    const hostname = query.hostname?.trim().toLowerCase().replace(/\.$/, '');
+    const hostname = query.hostname && canonicalHostname(query.hostname);
     const page = await this.domains.list(p.workspaceId, { ...query, hostname, limit: query.limit ?? 25 });
     return { domains: page.records.map((r) => toDomainView(r, this.edge)), nextCursor: page.nextCursor };
   }

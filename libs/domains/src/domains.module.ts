@@ -1,6 +1,7 @@
 import { ActorRegistry } from '@app/actors';
 import { CertificateManager, CertificatesModule } from '@app/certificates';
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { edgeSettingsOf } from '@app/kernel';
 import { DnsModule, DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
 import { MikroSqlExecutor } from '@app/persistence';
 import { ProjectsModule } from '@app/projects';

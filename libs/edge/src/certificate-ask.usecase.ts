@@ -1,4 +1,4 @@
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 import { certificateAllowed } from './edge-route';
 import { parseHost } from './host';

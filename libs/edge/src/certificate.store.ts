@@ -1,11 +1,11 @@
 import { SecretBox } from '@app/crypto';
+import { BoundedCache } from '@app/kernel';
 import { MikroSqlExecutor, type SqlExecutor } from '@app/persistence';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { X509Certificate } from 'node:crypto';
 import { SecureContext, createSecureContext } from 'node:tls';
 import { EdgeRoute } from './edge-route';
 import { EDGE_OPTIONS } from './edge.options';
-import { TtlCache } from './ttl-cache';
 
 /** A domain's current certificate, ready for the handshake. */
 export interface ServedCertificate {
@@ -35,14 +35,14 @@ export interface CertificateCacheOptions {
 @Injectable()
 export class CertificateStore {
   private readonly logger = new Logger(CertificateStore.name);
-  private readonly cache: TtlCache<ServedCertificate | null>;
+  private readonly cache: BoundedCache<ServedCertificate | null>;
 
   constructor(
     @Inject(MikroSqlExecutor) private readonly db: SqlExecutor,
     private readonly box: SecretBox,
     @Inject(EDGE_OPTIONS) private readonly options: CertificateCacheOptions,
   ) {
-    this.cache = new TtlCache(options.maxCachedCertificates, options.certificateTtlMs);
+    this.cache = new BoundedCache({ maxEntries: options.maxCachedCertificates, staleMs: options.certificateTtlMs });
   }
 
   /** The context for a handshake with `servername` on `route`; a www twin needs a certificate naming it. */
@@ -61,11 +61,11 @@ export class CertificateStore {
   async get(route: Pick<EdgeRoute, 'hostname' | 'domainId'>): Promise<ServedCertificate | undefined> {
     const load = () => this.load(route.domainId);
     const ttl = (c: ServedCertificate | null) => (c ? this.options.certificateTtlMs : this.options.negativeTtlMs);
-    let served = await this.cache.get(route.hostname, load, ttl);
+    let served = await this.cache.getOrLoad(route.hostname, load, ttl);
     if (served && served.domainId !== route.domainId) {
       // The hostname was deleted and connected again: the cached certificate was the old domain's.
       this.cache.delete(route.hostname);
-      served = await this.cache.get(route.hostname, load, ttl);
+      served = await this.cache.getOrLoad(route.hostname, load, ttl);
     }
     return served ?? undefined;
   }

@@ -1,7 +1,7 @@
 import { Bus } from '@app/bus';
+import { EDGE_INVALIDATE_SUBJECT, invalidatedHostname } from '@app/kernel';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { CertificateStore } from './certificate.store';
-import { EDGE_INVALIDATE_SUBJECT, invalidatedHostname } from './edge-invalidation';
 import { RouteStore } from './route.store';
 
 /** Drops cached routes and certificates when the bus says a hostname changed. */

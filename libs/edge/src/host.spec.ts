@@ -1,4 +1,4 @@
-import { parseHost, wwwTwin } from './host';
+import { parseHost } from './host';
 
 describe('parseHost', () => {
   it.each([
@@ -26,13 +26,4 @@ describe('parseHost', () => {
     ['a'.repeat(64) + '.com'],
     [`${'a.'.repeat(127)}com`],
   ])('refuses %j', (input) => expect(parseHost(input)).toBeUndefined());
-});
-
-describe('wwwTwin', () => {
-  it('pairs the apex and www', () => {
-    expect(wwwTwin('example.com')).toBe('www.example.com');
-    expect(wwwTwin('www.example.com')).toBe('example.com');
-    expect(wwwTwin('shop.example.com')).toBe('www.shop.example.com');
-    expect(wwwTwin('www.com')).toBeUndefined();
-  });
 });

@@ -16,13 +16,3 @@ export function parseHost(value: string | undefined): string | undefined {
   if (host.endsWith('.')) host = host.slice(0, -1);
   return HOSTNAME.test(host) ? host : undefined;
 }
-
-/**
- * The other half of a `redirectWww` pair: `www.example.com` for `example.com` and back.
- * Undefined when stripping `www.` would leave a single label.
- */
-export function wwwTwin(hostname: string): string | undefined {
-  if (!hostname.startsWith('www.')) return `www.${hostname}`;
-  const rest = hostname.slice(4);
-  return rest.includes('.') ? rest : undefined;
-}

@@ -1,10 +1,9 @@
 import type { DomainStatus, MonitorStatus } from '@app/domain-model';
+import { BoundedCache, wwwTwin } from '@app/kernel';
 import { MikroSqlExecutor, type SqlExecutor } from '@app/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { EDGE_OPTIONS } from './edge.options';
 import { EdgeRoute } from './edge-route';
-import { wwwTwin } from './host';
-import { TtlCache } from './ttl-cache';
 
 interface Row {
   id: string;
@@ -33,17 +32,17 @@ export interface RouteCacheOptions {
  */
 @Injectable()
 export class RouteStore {
-  private readonly cache: TtlCache<EdgeRoute | null>;
+  private readonly cache: BoundedCache<EdgeRoute | null>;
 
   constructor(
     @Inject(MikroSqlExecutor) private readonly db: SqlExecutor,
     @Inject(EDGE_OPTIONS) private readonly options: RouteCacheOptions,
   ) {
-    this.cache = new TtlCache(options.maxCachedRoutes, options.routeTtlMs);
+    this.cache = new BoundedCache({ maxEntries: options.maxCachedRoutes, staleMs: options.routeTtlMs });
   }
 
   async get(hostname: string): Promise<EdgeRoute | undefined> {
-    const route = await this.cache.get(
+    const route = await this.cache.getOrLoad(
       hostname,
       () => this.load(hostname),
       (r) => (r ? this.options.routeTtlMs : this.options.negativeTtlMs),

@@ -1,6 +1,6 @@
 import { Public } from '@app/auth';
 import { Bus } from '@app/bus';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { DatabaseHealth } from '@app/persistence';
 import { Controller, Get } from '@nestjs/common';
 

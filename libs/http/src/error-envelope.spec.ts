@@ -1,5 +1,5 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
-import { DomainError, ErrorCode } from './domain-error';
+import { DomainError, ErrorCode } from '@app/kernel';
 import { mapError } from './error-envelope';
 import { statusOf } from './error-status';
 

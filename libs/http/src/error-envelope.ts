@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, ErrorCode } from './domain-error';
+import { DomainError, ErrorCode } from '@app/kernel';
 import { statusOf } from './error-status';
 
 export interface ErrorEnvelope {

@@ -1,4 +1,4 @@
-import { ErrorCode } from './domain-error';
+import { ErrorCode } from '@app/kernel';
 
 /** The HTTP status of each code; the switch is exhaustive so a new code cannot go unmapped. */
 export function statusOf(code: ErrorCode): number {

@@ -1,4 +1,3 @@
-export * from './domain-error';
 export * from './error-status';
 export * from './error-envelope';
 export * from './all-exceptions.filter';

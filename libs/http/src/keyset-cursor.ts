@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError } from '@app/kernel';
 
 /**
  * Keyset position `(createdAt, id)` as an opaque, URL-safe string. `createdAt` is the database's

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { DomainError } from './domain-error';
+import { DomainError } from '@app/kernel';
 
 export interface FieldProblem {
   field: string;

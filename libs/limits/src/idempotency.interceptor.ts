@@ -1,5 +1,6 @@
 import { RequestWithPrincipal } from '@app/auth';
-import { DomainError, ReplayedResponse, mapError } from '@app/http';
+import { ReplayedResponse, mapError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import {
   CallHandler,
   ExecutionContext,

@@ -1,4 +1,3 @@
-export * from './clock';
 export * from './rate-limit.rules';
 export * from './idempotency.interceptor';
 export * from './limits.module';

@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { Clock, SystemClock } from './clock';
 import { IdempotencyStore } from './idempotency.store';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitStore } from './rate-limit.store';
@@ -12,12 +11,7 @@ import { RateLimitStore } from './rate-limit.store';
  */
 @Global()
 @Module({
-  providers: [
-    { provide: Clock, useClass: SystemClock },
-    RateLimitStore,
-    IdempotencyStore,
-    { provide: APP_GUARD, useClass: RateLimitGuard },
-  ],
-  exports: [Clock, IdempotencyStore],
+  providers: [RateLimitStore, IdempotencyStore, { provide: APP_GUARD, useClass: RateLimitGuard }],
+  exports: [IdempotencyStore],
 })
 export class LimitsModule {}

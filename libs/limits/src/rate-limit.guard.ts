@@ -1,9 +1,8 @@
 import { RequestWithPrincipal } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DomainError } from '@app/http';
+import { CLOCK, Clock, DomainError } from '@app/kernel';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Clock } from './clock';
 import { RateRule, rulesFor, windowOf } from './rate-limit.rules';
 import { RateLimitStore } from './rate-limit.store';
 
@@ -27,7 +26,7 @@ const describeWindow = (seconds: number) =>
 export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly store: RateLimitStore,
-    private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

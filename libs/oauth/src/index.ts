@@ -1,4 +1,3 @@
-export * from './oauth.clock';
 export * from './oauth-credentials';
 export * from './oauth-request';
 export * from './oauth-tokens.service';

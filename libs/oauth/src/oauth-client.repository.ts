@@ -1,4 +1,4 @@
-import { notFound } from '@app/http';
+import { notFound } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { checkGrantType, clientCredentials, grantedScopes, param } from './oauth-request';
 import { generateAccessToken, generateClientSecret, looksLikeAccessToken } from './oauth-credentials';
 

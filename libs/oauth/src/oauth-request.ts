@@ -1,5 +1,5 @@
 import { ALL_SCOPES } from '@app/auth';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 
 /** A request body as the form or JSON parser left it. */
 export type OAuthBody = Record<string, unknown> | undefined;

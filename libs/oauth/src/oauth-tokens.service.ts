@@ -1,11 +1,10 @@
 import { CredentialResolver, CredentialResolvers, Principal, safeEqual } from '@app/auth';
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DomainError } from '@app/http';
+import { BoundedCache, CLOCK, Clock, DomainError } from '@app/kernel';
 import { newId } from '@app/persistence';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { OAuthClientRecord, OAuthClientRepository } from './oauth-client.repository';
-import { OAuthClock, OAUTH_CLOCK } from './oauth.clock';
 import { generateAccessToken, hashSecret, looksLikeAccessToken, looksLikeClientId } from './oauth-credentials';
 import { ClientCredentials, grantedScopes } from './oauth-request';
 import { OAuthTokenRecord, OAuthTokenRepository } from './oauth-token.repository';
@@ -17,11 +16,6 @@ const PURGE_EVERY_MS = 3_600_000;
 /** Expired tokens are kept a day (introspection answers them inactive either way), then deleted. */
 const KEEP_EXPIRED_MS = 86_400_000;
 export const OAUTH_REVOKED_SUBJECT = 'control.auth.oauth_revoked';
-
-interface Cached {
-  principal: Principal;
-  until: number;
-}
 
 export interface TokenResponse {
   access_token: string;
@@ -51,7 +45,8 @@ export type Introspection =
 @Injectable()
 export class OAuthTokens implements CredentialResolver, OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(OAuthTokens.name);
-  private readonly cache = new Map<string, Cached>();
+  /** Principals of tokens seen lately, by token hash; trusted for at most CACHE_TTL_MS. */
+  private readonly cache: BoundedCache<Principal>;
   private unsubscribe?: () => void;
   private lastPurge = 0;
 
@@ -60,9 +55,11 @@ export class OAuthTokens implements CredentialResolver, OnModuleInit, OnModuleDe
     private readonly tokens: OAuthTokenRepository,
     private readonly bus: Bus,
     private readonly credentials: CredentialResolvers,
-    @Inject(OAUTH_CLOCK) private readonly clock: OAuthClock,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.cache = new BoundedCache({ maxEntries: CACHE_MAX_ENTRIES, clock });
+  }
 
   onModuleInit(): void {
     this.credentials.register(this);
@@ -139,7 +136,7 @@ export class OAuthTokens implements CredentialResolver, OnModuleInit, OnModuleDe
     const now = this.clock.now();
     const tokenHash = hashSecret(token);
     const cached = this.cache.get(tokenHash);
-    if (cached && cached.until > now) return cached.principal;
+    if (cached) return cached;
     const record = await this.tokens.findByHash(tokenHash);
     if (!record || !this.live(record)) {
       this.cache.delete(tokenHash);
@@ -151,8 +148,7 @@ export class OAuthTokens implements CredentialResolver, OnModuleInit, OnModuleDe
       kind: 'oauth_token',
       scopes: record.scopes,
     };
-    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(tokenHash, { principal, until: Math.min(now + CACHE_TTL_MS, record.expiresAtMs) });
+    this.cache.set(tokenHash, principal, Math.min(CACHE_TTL_MS, record.expiresAtMs - now));
     return principal;
   }
 
@@ -173,7 +169,7 @@ export class OAuthTokens implements CredentialResolver, OnModuleInit, OnModuleDe
     const { tokenHash, clientId } = (payload ?? {}) as { tokenHash?: string; clientId?: string };
     if (tokenHash) this.cache.delete(tokenHash);
     if (clientId) {
-      for (const [hash, entry] of this.cache) if (entry.principal.credentialId === clientId) this.cache.delete(hash);
+      this.cache.deleteWhere((principal) => principal.credentialId === clientId);
     }
   }
 

@@ -1,5 +1,5 @@
 import { Public } from '@app/auth';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Body, Controller, Header, Headers, HttpCode, Post, UseFilters } from '@nestjs/common';
 import { OAuthErrorFilter } from './oauth-error.filter';
 import { OAuthBody, checkGrantType, clientCredentials, param } from './oauth-request';

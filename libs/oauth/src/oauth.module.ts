@@ -4,7 +4,6 @@ import { DiscoveryController } from './discovery.controller';
 import { OAuthAdminController } from './oauth-admin.controller';
 import { OAuthClientRepository } from './oauth-client.repository';
 import { OAuthClients } from './oauth-clients.usecase';
-import { OAUTH_CLOCK, systemOAuthClock } from './oauth.clock';
 import { OAuthController } from './oauth.controller';
 import { OAuthTokenRepository } from './oauth-token.repository';
 import { OAuthTokens } from './oauth-tokens.service';
@@ -13,13 +12,7 @@ import { OAuthTokens } from './oauth-tokens.service';
 @Module({
   imports: [WorkspacesModule],
   controllers: [DiscoveryController, OAuthController, OAuthAdminController],
-  providers: [
-    { provide: OAUTH_CLOCK, useValue: systemOAuthClock },
-    OAuthClientRepository,
-    OAuthTokenRepository,
-    OAuthTokens,
-    OAuthClients,
-  ],
+  providers: [OAuthClientRepository, OAuthTokenRepository, OAuthTokens, OAuthClients],
   exports: [OAuthTokens],
 })
 export class OAuthModule {}

@@ -1,4 +1,4 @@
-import { EDGE_INVALIDATE_SUBJECT } from '@app/edge';
+import { EDGE_INVALIDATE_SUBJECT } from '@app/kernel';
 import { EVENT_TYPES, eventSubject } from '@app/webhooks';
 import { API_VERSION } from './openapi-document';
 import { RESOURCE_SCHEMAS } from './resource-schemas';

@@ -1,4 +1,5 @@
-import { ERROR_CODES, ErrorCode, statusOf } from '@app/http';
+import { statusOf } from '@app/http';
+import { ERROR_CODES, ErrorCode } from '@app/kernel';
 import type { RouteInfo } from './route-scanner';
 
 export { ERROR_CODES };

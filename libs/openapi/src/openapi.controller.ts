@@ -1,5 +1,5 @@
 import { Public } from '@app/auth';
-import { notFound } from '@app/http';
+import { notFound } from '@app/kernel';
 import { Controller, Get, Header, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { readFile } from 'node:fs/promises';

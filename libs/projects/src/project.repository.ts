@@ -1,4 +1,5 @@
-import { DomainError, afterCursor, microsKey, notFound, page } from '@app/http';
+import { afterCursor, microsKey, page } from '@app/http';
+import { DomainError, notFound } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { ProjectRecord } from './project.view';

@@ -1,9 +1,9 @@
 import { ActorClient } from '@app/actors';
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { canonicalHostname, DomainError, edgeSettingsOf } from '@app/kernel';
 import { OriginPreflight } from '@app/dns';
 import { DomainRepository, DomainView, toDomainView } from '@app/domains';
 import { HostnameError, normalizePurchaseHostname } from '@app/domain-model';
-import { DomainError } from '@app/http';
 import { newId } from '@app/persistence';
 import { WorkspaceRepository } from '@app/workspaces';
 import { Inject, Injectable } from '@nestjs/common';
@@ -153,7 +153,7 @@ const NS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A nameserver: a fully qualified hostname of at least two labels, lowercased, no trailing dot. */
 export function normalizeNameserver(input: string): string {
-  const name = input.trim().toLowerCase().replace(/\.$/, '');
+  const name = canonicalHostname(input);
   const labels = name.split('.');
   if (name.length < 1 || name.length > 253 || labels.length < 2 || !labels.every((l) => NS_LABEL.test(l)))
     throw new Error(`${JSON.stringify(input)} is not a valid hostname`);

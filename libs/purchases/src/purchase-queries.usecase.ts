@@ -1,5 +1,5 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Registrar, RegistrarDnsRecord, RegistrarRefusedError } from '@app/registrar';
 import { Inject, Injectable } from '@nestjs/common';
 import { PutDnsRecordsDto } from './dto/dns-records.dto';

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarRefusedError, RegistrarUnavailableError } from '@app/registrar';
 import { FeePolicy, PurchasePrice, priceWithFee } from './model/purchase-pricing';

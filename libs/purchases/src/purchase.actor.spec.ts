@@ -1,5 +1,5 @@
 import { OutboxEvent } from '@app/actors';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Charge, ChargeRequest, Payments, RefundRefusedError, RefundRequest } from '@app/payments';
 import type { SqlExecutor } from '@app/persistence';
 import {

@@ -1,5 +1,5 @@
 import { ActorKind, Decision, OutboxEvent } from '@app/actors';
-import { DomainError, ERROR_CODES, ErrorCode, notFound } from '@app/http';
+import { DomainError, ERROR_CODES, ErrorCode, notFound } from '@app/kernel';
 import { beginConnect, effectOf, initialSaga, isTerminal, transition } from './model/purchase.saga';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
 import { PurchaseEffects } from './purchase-effects';

@@ -1,4 +1,5 @@
 import { CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
+import { canonicalHostname } from '@app/kernel';
 import { Idempotent } from '@app/limits';
 import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { AutoConnectDto, CreatePurchaseDto } from './dto/create-purchase.dto';
@@ -26,7 +27,7 @@ export class PurchasesController {
 
   @Get()
   async list(@CurrentPrincipal() p: Principal, @Query() query: ListPurchasesDto) {
-    const hostname = query.hostname?.trim().toLowerCase().replace(/\.$/, '');
+    const hostname = query.hostname && canonicalHostname(query.hostname);
     const page = await this.purchases.list(p.workspaceId, { ...query, hostname, limit: query.limit ?? 25 });
     return { purchases: page.records.map(toPurchaseView), nextCursor: page.nextCursor };
   }

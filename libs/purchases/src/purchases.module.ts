@@ -1,6 +1,7 @@
 import { ActorClient, ActorRegistry } from '@app/actors';
 import { Bus } from '@app/bus';
-import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { edgeSettingsOf } from '@app/kernel';
 import { DnsModule, OriginPreflight } from '@app/dns';
 import { DomainsApiModule } from '@app/domains';
 import { Payments, PaymentsModule } from '@app/payments';

@@ -1,5 +1,5 @@
 import { Decision, OutboxEvent } from '@app/actors';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { priceWithFee } from './model/purchase-pricing';
 import { RENEWAL_DONE, RenewalState, renewalEffect, renewalTransition } from './model/renewal.saga';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';

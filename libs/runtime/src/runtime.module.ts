@@ -5,6 +5,7 @@ import { HealthModule } from '@app/health';
 import { HttpCoreModule } from '@app/http';
 import { PersistenceModule } from '@app/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
+import { ClockModule } from './clock.module';
 
 /** The database actually used: DATABASE_URL, or the embedded PostgreSQL the caller started. */
 export interface ResolvedDatabase {
@@ -12,7 +13,7 @@ export interface ResolvedDatabase {
   embedded: boolean;
 }
 
-/** What every process has: config, logs and errors, the database, the bus, health and metrics. */
+/** What every process has: config, the clock, logs and errors, the database, the bus, health and metrics. */
 @Module({})
 export class RuntimeModule {
   static forRoot(config: AppConfig, database: ResolvedDatabase): DynamicModule {
@@ -20,6 +21,7 @@ export class RuntimeModule {
       module: RuntimeModule,
       imports: [
         ConfigModule.forRoot(config),
+        ClockModule,
         HttpCoreModule.forRoot({ logLevel: config.logLevel, service: config.role }),
         PersistenceModule.forRoot({ ...database, migrateOnStart: config.migrateOnStart }),
         BusModule.forRoot({

@@ -1,6 +1,6 @@
 import { DnsLookupError, DnsResolver, climbCaa } from '@app/dns';
 import { CA_DOMAINS, caaWarning, evaluateCaa, formatCaaRecord, normalizeLookupHostname } from '@app/domain-model';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 
 const AUTHORITIES = [

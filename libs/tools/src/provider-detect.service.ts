@@ -1,6 +1,6 @@
 import { ProviderDetector, registrableDomain } from '@app/connect';
 import { normalizeLookupHostname } from '@app/domain-model';
-import { DomainError } from '@app/http';
+import { canonicalHostname, DomainError } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 
 export interface ProviderDetectResult {
@@ -31,7 +31,7 @@ export class ProviderDetectTool {
     return {
       hostname,
       zone: found.zone,
-      nameservers: found.nameservers.map((ns) => ns.toLowerCase().replace(/\.$/, '')).sort(),
+      nameservers: found.nameservers.map(canonicalHostname).sort(),
       provider: provider
         ? {
             id: provider.id,

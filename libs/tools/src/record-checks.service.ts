@@ -1,6 +1,6 @@
 import { DnsResolver, LookupType } from '@app/dns';
 import { normalizeLookupHostname } from '@app/domain-model';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 import { TypeLookup, lookupOne } from './dns-lookup.service';
 import { CheckRecordsDto, ExpectedRecordDto, MAX_RECORDS_PER_BATCH } from './dto/check-records.dto';

@@ -1,4 +1,5 @@
 import { LookupType } from '@app/dns';
+import { canonicalHostname } from '@app/kernel';
 import * as ipaddr from 'ipaddr.js';
 
 /**
@@ -6,7 +7,6 @@ import * as ipaddr from 'ipaddr.js';
  * they mean the same: names lowercase without the trailing dot, IPv6 compressed, TXT as one joined
  * string without surrounding quotes, MX as `priority exchange`, CAA as `flags tag "value"`. Pure.
  */
-const bareName = (name: string) => name.trim().toLowerCase().replace(/\.$/, '');
 
 /** `"abc" "def"` (presentation form of a split TXT record) to `abcdef`; a bare string stays as it is. */
 function joinTxt(value: string): string {
@@ -34,7 +34,7 @@ function caa(value: string): string {
 function mx(value: string): string {
   const match = /^\s*(?:(\d{1,5})\s+)?(\S+)\s*$/.exec(value);
   if (!match) return value.trim().toLowerCase();
-  return match[1] === undefined ? bareName(match[2]) : `${Number(match[1])} ${bareName(match[2])}`;
+  return match[1] === undefined ? canonicalHostname(match[2]) : `${Number(match[1])} ${canonicalHostname(match[2])}`;
 }
 
 export function normalizeValue(type: LookupType, value: string): string {
@@ -45,7 +45,7 @@ export function normalizeValue(type: LookupType, value: string): string {
       return address(value, 'ipv6');
     case 'CNAME':
     case 'NS':
-      return bareName(value);
+      return canonicalHostname(value);
     case 'TXT':
       return joinTxt(value);
     case 'MX':

@@ -1,7 +1,7 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsLookupError, DnsResolver } from '@app/dns';
 import { checkResolvedAddresses, normalizeLookupHostname } from '@app/domain-model';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { Inject, Injectable } from '@nestjs/common';
 import { isIPv4 } from 'node:net';
 import { DetailedPeerCertificate, PeerCertificate, TLSSocket, checkServerIdentity, connect } from 'node:tls';

@@ -1,6 +1,6 @@
 import { SecretBox } from '@app/crypto';
+import { Clock } from '@app/kernel';
 import { Logger } from '@nestjs/common';
-import { Clock } from './clock';
 import { ClaimedDelivery } from './delivery.queries';
 import { AttemptOutcome, decideOutcome, disabledOutcome } from './delivery-outcome';
 import { SerializedEvent, serializedEnvelopeBody, unixSeconds } from './envelope';
@@ -40,12 +40,12 @@ export class DeliveryAttempt {
       const message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
       this.metrics.deliveries.inc({ outcome: 'network_error' });
       const failed = { kind: 'network_error' as const, statusCode: null, error: message, durationMs: 0 };
-      return decideOutcome(d, failed, this.clock.now());
+      return decideOutcome(d, failed, new Date(this.clock.now()));
     }
   }
 
   private async attempt(d: ClaimedDelivery, event: SerializedEvent): Promise<AttemptOutcome> {
-    const startedAt = this.clock.now();
+    const startedAt = new Date(this.clock.now());
     if (!d.enabled) {
       this.metrics.deliveries.inc({ outcome: 'disabled' });
       this.metrics.deadLetters.inc();

@@ -1,10 +1,10 @@
 import { ActorNode } from '@app/actors';
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { CLOCK, Clock } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock, WEBHOOK_CLOCK } from './clock';
 import { DeliveryAttempt } from './delivery-attempt';
 import { ClaimedDelivery, claimDue, releaseClaims, renewClaims } from './delivery.queries';
 import { EndpointLanes } from './endpoint-lanes';
@@ -52,7 +52,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly bus: Bus,
     private readonly attempt: DeliveryAttempt,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(WEBHOOK_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.writer = new OutcomeWriter(db);
     this.events = new EventCache(db);
@@ -77,7 +77,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     clearTimeout(grace);
     await this.writer.flushed();
     const left = [...waiting, ...this.lanes.items()].map((d) => d.id);
-    await releaseClaims(this.db, left, this.config.nodeId, this.clock.now()).catch((err: unknown) =>
+    await releaseClaims(this.db, left, this.config.nodeId, new Date(this.clock.now())).catch((err: unknown) =>
       this.logger.warn({ err }, 'Releasing delivery claims failed; they are due again when their leases end'),
     );
   }
@@ -114,7 +114,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async claimBatch(limit: number): Promise<number> {
-    const now = this.clock.now();
+    const now = new Date(this.clock.now());
     const claimed = await claimDue(this.db, {
       now,
       leaseUntil: new Date(now.getTime() + LEASE_MS),
@@ -140,7 +140,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   private async renew(): Promise<void> {
     const claimIds = [...new Set(this.lanes.items().map((d) => d.claimId))];
-    const leaseUntil = new Date(this.clock.now().getTime() + LEASE_MS);
+    const leaseUntil = new Date(this.clock.now() + LEASE_MS);
     await renewClaims(this.db, claimIds, leaseUntil).catch((err: unknown) =>
       this.logger.warn({ err }, 'Renewing delivery leases failed'),
     );

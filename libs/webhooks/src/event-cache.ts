@@ -1,3 +1,4 @@
+import { BoundedCache } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { EventRow, SerializedEvent, serializeEvent } from './envelope';
 import { withDates } from './row-dates';
@@ -6,22 +7,25 @@ const MAX_EVENTS = 5_000;
 
 /**
  * Events are immutable: a worker reads each once and serializes its payload once, however many
- * endpoints it goes to (an event for 100 endpoints is 1 read, not 100). Oldest entries go first.
+ * endpoints it goes to (an event for 100 endpoints is 1 read, not 100). Least recently used go first.
  */
 export class EventCache {
-  private readonly events = new Map<string, SerializedEvent>();
+  private readonly events = new BoundedCache<SerializedEvent>({ maxEntries: MAX_EVENTS });
 
   constructor(private readonly db: SqlExecutor) {}
 
   async get(ids: string[]): Promise<Map<string, SerializedEvent>> {
-    const missing = [...new Set(ids)].filter((id) => !this.events.has(id));
+    const missing = [...new Set(ids)].filter((id) => this.events.peek(id) === undefined);
     if (missing.length) {
       const rows = await this.db.query<EventRow>(
         `select id, workspace_id as "workspaceId", type, data, created_at as "createdAt" from outbox_events
          where id = any(?::text[])`,
         [missing],
       );
-      for (const row of rows) this.remember(serializeEvent(withDates(row, ['createdAt'])));
+      for (const row of rows) {
+        const event = serializeEvent(withDates(row, ['createdAt']));
+        this.events.set(event.id, event);
+      }
     }
     const found = new Map<string, SerializedEvent>();
     for (const id of ids) {
@@ -29,10 +33,5 @@ export class EventCache {
       if (event) found.set(id, event);
     }
     return found;
-  }
-
-  private remember(event: SerializedEvent): void {
-    if (this.events.size >= MAX_EVENTS) this.events.delete(this.events.keys().next().value as string);
-    this.events.set(event.id, event);
   }
 }

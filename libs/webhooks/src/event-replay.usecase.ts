@@ -1,7 +1,6 @@
 import { Bus } from '@app/bus';
-import { DomainError } from '@app/http';
+import { CLOCK, Clock, DomainError } from '@app/kernel';
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, WEBHOOK_CLOCK } from './clock';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryView, toDeliveryView } from './delivery.view';
 import { EndpointRepository } from './endpoint.repository';
@@ -17,7 +16,7 @@ export class EventReplay {
     private readonly endpoints: EndpointRepository,
     private readonly deliveries: DeliveryRepository,
     private readonly bus: Bus,
-    @Inject(WEBHOOK_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async replay(workspaceId: string, eventId: string, endpointId?: string): Promise<{ deliveries: DeliveryView[] }> {
@@ -35,7 +34,7 @@ export class EventReplay {
       const enabled = await this.endpoints.enabled(workspaceId);
       targets = enabled.filter((e) => matchesFilter(e.events, event.type)).map((e) => e.id);
     }
-    const rows = await this.deliveries.replay(event, targets, this.clock.now());
+    const rows = await this.deliveries.replay(event, targets, new Date(this.clock.now()));
     if (rows.length) this.bus.publish(DELIVERIES_DUE_SUBJECT, { count: rows.length });
     return { deliveries: rows.map(toDeliveryView) };
   }

@@ -1,5 +1,4 @@
 /** Webhooks: endpoints, the events API, the outbox relay (JetStream + deliveries) and signed delivery. */
-export * from './clock';
 export * from './envelope';
 export * from './event-stream';
 export * from './event-types';

@@ -1,7 +1,7 @@
 import { ActorNode } from '@app/actors';
+import { CLOCK, Clock } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Clock, WEBHOOK_CLOCK } from './clock';
 import { DeliveryWorker } from './delivery-worker.service';
 import { buildEnvelope, unixSeconds } from './envelope';
 import { EventStream } from './event-stream';
@@ -46,7 +46,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly db: MikroSqlExecutor,
     private readonly stream: EventStream,
     private readonly worker: DeliveryWorker,
-    @Inject(WEBHOOK_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -64,7 +64,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   /** Relays one batch now; resolves with the number of events relayed. */
   async relayOnce(): Promise<number> {
     if (!(await anyUnrelayed(this.db))) return 0;
-    const now = this.clock.now();
+    const now = new Date(this.clock.now());
     const { events, deliveries, eventIds } = await this.db.transaction(async (tx) => {
       const rows = await claimUnrelayed(tx, BATCH);
       if (!rows.length) return { events: 0, deliveries: 0, eventIds: [] as string[] };

@@ -1,7 +1,6 @@
 import { SecretBox } from '@app/crypto';
-import { DomainError } from '@app/http';
+import { CLOCK, Clock, DomainError } from '@app/kernel';
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, WEBHOOK_CLOCK } from './clock';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
 import { EndpointRepository } from './endpoint.repository';
@@ -18,7 +17,7 @@ export class WebhookEndpoints {
     private readonly endpoints: EndpointRepository,
     private readonly box: SecretBox,
     private readonly db: MikroSqlExecutor,
-    @Inject(WEBHOOK_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async create(workspaceId: string, dto: CreateWebhookEndpointDto): Promise<{ endpoint: EndpointView }> {
@@ -53,7 +52,7 @@ export class WebhookEndpoints {
     overlapSeconds = DEFAULT_OVERLAP_SECONDS,
   ): Promise<{ endpoint: EndpointView }> {
     const secret = newWebhookSecret();
-    const until = overlapEnd(this.clock.now(), overlapSeconds);
+    const until = overlapEnd(new Date(this.clock.now()), overlapSeconds);
     const record = await this.endpoints.rotateSecret(workspaceId, id, this.box.seal(secret), until);
     return { endpoint: toEndpointView(record, secret) };
   }

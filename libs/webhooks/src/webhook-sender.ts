@@ -1,5 +1,5 @@
 import { OriginPreflight } from '@app/dns';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { performance } from 'node:perf_hooks';
 import { SendResult } from './delivery-outcome';
 import { PostTarget, PostTimeoutError, post } from './http-post';

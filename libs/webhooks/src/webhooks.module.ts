@@ -2,8 +2,8 @@ import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { SecretBox } from '@app/crypto';
 import { DnsModule, OriginPreflight } from '@app/dns';
+import { CLOCK, Clock } from '@app/kernel';
 import { Module } from '@nestjs/common';
-import { Clock, WEBHOOK_CLOCK, systemClock } from './clock';
 import { DeliveryAttempt } from './delivery-attempt';
 import { DeliveryWorker } from './delivery-worker.service';
 import { DeliveryRepository } from './delivery.repository';
@@ -17,12 +17,10 @@ import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpoints } from './webhook-endpoints.usecase';
 import { WebhookSender } from './webhook-sender';
 
-const clock = { provide: WEBHOOK_CLOCK, useValue: systemClock };
-
 /** /v1/webhook-endpoints and /v1/events (api, standalone). */
 @Module({
   controllers: [WebhookEndpointsController, EventsController],
-  providers: [clock, EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
+  providers: [EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
   exports: [EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
 })
 export class WebhooksApiModule {}
@@ -31,7 +29,6 @@ export class WebhooksApiModule {}
 @Module({
   imports: [DnsModule],
   providers: [
-    clock,
     {
       provide: EventStream,
       inject: [Bus, APP_CONFIG],
@@ -39,7 +36,7 @@ export class WebhooksApiModule {}
     },
     {
       provide: DeliveryAttempt,
-      inject: [OriginPreflight, SecretBox, WEBHOOK_CLOCK],
+      inject: [OriginPreflight, SecretBox, CLOCK],
       useFactory: (preflight: OriginPreflight, box: SecretBox, c: Clock) =>
         new DeliveryAttempt(new WebhookSender(preflight), box, c),
     },

@@ -1,5 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { notFound } from '@app/http';
+import { notFound } from '@app/kernel';
 import { PgDirect } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { Workspace } from './workspace.entity';

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/kernel';
 import { getDomain } from 'tldts';
 import { ApplyResult, DesiredRecord, DnsProvider, WrittenRecord } from '../dns-provider';
 import { planApply, zoneCandidates } from '../dns-apply.plan';

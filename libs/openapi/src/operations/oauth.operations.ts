@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@app/http';
+import type { ErrorCode } from '@app/kernel';
 import { arrayOf, bool, envelope, freeForm, int, obj, oneOfValues, ref, str } from '../schema';
 import type { OperationDoc } from './operation-doc';
 

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@app/http';
+import type { ErrorCode } from '@app/kernel';
 import type { SchemaObject } from '../schema';
 
 /** What the document says of one operation beyond what the route's declaration shows. */

@@ -1,3 +1,4 @@
+import { canonicalHostname } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { DomainName, splitDomain } from '../domain-name';
 import {
@@ -125,7 +126,7 @@ export class SandboxRegistrar extends Registrar {
 
   async setNameservers(hostname: string, nameservers: string[]): Promise<void> {
     const row = await this.held(hostname);
-    const normalized = nameservers.map((ns) => ns.trim().toLowerCase().replace(/\.$/, ''));
+    const normalized = nameservers.map(canonicalHostname);
     // The registry checks that each nameserver exists; in the sandbox `refuse*` and `.invalid` ones do not.
     const missing = normalized.find((ns) => ns.startsWith('refuse') || ns.endsWith('.invalid'));
     if (missing) {

@@ -1,5 +1,3 @@
-import type { Bus } from '@app/bus';
-
 /** Every edge drops its cached route and certificate of `{hostname}` (and its www twin) at once. */
 export const EDGE_INVALIDATE_SUBJECT = 'edge.invalidate';
 
@@ -7,8 +5,13 @@ export interface EdgeInvalidation {
   hostname: string;
 }
 
+/** Whatever can publish a message on a subject: the bus, structurally (the kernel imports no transport). */
+export interface Publisher {
+  publish(subject: string, payload: unknown): void;
+}
+
 /** Call after storing a certificate, or when a domain changes or is deleted. */
-export function publishEdgeInvalidation(bus: Bus, hostname: string): void {
+export function publishEdgeInvalidation(bus: Publisher, hostname: string): void {
   bus.publish(EDGE_INVALIDATE_SUBJECT, { hostname } satisfies EdgeInvalidation);
 }
 

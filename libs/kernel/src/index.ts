@@ -1,0 +1,15 @@
+/**
+ * The shared vocabulary of every lib: error codes, time, bounded caches, hostnames and the edge's
+ * settings and invalidation message. Plain TypeScript: no framework, transport or database here.
+ */
+export { badRequest, DomainError, ERROR_CODES, notFound } from './domain-error';
+export type { ErrorCode } from './domain-error';
+export { CLOCK, SystemClock, systemClock } from './clock';
+export type { Clock } from './clock';
+export { canonicalHostname, wwwTwin } from './hostname';
+export { edgeSettingsOf } from './edge-settings';
+export type { EdgeSettings } from './edge-settings';
+export { EDGE_INVALIDATE_SUBJECT, invalidatedHostname, publishEdgeInvalidation } from './edge-invalidation';
+export type { EdgeInvalidation, Publisher } from './edge-invalidation';
+export { BoundedCache } from './bounded-cache';
+export type { BoundedCacheOptions } from './bounded-cache';
