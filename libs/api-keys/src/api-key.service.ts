@@ -1,4 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { CredentialResolver, CredentialResolvers, Principal } from '@app/auth';
 import { Bus } from '@app/bus';
 import { notFound } from '@app/http';
 import { PgDirect } from '@app/persistence';
@@ -6,8 +7,6 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
 import { apiKeyHint, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-format';
-import { CredentialResolver, CredentialResolvers } from './credential-resolvers';
-import { Principal } from './principal';
 
 /** How long a confirmed key is trusted; revocations also evict at once through the bus. */
 const CACHE_TRUST_MS = 5_000;
@@ -63,6 +62,11 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
     const apiKey = new ApiKey(workspaceId, hashApiKey(key), apiKeyHint(key));
     await this.em.persistAndFlush(apiKey);
     return { apiKey, key };
+  }
+
+  /** Oldest first, revoked ones included (the operator's view). */
+  listFor(workspaceId: string): Promise<ApiKey[]> {
+    return this.em.find(ApiKey, { workspaceId }, { orderBy: { createdAt: 'asc' } });
   }
 
   async revoke(keyId: string): Promise<ApiKey> {

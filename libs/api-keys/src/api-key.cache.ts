@@ -1,4 +1,4 @@
-import { Principal } from './principal';
+import { Principal } from '@app/auth';
 
 interface Entry {
   principal: Principal;
