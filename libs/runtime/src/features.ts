@@ -1,5 +1,5 @@
-import { ActorClientModule, ActorNodeModule, ClusterAdminModule } from '@app/actors';
-import { AdminModule } from '@app/admin';
+import { ActorClientModule, ActorNodeModule } from '@app/actors';
+import { AdminModule, ClusterAdminModule } from '@app/admin';
 import { ApiKeysModule } from '@app/api-keys';
 import { AuthModule } from '@app/auth';
 import { ConnectApiModule } from '@app/connect';
