@@ -1,4 +1,4 @@
-import { metricsRegistry } from '@app/health';
+import { metricsRegistry } from '@app/metrics';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 export interface HostGauges {

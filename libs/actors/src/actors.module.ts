@@ -14,7 +14,6 @@ import { ActorClient } from './actor-client';
 import { ActorNode } from './actor-node';
 import { ActorKind } from './actor.types';
 import { DEFAULT_MEMBERSHIP, KvMembership, Membership, StaticMembership } from './membership';
-import { ClusterController } from './cluster.controller';
 
 /** Feature modules register their actor kinds here during init; the node starts after. */
 @Injectable()
@@ -61,10 +60,6 @@ class ActorNodeLifecycle implements OnApplicationBootstrap, BeforeApplicationShu
   exports: [ActorClient],
 })
 export class ActorClientModule {}
-
-/** The admin view of the cluster, served by the API. */
-@Module({ controllers: [ClusterController] })
-export class ClusterAdminModule {}
 
 /** Hosts actors on this process (node, standalone). */
 @Global()

@@ -12,5 +12,4 @@ export * from './placement';
 export * from './shard';
 export * from './shard-manager';
 export * from './snapshot-writer';
-export { shardRanges } from './cluster.controller';
-export { ClusterController } from './cluster.controller';
+export { type ClusterStatus, askClusterStatus, shardRanges } from './cluster-status';

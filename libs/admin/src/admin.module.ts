@@ -1,10 +1,11 @@
+import { ApiKeysModule } from '@app/api-keys';
 import { WorkspacesModule } from '@app/workspaces';
 import { Module } from '@nestjs/common';
 import { AdminController } from './admin.controller';
 import { AdminUseCases } from './admin.usecases';
 
 @Module({
-  imports: [WorkspacesModule],
+  imports: [WorkspacesModule, ApiKeysModule],
   controllers: [AdminController],
   providers: [AdminUseCases],
   exports: [AdminUseCases],

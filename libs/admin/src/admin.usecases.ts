@@ -1,5 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey, ApiKeyService, ApiKeyView, toApiKeyView } from '@app/auth';
+import { ApiKeyService, ApiKeyView, toApiKeyView } from '@app/api-keys';
 import { Workspace, WorkspaceRepository, WorkspaceView, toWorkspaceView } from '@app/workspaces';
 import { Injectable } from '@nestjs/common';
 
@@ -37,7 +37,7 @@ export class AdminUseCases {
 
   async getWorkspace(id: string): Promise<{ workspace: WorkspaceView; apiKeys: ApiKeyView[] }> {
     const workspace = await this.workspaces.get(id);
-    const keys = await this.em.find(ApiKey, { workspaceId: id }, { orderBy: { createdAt: 'asc' } });
+    const keys = await this.apiKeys.listFor(id);
     return { workspace: toWorkspaceView(workspace), apiKeys: keys.map(toApiKeyView) };
   }
 

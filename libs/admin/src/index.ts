@@ -1,2 +1,3 @@
 export * from './admin.module';
 export * from './admin.usecases';
+export { ClusterAdminModule } from './cluster-admin.module';

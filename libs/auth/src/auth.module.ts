@@ -1,15 +1,12 @@
-import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiKey } from './api-key.entity';
-import { ApiKeyService } from './api-key.service';
 import { AuthGuard } from './auth.guard';
 import { CredentialResolvers } from './credential-resolvers';
 
+/** The default-deny guard and the registry every credential kind (API keys, OAuth, connect sessions) joins. */
 @Global()
 @Module({
-  imports: [MikroOrmModule.forFeature([ApiKey])],
-  providers: [CredentialResolvers, ApiKeyService, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [CredentialResolvers, ApiKeyService],
+  providers: [CredentialResolvers, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [CredentialResolvers],
 })
 export class AuthModule {}

@@ -1,8 +1,18 @@
-export * from './api-key.entity';
-export * from './api-key-format';
-export * from './api-key.service';
-export * from './auth.decorators';
-export * from './auth.module';
-export * from './bearer';
-export * from './credential-resolvers';
-export * from './principal';
+export {
+  ALL_SCOPES,
+  ANY_SCOPE,
+  AUTH_KIND,
+  AdminOnly,
+  AnyScope,
+  type AuthKind,
+  CONNECT_SESSION_ALLOWED,
+  ConnectSessionAllowed,
+  Public,
+  SCOPE_RESOURCE,
+  type ScopeResource,
+  ScopeResourceOf,
+} from './auth.decorators';
+export { AuthModule } from './auth.module';
+export { safeEqual } from './bearer';
+export { type CredentialResolver, CredentialResolvers } from './credential-resolvers';
+export { CurrentPrincipal, type Principal, type RequestWithPrincipal } from './principal';

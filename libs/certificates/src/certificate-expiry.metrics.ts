@@ -1,4 +1,4 @@
-import { metricsRegistry } from '@app/health';
+import { metricsRegistry } from '@app/metrics';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';

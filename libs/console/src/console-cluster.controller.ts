@@ -1,4 +1,4 @@
-import { ClusterController } from '@app/actors';
+import { askClusterStatus } from '@app/actors';
 import { Bus } from '@app/bus';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Get } from '@nestjs/common';
@@ -10,15 +10,10 @@ import { clusterPage } from './views/cluster.page';
 /** Operators only: what GET /admin/cluster answers, plus the webhook backlog. */
 @ConsoleController()
 export class ConsoleClusterController {
-  private readonly cluster: ClusterController;
-
   constructor(
-    bus: Bus,
+    private readonly bus: Bus,
     private readonly db: MikroSqlExecutor,
-  ) {
-    // The admin endpoint's own code, so the page and /admin/cluster cannot disagree.
-    this.cluster = new ClusterController(bus);
-  }
+  ) {}
 
   @Get('cluster')
   async show(@Actor() actor: ConsoleActor) {
@@ -27,7 +22,8 @@ export class ConsoleClusterController {
       "select count(*) as pending, min(next_attempt_at) as oldest from webhook_deliveries where status = 'pending'",
     );
     return clusterPage(actor, {
-      ...(await this.cluster.status()),
+      // The query GET /admin/cluster answers with, so the page and the endpoint cannot disagree.
+      ...(await askClusterStatus(this.bus)),
       webhookBacklog: {
         pending: Number(backlog?.pending ?? 0),
         oldestDueAt: backlog?.oldest ? new Date(backlog.oldest).toISOString() : null,

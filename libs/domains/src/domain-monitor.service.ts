@@ -1,4 +1,5 @@
 import { ActorNode } from '@app/actors';
+import { BackgroundLoop } from '@app/background';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Bus } from '@app/bus';
 import { DnsLookupError, DnsProber, OriginPreflight, ServedCertificate, ServedCertificateProbe } from '@app/dns';
@@ -32,12 +33,16 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   private readonly logger = new Logger(DomainMonitor.name);
   private readonly metrics = MonitorMetrics.get();
   private readonly origins = new Map<string, { blocked: boolean; at: number }>();
-  private timer?: NodeJS.Timeout;
+  private readonly claims = new BackgroundLoop({
+    everyMs: TICK_MS,
+    run: () => this.claimAhead(),
+    logger: this.logger,
+    failure: 'Monitor pass failed',
+  });
   private inFlight = 0;
   /** Claimed, not yet started (`head` is the next one): a queue that never shifts. */
   private queue: DueDomain[] = [];
   private head = 0;
-  private claiming = false;
   /** The last claim came back full: more is due than fits, so refill as probes finish. */
   private backlog = false;
   private stopped = false;
@@ -53,12 +58,13 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), TICK_MS);
+    this.claims.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
+    // A claim in progress ends after its query; what it claimed is then released with the rest.
+    await this.claims.stop();
     // Claimed but never started: due again now, for whichever node owns them next.
     const left = this.queue.slice(this.head).map((d) => d.id);
     this.queue = [];
@@ -73,30 +79,22 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   /** Claims what is due and starts probing it; keeps claiming ahead while full batches come back. */
-  async tick(): Promise<void> {
-    if (this.claiming || this.stopped) return;
-    this.claiming = true;
-    try {
-      const cap = this.config.monitorConcurrency;
-      for (;;) {
-        // Room for a full set of probes in flight plus twice as many claimed and waiting.
-        const room = Math.min(MAX_CLAIM, 3 * cap - this.inFlight - this.queued);
-        const shards = this.node.shards.ownedShards();
-        if (room <= 0 || !shards.length || this.stopped) return;
-        const due = await claimDueDomains(this.db, shards, this.config.monitorIntervalSeconds, room);
-        for (const domain of due) {
-          if (domain.stale) this.metrics.probes.inc({ outcome: 'skipped_stale' });
-          else this.queue.push(domain);
-        }
-        this.pump();
-        this.backlog = due.length === room;
-        // Claim again only once the queue runs low: batches stay large, claims stay rare.
-        if (!this.backlog || this.queued > cap) return;
+  private async claimAhead(): Promise<void> {
+    const cap = this.config.monitorConcurrency;
+    for (;;) {
+      // Room for a full set of probes in flight plus twice as many claimed and waiting.
+      const room = Math.min(MAX_CLAIM, 3 * cap - this.inFlight - this.queued);
+      const shards = this.node.shards.ownedShards();
+      if (room <= 0 || !shards.length || this.stopped) return;
+      const due = await claimDueDomains(this.db, shards, this.config.monitorIntervalSeconds, room);
+      for (const domain of due) {
+        if (domain.stale) this.metrics.probes.inc({ outcome: 'skipped_stale' });
+        else this.queue.push(domain);
       }
-    } catch (err) {
-      this.logger.warn({ err }, 'Monitor pass failed');
-    } finally {
-      this.claiming = false;
+      this.pump();
+      this.backlog = due.length === room;
+      // Claim again only once the queue runs low: batches stay large, claims stay rare.
+      if (!this.backlog || this.queued > cap) return;
     }
   }
 
@@ -128,7 +126,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         this.inFlight--;
         if (this.stopped) return;
         this.pump();
-        if (this.backlog && this.queued <= this.config.monitorConcurrency) void this.tick();
+        // A claim in progress refills the queue itself; otherwise claim ahead now, not at the next tick.
+        if (this.backlog && this.queued <= this.config.monitorConcurrency) this.claims.runIfIdle();
       });
   }
 

@@ -1,4 +1,4 @@
-import { metricsRegistry } from '@app/health';
+import { metricsRegistry } from '@app/metrics';
 import { Counter, Histogram } from 'prom-client';
 
 /** Probe rates and outcomes of this node's monitor; created once per process. */

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
-import { MetricsController } from './metrics.controller';
 
-@Module({ controllers: [HealthController, MetricsController] })
+@Module({ controllers: [HealthController] })
 export class HealthModule {}

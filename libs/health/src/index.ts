@@ -1,2 +1,1 @@
-export * from './health.module';
-export { metricsRegistry } from './metrics.controller';
+export { HealthModule } from './health.module';

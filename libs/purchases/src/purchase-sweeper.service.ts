@@ -1,4 +1,5 @@
 import { ActorNode } from '@app/actors';
+import { BackgroundLoop } from '@app/background';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
@@ -26,37 +27,37 @@ interface Due {
 @Injectable()
 export class PurchaseSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(PurchaseSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running = false;
+  private readonly sweeps: BackgroundLoop;
 
   constructor(
     private readonly node: ActorNode,
     private readonly db: MikroSqlExecutor,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.sweeps = new BackgroundLoop({
+      everyMs: config.purchaseSweepSeconds * 1000,
+      run: () => this.sweep(),
+      logger: this.logger,
+      failure: 'Purchase sweep failed',
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.config.purchaseSweepSeconds * 1000);
+    this.sweeps.start();
   }
 
   beforeApplicationShutdown(): void {
-    clearInterval(this.timer);
+    // Not awaited: a sweep in progress may wait on a provider, and the node's drain must not wait on it.
+    void this.sweeps.stop();
   }
 
-  async sweep(): Promise<void> {
+  private async sweep(): Promise<void> {
     const shards = this.node.shards.ownedShards();
-    if (this.running || !shards.length) return;
-    this.running = true;
-    try {
-      for (const due of await this.stuck(shards)) await this.send(due, { type: 'resume' });
-      const renewDays = this.config.purchaseRenewDays;
-      for (const due of await this.renewalsDue(shards, renewDays))
-        await this.send(due, { type: 'auto_renew', renewDays });
-    } catch (err) {
-      this.logger.warn({ err }, 'Purchase sweep failed');
-    } finally {
-      this.running = false;
-    }
+    if (!shards.length) return;
+    for (const due of await this.stuck(shards)) await this.send(due, { type: 'resume' });
+    const renewDays = this.config.purchaseRenewDays;
+    for (const due of await this.renewalsDue(shards, renewDays))
+      await this.send(due, { type: 'auto_renew', renewDays });
   }
 
   private stuck(shards: number[]): Promise<Due[]> {

@@ -1,5 +1,6 @@
-import { ActorClientModule, ActorNodeModule, ClusterAdminModule } from '@app/actors';
-import { AdminModule } from '@app/admin';
+import { ActorClientModule, ActorNodeModule } from '@app/actors';
+import { AdminModule, ClusterAdminModule } from '@app/admin';
+import { ApiKeysModule } from '@app/api-keys';
 import { AuthModule } from '@app/auth';
 import { ConnectApiModule } from '@app/connect';
 import { DomainsApiModule, DomainsNodeModule } from '@app/domains';
@@ -24,6 +25,7 @@ type ModuleRef = Type<unknown> | DynamicModule;
 export function apiFeatures(): ModuleRef[] {
   return [
     AuthModule,
+    ApiKeysModule,
     LimitsModule,
     AdminModule,
     WorkspacesModule,

@@ -3,6 +3,7 @@ import { BusModule } from '@app/bus';
 import { CryptoModule } from '@app/crypto';
 import { HealthModule } from '@app/health';
 import { HttpCoreModule } from '@app/http';
+import { MetricsModule } from '@app/metrics';
 import { PersistenceModule } from '@app/persistence';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ClockModule } from './clock.module';
@@ -30,6 +31,7 @@ export class RuntimeModule {
           subjectPrefix: config.natsSubjectPrefix,
         }),
         HealthModule,
+        MetricsModule,
         CryptoModule,
       ],
     };

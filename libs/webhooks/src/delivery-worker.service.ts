@@ -1,4 +1,5 @@
 import { ActorNode } from '@app/actors';
+import { BackgroundLoop } from '@app/background';
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { CLOCK, Clock } from '@app/kernel';
@@ -38,10 +39,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly lanes = new EndpointLanes<Ready>(PER_ENDPOINT, (d) => this.deliver(d));
   private readonly writer: OutcomeWriter;
   private readonly events: EventCache;
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly claims = new BackgroundLoop({
+    everyMs: POLL_MS,
+    run: () => this.claimAll(),
+    logger: this.logger,
+    failure: 'Claiming deliveries failed',
+  });
+  private readonly renewals = new BackgroundLoop({
+    everyMs: RENEW_EVERY_MS,
+    run: () => this.renew(),
+    logger: this.logger,
+    failure: 'Renewing delivery leases failed',
+  });
   private unsubscribe?: () => void;
-  private claiming?: Promise<void>;
-  private again = false;
   /** The last claim found work: more may be due as soon as there is room. */
   private moreDue = false;
   private stopped = false;
@@ -60,17 +70,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   onApplicationBootstrap(): void {
     this.unsubscribe = this.bus.subscribe(DELIVERIES_DUE_SUBJECT, () => this.wake());
-    this.timers.push(
-      setInterval(() => this.wake(), POLL_MS),
-      setInterval(() => void this.renew(), RENEW_EVERY_MS),
-    );
+    this.claims.start();
+    this.renewals.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    this.timers.forEach(clearInterval);
+    const stopping = [this.claims.stop(), this.renewals.stop()];
     this.unsubscribe?.();
-    await this.claiming;
+    await Promise.all(stopping);
     const waiting = this.lanes.takeWaiting();
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([this.lanes.whenIdle(), new Promise((r) => (grace = setTimeout(r, SHUTDOWN_GRACE_MS)))]);
@@ -84,33 +92,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   /** Claims now (coalesced with a claim already running). */
   wake(): void {
-    void this.claimAll();
+    void this.claims.wake();
   }
 
   /** Claims what is due, runs it and waits until every outcome is written (tests, benchmarks). */
   async runOnce(): Promise<void> {
-    await this.claimAll();
+    await this.claims.wake();
     await this.lanes.whenIdle();
     await this.writer.flushed();
   }
 
-  private claimAll(): Promise<void> {
-    if (this.claiming) {
-      this.again = true;
-      return this.claiming;
+  /** Claims batches while they come back full and there is room. */
+  private async claimAll(): Promise<void> {
+    while (!this.stopped && this.node.shards.ownedShards().length) {
+      const room = MAX_IN_FLIGHT - this.lanes.size;
+      if (room <= 0 || (await this.claimBatch(room)) < room) break;
     }
-    this.claiming = (async () => {
-      do {
-        this.again = false;
-        while (!this.stopped && this.node.shards.ownedShards().length) {
-          const room = MAX_IN_FLIGHT - this.lanes.size;
-          if (room <= 0 || (await this.claimBatch(room)) < room) break;
-        }
-      } while (this.again && !this.stopped);
-    })()
-      .catch((err: unknown) => this.logger.warn({ err }, 'Claiming deliveries failed'))
-      .finally(() => (this.claiming = undefined));
-    return this.claiming;
   }
 
   private async claimBatch(limit: number): Promise<number> {
@@ -141,8 +138,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private async renew(): Promise<void> {
     const claimIds = [...new Set(this.lanes.items().map((d) => d.claimId))];
     const leaseUntil = new Date(this.clock.now() + LEASE_MS);
-    await renewClaims(this.db, claimIds, leaseUntil).catch((err: unknown) =>
-      this.logger.warn({ err }, 'Renewing delivery leases failed'),
-    );
+    await renewClaims(this.db, claimIds, leaseUntil);
   }
 }

@@ -1,4 +1,5 @@
 import { ActorNode } from '@app/actors';
+import { BackgroundLoop } from '@app/background';
 import { CLOCK, Clock } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
@@ -35,11 +36,13 @@ const ERROR_BACKOFF_MS = 1_000;
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly metrics = WebhookMetrics.get();
-  private timer?: NodeJS.Timeout;
-  private current?: Promise<unknown>;
-  /** A wake-up came while a pass ran: run another pass right after it. */
-  private woken = false;
-  private stopped = false;
+  private readonly passes = new BackgroundLoop({
+    everyMs: POLL_MS,
+    retryMs: ERROR_BACKOFF_MS,
+    run: () => this.pass(),
+    logger: this.logger,
+    failure: 'Relaying outbox events failed; retrying',
+  });
 
   constructor(
     private readonly node: ActorNode,
@@ -52,13 +55,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   onApplicationBootstrap(): void {
     this.stream.ensure().catch((err: unknown) => this.logger.warn({ err }, 'Creating the events stream failed'));
     this.node.onEventsWritten(() => this.wake());
-    this.schedule(0);
+    this.passes.start(0);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.current;
+    await this.passes.stop();
   }
 
   /** Relays one batch now; resolves with the number of events relayed. */
@@ -90,31 +91,13 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Events were committed on this node: relay them now rather than at the next poll. */
   wake(): void {
-    if (this.current) this.woken = true;
-    else this.schedule(0);
+    void this.passes.wake();
   }
 
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    if (!this.stopped) this.timer = setTimeout(() => void this.pass(), ms);
-  }
-
-  private async pass(): Promise<void> {
-    this.woken = false;
-    let next = POLL_MS;
-    try {
-      // Only a member serving shards relays: a node cut off from NATS leaves the work to the others.
-      if (this.node.shards.ownedShards().length) {
-        const run = this.relayOnce();
-        this.current = run;
-        if ((await run) === BATCH || this.woken) next = 0;
-      }
-    } catch (err) {
-      this.logger.warn({ err }, 'Relaying outbox events failed; retrying');
-      next = ERROR_BACKOFF_MS;
-    } finally {
-      this.current = undefined;
-    }
-    this.schedule(next);
+  /** One pass; true when it relayed a full batch, so more is likely waiting. */
+  private async pass(): Promise<boolean> {
+    // Only a member serving shards relays: a node cut off from NATS leaves the work to the others.
+    if (!this.node.shards.ownedShards().length) return false;
+    return (await this.relayOnce()) === BATCH;
   }
 }

@@ -1,4 +1,4 @@
-import { metricsRegistry } from '@app/health';
+import { metricsRegistry } from '@app/metrics';
 import { Counter, Histogram } from 'prom-client';
 
 /** Relay and delivery figures of this process; created once. */

@@ -1,5 +1,5 @@
+import { Principal } from '@app/auth';
 import { BoundedCache } from '@app/kernel';
-import { Principal } from './principal';
 
 interface Entry {
   principal: Principal;

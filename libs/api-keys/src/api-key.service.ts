@@ -1,4 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
+import { CredentialResolver, CredentialResolvers, Principal } from '@app/auth';
+import { BackgroundLoop } from '@app/background';
 import { Bus } from '@app/bus';
 import { notFound } from '@app/kernel';
 import { PgDirect } from '@app/persistence';
@@ -6,8 +8,6 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { ApiKeyCache } from './api-key.cache';
 import { ApiKey } from './api-key.entity';
 import { apiKeyHint, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-format';
-import { CredentialResolver, CredentialResolvers } from './credential-resolvers';
-import { Principal } from './principal';
 
 /** How long a confirmed key is trusted; revocations also evict at once through the bus. */
 const CACHE_TRUST_MS = 5_000;
@@ -32,8 +32,13 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
   /** One database read per key at a time, however many requests wait on it. */
   private readonly loading = new Map<string, Promise<Principal | undefined>>();
   private unsubscribe?: () => void;
-  private timer?: NodeJS.Timeout;
-  private rechecking = false;
+  private readonly rechecks = new BackgroundLoop({
+    everyMs: RECHECK_EVERY_MS,
+    run: () => this.recheck(),
+    logger: this.logger,
+    // The entries simply run out of trust and are read again on their next use.
+    failure: 'Could not re-confirm the cached API keys',
+  });
 
   constructor(
     private readonly em: EntityManager,
@@ -48,13 +53,12 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
       const { keyHash } = payload as { keyHash?: string };
       if (keyHash) this.cache.delete(keyHash);
     });
-    this.timer = setInterval(() => void this.recheck(), RECHECK_EVERY_MS);
-    this.timer.unref();
+    this.rechecks.start();
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     this.unsubscribe?.();
-    clearInterval(this.timer);
+    await this.rechecks.stop();
   }
 
   /** Creates a key for the workspace; the returned `key` is never retrievable again. */
@@ -63,6 +67,11 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
     const apiKey = new ApiKey(workspaceId, hashApiKey(key), apiKeyHint(key));
     await this.em.persistAndFlush(apiKey);
     return { apiKey, key };
+  }
+
+  /** Oldest first, revoked ones included (the operator's view). */
+  listFor(workspaceId: string): Promise<ApiKey[]> {
+    return this.em.find(ApiKey, { workspaceId }, { orderBy: { createdAt: 'asc' } });
   }
 
   async revoke(keyId: string): Promise<ApiKey> {
@@ -111,25 +120,16 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
   }
 
   /** Re-confirms the keys used lately, in a few statements, before their trust runs out. */
-  async recheck(now = Date.now()): Promise<void> {
-    if (this.rechecking) return;
-    this.rechecking = true;
-    try {
-      const due = this.cache.dueForRecheck(now - KEEP_WARM_MS, now - CACHE_TRUST_MS / 2);
-      for (let i = 0; i < due.length; i += RECHECK_BATCH) {
-        const asked = due.slice(i, i + RECHECK_BATCH);
-        const rows = await this.pg.query<{ key_hash: string }>(
-          'api_keys.recheck',
-          'select key_hash from api_keys where key_hash = any($1::text[]) and revoked_at is null',
-          [asked],
-        );
-        this.cache.confirm(asked, new Set(rows.map((r) => r.key_hash)), now);
-      }
-    } catch (error) {
-      // The entries simply run out of trust and are read again on their next use.
-      this.logger.warn({ err: error }, 'Could not re-confirm the cached API keys');
-    } finally {
-      this.rechecking = false;
+  private async recheck(now = Date.now()): Promise<void> {
+    const due = this.cache.dueForRecheck(now - KEEP_WARM_MS, now - CACHE_TRUST_MS / 2);
+    for (let i = 0; i < due.length; i += RECHECK_BATCH) {
+      const asked = due.slice(i, i + RECHECK_BATCH);
+      const rows = await this.pg.query<{ key_hash: string }>(
+        'api_keys.recheck',
+        'select key_hash from api_keys where key_hash = any($1::text[]) and revoked_at is null',
+        [asked],
+      );
+      this.cache.confirm(asked, new Set(rows.map((r) => r.key_hash)), now);
     }
   }
 }

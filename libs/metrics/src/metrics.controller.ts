@@ -3,8 +3,6 @@ import { Controller, Get, Header } from '@nestjs/common';
 import './http.metrics';
 import { metricsRegistry } from './metrics-registry';
 
-export { metricsRegistry };
-
 @Public()
 @Controller()
 export class MetricsController {

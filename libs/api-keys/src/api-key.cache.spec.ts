@@ -1,5 +1,5 @@
 import { ApiKeyCache } from './api-key.cache';
-import { Principal } from './principal';
+import { Principal } from '@app/auth';
 
 const principal = (id: string): Principal => ({ workspaceId: 'ws_1', credentialId: id, kind: 'api_key' });
 

@@ -1,0 +1,1 @@
+export { BackgroundLoop, type BackgroundLoopOptions } from './background-loop';

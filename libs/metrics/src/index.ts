@@ -1,0 +1,2 @@
+export { metricsRegistry } from './metrics-registry';
+export { MetricsModule } from './metrics.module';
