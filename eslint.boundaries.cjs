@@ -22,6 +22,7 @@ const LAYERS = {
     'metrics',
     'health',
     'actors',
+    'background',
     'auth',
     'api-keys',
     'limits',
@@ -85,10 +86,15 @@ const libFiles = (libs) => libs.map((lib) => `libs/${lib}/src/**/*.ts`);
 const APPS = { group: ['**/apps/**', 'apps/*'], message: 'Nothing imports an app: apps/* only compose libs.' };
 const MODEL_FILES = ['libs/*/src/model/**/*.ts'];
 
-function restrict(files, { libs = [], pure = false, why }) {
+/** Libs that are not about HTTP: they speak in kernel errors and never import the HTTP transport lib. */
+const NOT_HTTP = ['actors', 'bus', 'persistence', 'config', 'crypto', 'background', 'dns', 'registrar', 'payments'];
+
+function restrict(files, { libs = [], pure = false, noHttp = false, extra = [], why }) {
   const patterns = [APPS];
   if (libs.length) patterns.push({ group: libs, message: why });
   if (pure) patterns.push({ group: IO_MODULES, message: 'Pure code does no I/O and uses no framework.' });
+  if (noHttp) patterns.push({ group: ['@app/http'], message: 'Not an HTTP lib: errors come from @app/kernel.' });
+  patterns.push(...extra);
   const paths = pure ? [{ ...NET_IO, message: 'Pure code opens no sockets.' }] : [];
   return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns }] } };
 }
@@ -96,12 +102,18 @@ function restrict(files, { libs = [], pure = false, why }) {
 // Later blocks win for a file matched by several, so the most specific (model folders) comes last.
 const boundaries = [
   restrict(libFiles(LAYERS.composition), {}),
-  restrict(libFiles(LAYERS.platform), {
+  restrict(libFiles(LAYERS.platform.filter((lib) => !NOT_HTTP.includes(lib))), {
     libs: libsAbove('platform'),
+    why: 'Platform libs never import adapters, features or the composition.',
+  }),
+  restrict(libFiles(LAYERS.platform.filter((lib) => NOT_HTTP.includes(lib))), {
+    libs: libsAbove('platform'),
+    noHttp: true,
     why: 'Platform libs never import adapters, features or the composition.',
   }),
   restrict(libFiles(LAYERS.adapters), {
     libs: libsAbove('adapters'),
+    noHttp: true,
     why: 'Adapters never import features or the composition.',
   }),
   restrict(libFiles(LAYERS.features), {
@@ -111,6 +123,7 @@ const boundaries = [
   restrict(libFiles(LAYERS.kernel), {
     libs: ['@app/*'],
     pure: true,
+    extra: [{ group: ['node:*'], message: 'The kernel is plain TypeScript: no Node modules either.' }],
     why: 'The kernel imports no other lib: everything else builds on it.',
   }),
   restrict([...libFiles(LAYERS.model), ...MODEL_FILES], {
