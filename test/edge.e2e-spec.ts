@@ -1,6 +1,5 @@
 import { Bus } from '@app/bus';
 import { EdgeModule, publishEdgeInvalidation } from '@app/edge';
-import { edgeFeatures } from '@app/runtime';
 import {
   DnsServer,
   LoopbackOrigin,
@@ -22,6 +21,7 @@ import {
   tlsHandshake,
   websocketEcho,
 } from '@test/support';
+import { edgeFeatures } from '../apps/edge/src/edge.module';
 import { createHash, randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';

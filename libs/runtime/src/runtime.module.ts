@@ -4,13 +4,16 @@ import { CryptoModule } from '@app/crypto';
 import { HealthModule } from '@app/health';
 import { HttpCoreModule } from '@app/http';
 import { PersistenceModule } from '@app/persistence';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 
 /** The database actually used: DATABASE_URL, or the embedded PostgreSQL the caller started. */
 export interface ResolvedDatabase {
   url: string;
   embedded: boolean;
 }
+
+/** One entry of what a process runs (the lists live in each app's root module, apps/<app>/src). */
+export type FeatureModule = Type<unknown> | DynamicModule;
 
 /** What every process has: config, logs and errors, the database, the bus, health and metrics. */
 @Module({})
