@@ -5,6 +5,7 @@ import {
   TEST_ADMIN_TOKEN,
   TestDatabase,
   createTestDatabase,
+  sleep,
   startProcess,
   stopAllProcesses,
   uniqueSubjectPrefix,
@@ -157,7 +158,9 @@ describe('the split processes on PostgreSQL and NATS', () => {
         api(urlA, 'POST', '/admin/workspaces', TEST_ADMIN_TOKEN, { name, paymentMethod: 'pm_card_visa' });
       const [limited, idem] = [(await ws('limited')).body.apiKey, (await ws('idem')).body.apiKey];
       const msLeft = 60_000 - (Date.now() % 60_000);
-      if (msLeft < 20_000) await new Promise((r) => setTimeout(r, msLeft + 200)); // one fixed window for all 62 calls
+      // Time must pass: the limit counts per wall-clock minute in PostgreSQL, shared by both api processes;
+      // all 62 calls must land in one window.
+      if (msLeft < 20_000) await sleep(msLeft + 200);
       for (let i = 0; i < 30; i++) expect((await api(urlA, 'GET', '/v1/workspace', limited)).status).toBe(200);
       for (let i = 0; i < 30; i++) expect((await api(urlB, 'GET', '/v1/workspace', limited)).status).toBe(200);
       const overA = await api(urlA, 'GET', '/v1/workspace', limited);

@@ -11,6 +11,7 @@ import {
   createTestDatabase,
   domainEnv,
   domainZones,
+  eventuallyDefined,
   purchaseWorkspace,
   refuseDnsWritesForNsfailNames,
   queryOnce,
@@ -24,8 +25,6 @@ import {
 } from '@test/support';
 import { streamName } from '@app/webhooks';
 import { connect } from 'nats';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Path = 'autoConnect' | 'rollback' | 'refusal' | 'renewal';
 
@@ -115,16 +114,13 @@ describe('purchase saga crash safety: a node SIGKILLed between every pair of ste
     }).catch(() => undefined);
   }
 
+  /** `eventually`, and on a timeout every purchase row and the node's output too. */
   async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) {
-        const rows = await q('select id, hostname, status, step, updated_at from purchases order by created_at');
-        throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(rows)}\n${node?.output() ?? ''}`);
-      }
-      await sleep(200);
+    try {
+      return await eventuallyDefined(probe, { timeoutMs, everyMs: 200, what });
+    } catch (error) {
+      const rows = await q('select id, hostname, status, step, updated_at from purchases order by created_at');
+      throw new Error(`${(error as Error).message}\n${JSON.stringify(rows)}\n${node?.output() ?? ''}`);
     }
   }
 
