@@ -1,7 +1,12 @@
-import { CERTIFICATE_EDGE as EDGE, CertificateStack, ORIGIN_URL, startCertificateStack } from '@test/support';
+import {
+  CERTIFICATE_EDGE as EDGE,
+  CertificateStack,
+  ORIGIN_URL,
+  eventually,
+  sleep,
+  startCertificateStack,
+} from '@test/support';
 import request from 'supertest';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Renewal: Pebble issues one-hour certificates, inside a one-day renewal window from the start.
 describe.each([
@@ -62,6 +67,7 @@ describe.each([
       expect(domain.status).toBe('pending');
       expect(domain.monitorMessage).toMatch(/^Certificate issuance failed: CAA records on caa-blocked.com/);
       expect(domain.certificate.retryAt).toEqual(expect.any(String));
+      // Time must pass: the failure must hold (a retry waits for retryAt), and nothing signals that.
       await sleep(2_500);
       const again = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
       expect(again.monitorStatus).toBe('ssl_failed');
@@ -79,19 +85,15 @@ describe.each([
         .send({ hostname: 'renew.customer-a.com', originUrl: ORIGIN_URL })
         .expect(201);
       const first = await waitFor(body.domain.id, (d) => d.status === 'verified');
-      const renewed = await t.db.query<{ data: { certificateRenewed?: boolean } }>(
-        "select data from outbox_events where aggregate_id = $1 and type = 'domain.monitor_updated' and (data->>'certificateRenewed')::boolean",
-        [body.domain.id],
-      );
-      for (let i = 0; i < 60 && !renewed.length; i++) {
-        await sleep(250);
-        renewed.push(
-          ...(await t.db.query(
+      const renewed = await eventually(
+        () =>
+          t.db.query<{ data: { certificateRenewed?: boolean } }>(
             "select data from outbox_events where aggregate_id = $1 and type = 'domain.monitor_updated' and (data->>'certificateRenewed')::boolean",
             [body.domain.id],
-          )),
-        );
-      }
+          ),
+        (rows) => rows.length > 0,
+        { timeoutMs: 15_000, everyMs: 250, what: 'a domain.monitor_updated with certificateRenewed' },
+      );
       expect(renewed.length).toBeGreaterThan(0);
       const after = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
       expect(after).toMatchObject({ status: 'verified', monitorStatus: 'active_ssl' });

@@ -66,6 +66,8 @@ describe('fencing and lease safety', () => {
       { op: 'add', n: 10, delayMs: 1_500 },
       { deadlineMs: 40_000 },
     );
+    // Time must pass: the command has to be running inside n1's handler (1.5 s long) when n1 freezes,
+    // and nothing outside the handler shows that it started.
     await sleep(300);
     n1.child.kill('SIGSTOP');
     const frozenAt = Date.now();

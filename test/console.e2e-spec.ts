@@ -9,6 +9,7 @@ import {
   createWorkspaceVia,
   domainEnv,
   domainZones,
+  eventually,
   startDnsServer,
   startTestAppWithClock,
   startWebhookReceiver,
@@ -238,12 +239,19 @@ describe('the web console in headless Chromium', () => {
     const status = async () =>
       (await t.db.query<{ status: string }>("select status from webhook_deliveries where event_id like 'evt%'"))[0]
         ?.status;
-    const deadline = Date.now() + 120_000;
-    while ((await status()) !== 'dead_lettered' && Date.now() < deadline) {
-      await worker.runOnce();
-      clock.advance(24 * 3600 * 1000);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // Until then, each check runs the worker and moves the clock a day on, to the next retry.
+    await eventually(
+      async () => {
+        const seen = await status();
+        if (seen !== 'dead_lettered') {
+          await worker.runOnce();
+          clock.advance(24 * 3600 * 1000);
+        }
+        return seen;
+      },
+      (seen) => seen === 'dead_lettered',
+      { timeoutMs: 120_000, everyMs: 50, what: 'the delivery to be dead-lettered' },
+    );
     expect(await status()).toBe('dead_lettered');
     expect(receiver.received('/hook').length).toBeGreaterThan(5);
 
@@ -258,11 +266,15 @@ describe('the web console in headless Chromium', () => {
     await page.getByLabel('Select every delivery').check();
     await page.getByRole('button', { name: 'Replay selected' }).click();
     await page.getByText('Replay queued').waitFor();
-    const until = Date.now() + 30_000;
-    while ((await status()) !== 'delivered' && Date.now() < until) {
-      await worker.runOnce();
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      async () => {
+        const seen = await status();
+        if (seen !== 'delivered') await worker.runOnce();
+        return seen;
+      },
+      (seen) => seen === 'delivered',
+      { timeoutMs: 30_000, everyMs: 50, what: 'the replayed delivery' },
+    );
     expect(await status()).toBe('delivered');
     expect(receiver.received('/hook').length).toBeGreaterThan(before);
     await page.reload();

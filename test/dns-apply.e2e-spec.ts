@@ -12,6 +12,7 @@ import {
   createWorkspaceVia,
   domainEnv,
   domainZones,
+  eventually,
   freeEdgePorts,
   startDnsServer,
   startProcess,
@@ -346,10 +347,17 @@ describe('dns/apply in a running process: the DNS token never reaches the logs',
     expect(outcomes.map((o) => o.status)).toEqual([200, 422, 422, 400, 400, 400]);
     for (const o of outcomes) expect(o.text).not.toContain('SECRET');
     // Every request was logged (so the absence below means something), and no line carries a token.
-    await new Promise((done) => setTimeout(done, 300));
-    const output = proc.output();
-    const applyLines = output.split('\n').filter((line) => line.includes('/dns/apply'));
+    const applyLines = await eventually(
+      () =>
+        proc
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('/dns/apply')),
+      (lines) => lines.length >= outcomes.length,
+      { what: 'a log line for each /dns/apply request', timeoutMs: 5_000 },
+    );
     expect(applyLines.length).toBeGreaterThanOrEqual(outcomes.length);
+    const output = proc.output();
     expect(output).not.toContain('SECRET');
     expect(cloudflare.requests.some((r) => r.authorization === `Bearer ${CF_TOKEN}`)).toBe(true);
     await proc.stop();

@@ -7,12 +7,11 @@ import {
   TestApp,
   domainEnv,
   domainZones,
+  eventually,
   startDnsServer,
   startTestApp,
 } from '@test/support';
 import request from 'supertest';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Issue 17 part 3: the DNS mistakes named precisely, at create (a warning) and by the monitor
@@ -53,16 +52,16 @@ describe('DNS problems named precisely', () => {
   const connect = (hostname: string) =>
     request(t.server).post('/v1/domains').set(auth).send({ hostname, originUrl: ORIGIN_URL }).expect(201);
 
-  async function waitForMonitor(id: string, ok: (d: { monitorStatus: string; monitorMessage: string }) => boolean) {
-    const deadline = Date.now() + 20_000;
-    let last: { monitorStatus: string; monitorMessage: string } | undefined;
-    while (Date.now() < deadline) {
-      last = (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain;
-      if (last && ok(last)) return last;
-      await sleep(250);
-    }
-    throw new Error(`monitor never got there: last ${JSON.stringify(last)}`);
-  }
+  const waitForMonitor = (id: string, ok: (d: { monitorStatus: string; monitorMessage: string }) => boolean) =>
+    eventually(
+      async () =>
+        (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain as {
+          monitorStatus: string;
+          monitorMessage: string;
+        },
+      (domain) => Boolean(domain) && ok(domain),
+      { everyMs: 250, what: `the monitor's verdict on ${id}` },
+    );
 
   it('stray AAAA at an apex with right A records: names the AAAA records to delete', async () => {
     resolver.setRecords('stray-aaaa.com', [
@@ -133,8 +132,11 @@ describe('DNS problems named precisely', () => {
     expect(body.warnings).toBeUndefined();
     const queried = () => resolver.queries.filter((q) => q.name === 'shop.nowhere-delegated.com').length;
     const before = queried();
-    const deadline = Date.now() + 20_000;
-    while (queried() - before < 4 && Date.now() < deadline) await sleep(250);
+    await eventually(
+      () => queried() - before,
+      (count) => count >= 4,
+      { everyMs: 250, what: 'four monitor queries of the failing name' },
+    );
     expect(queried() - before).toBeGreaterThanOrEqual(4);
     const domain = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
     expect(domain.monitorStatus).toBe('unknown');

@@ -10,13 +10,12 @@ import {
   WebhookReceiver,
   domainEnv,
   domainZones,
+  eventually,
   startDnsServer,
   startTestApp,
   startWebhookReceiver,
 } from '@test/support';
 import request from 'supertest';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Issue 17 part 2: a workspace that proves control of a hostname (TXT) takes it over from another. */
 describe('claiming a hostname another workspace holds', () => {
@@ -46,16 +45,6 @@ describe('claiming a hostname another workspace holds', () => {
   type Workspace = Awaited<ReturnType<typeof workspace>>;
   const connect = (w: Workspace, hostname: string) =>
     request(t.server).post('/v1/domains').set(w.auth).send({ hostname, originUrl: ORIGIN_URL });
-
-  async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: last ${JSON.stringify(value)}`);
-      await sleep(100);
-    }
-  }
 
   it('answers 409 with a TXT proof, then moves the hostname once the TXT resolves', async () => {
     const [holder, claimer] = [await workspace('holder'), await workspace('claimer')];
@@ -121,7 +110,7 @@ describe('claiming a hostname another workspace holds', () => {
     await eventually(
       () => routes.get(hostname),
       (route) => route?.domainId === claimed.id,
-      'edge route',
+      { timeoutMs: 15_000, what: 'the edge route of the claimed domain' },
     );
 
     // The monitor leaves the moved domain alone even though DNS points at the edge.

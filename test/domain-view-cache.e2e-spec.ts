@@ -6,6 +6,7 @@ import {
   TestApp,
   domainEnv,
   domainZones,
+  eventually,
   startDnsServer,
   startTestApp,
 } from '@test/support';
@@ -89,20 +90,21 @@ describe('domain view cache', () => {
         .status;
     // The customer sets the CNAME; the monitor (2 s interval) sees it and commits pending_ssl (monitor status).
     dns.setRecords('later.customer-a.com', [{ type: 'CNAME', data: EDGE_TARGET }]);
-    const deadline = Date.now() + 60_000;
-    while ((await rowStatus()) === 'unknown' && Date.now() < deadline) {
-      await get(id).expect(200); // keeps the entry hot
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const committed = await rowStatus();
+    const committed = await eventually(
+      async () => {
+        await get(id).expect(200); // keeps the entry hot
+        return rowStatus();
+      },
+      (status) => status !== 'unknown',
+      { timeoutMs: 60_000, what: 'the monitor to commit a status' },
+    );
     expect(committed).not.toBe('unknown');
     // Well within the 30 s expiry: only the bus invalidation can have refreshed the view.
-    const seenBy = Date.now() + 5_000;
-    let status = (await get(id).expect(200)).body.domain.monitorStatus as string;
-    while (status !== committed && Date.now() < seenBy) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      status = (await get(id).expect(200)).body.domain.monitorStatus as string;
-    }
+    const status = await eventually(
+      async () => (await get(id).expect(200)).body.domain.monitorStatus as string,
+      (seen) => seen === committed,
+      { timeoutMs: 5_000, everyMs: 50, what: `the view to show ${committed}` },
+    );
     expect(status).toBe(committed);
   });
 });

@@ -7,6 +7,7 @@ import {
   domainEnv,
   domainZones,
   edgeRequest,
+  eventuallyDefined,
   freePort,
   loopbackStandalone,
   startDnsServer,
@@ -41,16 +42,6 @@ function testCaddyfile(): string {
     throw new Error('k8s/caddy/Caddyfile changed shape: update testCaddyfile()');
   }
   return swapped;
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const portOpen = (port: number) =>
@@ -118,15 +109,15 @@ suite(
       });
       caddy.stdout?.on('data', (c: Buffer) => (caddyOutput += c.toString()));
       caddy.stderr?.on('data', (c: Buffer) => (caddyOutput += c.toString()));
-      await waitFor('Caddy to listen', () => (caddy?.exitCode === null ? portOpen(caddyPort) : undefined)).catch(
-        (error: Error) => {
-          throw new Error(`${error.message}; Caddy said:\n${caddyOutput}`);
-        },
-      );
+      await eventuallyDefined(() => (caddy?.exitCode === null ? portOpen(caddyPort) : undefined), {
+        what: 'Caddy to listen',
+      }).catch((error: Error) => {
+        throw new Error(`${error.message}; Caddy said:\n${caddyOutput}`);
+      });
       const rootFile = join(dir, 'data/caddy/pki/authorities/local/root.crt');
-      caddyRoot = await waitFor('Caddy local CA', () =>
-        existsSync(rootFile) ? readFileSync(rootFile, 'utf8') : undefined,
-      );
+      caddyRoot = await eventuallyDefined(() => (existsSync(rootFile) ? readFileSync(rootFile, 'utf8') : undefined), {
+        what: 'Caddy local CA',
+      });
     });
 
     afterAll(async () => {

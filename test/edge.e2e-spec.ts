@@ -1,7 +1,6 @@
 import { Bus } from '@app/bus';
 import { EdgeModule } from '@app/edge';
 import { publishEdgeInvalidation } from '@app/kernel';
-import { edgeFeatures } from '@app/runtime';
 import {
   DnsServer,
   LoopbackOrigin,
@@ -11,6 +10,7 @@ import {
   domainEnv,
   domainZones,
   edgeRequest,
+  eventually,
   freePort,
   issueCertificate,
   loopbackStandalone,
@@ -23,6 +23,7 @@ import {
   tlsHandshake,
   websocketEcho,
 } from '@test/support';
+import { edgeFeatures } from '../apps/edge/src/edge.module';
 import { createHash, randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
@@ -147,10 +148,11 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
       write: async (req) => {
         req.write(chunk);
         hash.update(chunk);
-        for (let i = 0; !origin.progress.get(id); i++) {
-          if (i > 200) throw new Error('The origin saw nothing of a streaming body');
-          await new Promise((r) => setTimeout(r, 25));
-        }
+        await eventually(() => origin.progress.get(id), Boolean, {
+          timeoutMs: 5_000,
+          everyMs: 25,
+          what: 'the origin to see the start of the streaming body',
+        });
         for (let i = 0; i < 4; i++) {
           req.write(chunk);
           hash.update(chunk);
@@ -249,8 +251,11 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
     // Once the domain has failed (the origin check of a probe), it is not served at all.
     await request(t.server).post(`/v1/domains/${domain.id}/check`).set('authorization', `Bearer ${key}`).expect(200);
     publishEdgeInvalidation(t.app.get(Bus), domain.hostname);
-    await new Promise((r) => setTimeout(r, 50));
-    const inactive = await https('rebind.customer-a.com', '/');
+    const inactive = await eventually(
+      () => https('rebind.customer-a.com', '/'),
+      (answer) => answer.status === 503,
+      { timeoutMs: 5_000, everyMs: 25, what: 'the edge to stop serving the failed domain' },
+    );
     expect(inactive.status).toBe(503);
     expect(inactive.body).toContain('not active');
     expect((await http('rebind.customer-a.com', '/')).status).toBe(503);
@@ -311,11 +316,11 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
     await storeCertificate(t.db, domains.get(hostname)!, renewed);
     expect(await tlsHandshake(ports.https, hostname, ca.certPem)).toBe(old.fingerprint256);
     publishEdgeInvalidation(t.app.get(Bus), hostname);
-    let served = old.fingerprint256;
-    for (let i = 0; i < 40 && served !== renewed.fingerprint256; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      served = await tlsHandshake(ports.https, hostname, ca.certPem);
-    }
+    const served = await eventually(
+      () => tlsHandshake(ports.https, hostname, ca.certPem),
+      (fingerprint) => fingerprint === renewed.fingerprint256,
+      { timeoutMs: 2_000, everyMs: 25, what: 'the renewed certificate' },
+    );
     expect(served).toBe(renewed.fingerprint256);
   });
 

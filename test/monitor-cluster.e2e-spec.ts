@@ -86,6 +86,7 @@ describe('the monitor across three node processes', () => {
       (unprobed) => unprobed.length === 0,
       { what: 'every domain probed twice', timeoutMs: (3 * INTERVAL_S + 20) * 1000, everyMs: 250 },
     );
+    // Time must pass: what is measured is how often each domain is probed within a fixed window.
     const windowStart = Date.now();
     await sleep(3 * INTERVAL_S * 1000);
     const windowEnd = Date.now();

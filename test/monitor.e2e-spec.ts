@@ -6,12 +6,11 @@ import {
   TestApp,
   domainEnv,
   domainZones,
+  eventually,
   startDnsServer,
   startTestApp,
 } from '@test/support';
 import request from 'supertest';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the monitor (standalone, 2 s interval)', () => {
   let dns: DnsServer;
@@ -33,16 +32,12 @@ describe('the monitor (standalone, 2 s interval)', () => {
     await dns?.close();
   });
 
-  async function waitForMonitorStatus(id: string, monitorStatus: string, timeoutMs = 15_000) {
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    while (Date.now() < deadline) {
-      last = (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain.monitorStatus;
-      if (last === monitorStatus) return;
-      await sleep(250);
-    }
-    throw new Error(`monitorStatus stayed ${last}, wanted ${monitorStatus}`);
-  }
+  const waitForMonitorStatus = (id: string, monitorStatus: string) =>
+    eventually(
+      async () => (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain.monitorStatus,
+      (status) => status === monitorStatus,
+      { timeoutMs: 15_000, everyMs: 250, what: `monitorStatus ${monitorStatus}` },
+    );
 
   it('probes new domains by itself and follows DNS as the customer changes it', async () => {
     dns.setRecords('live.customer-m.com', []);
@@ -82,9 +77,13 @@ describe('the monitor (standalone, 2 s interval)', () => {
     const [before] = await t.db.query<{ version: string }>('select version from domains where id = $1', [
       body.domain.id,
     ]);
-    const probesBefore = dns.queries.filter((q) => q.name === 'steady.customer-m.com' && q.type === 'CNAME').length;
-    await sleep(6_500);
-    const probesAfter = dns.queries.filter((q) => q.name === 'steady.customer-m.com' && q.type === 'CNAME').length;
+    const probes = () => dns.queries.filter((q) => q.name === 'steady.customer-m.com' && q.type === 'CNAME').length;
+    const probesBefore = probes();
+    const probesAfter = await eventually(probes, (count) => count - probesBefore >= 2, {
+      timeoutMs: 15_000,
+      everyMs: 250,
+      what: 'two more probes of the steady domain',
+    });
     const [after] = await t.db.query<{ version: string }>('select version from domains where id = $1', [
       body.domain.id,
     ]);

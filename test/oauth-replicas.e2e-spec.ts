@@ -2,6 +2,7 @@ import {
   TEST_ADMIN_TOKEN,
   TestDatabase,
   createTestDatabase,
+  eventually,
   startProcess,
   stopAllProcesses,
   uniqueSubjectPrefix,
@@ -44,12 +45,12 @@ describe('OAuth across API replicas', () => {
   });
 
   /** Polls replica B until the token stops working; the cache alone would keep it for 5 s. */
-  async function statusSoon(url: string, token: string): Promise<number> {
-    let status = 200;
-    const deadline = Date.now() + 1_000;
-    while (status === 200 && Date.now() < deadline) status = (await call(url, 'GET', `Bearer ${token}`)).status;
-    return status;
-  }
+  const statusSoon = (url: string, token: string) =>
+    eventually(
+      async () => (await call(url, 'GET', `Bearer ${token}`)).status,
+      (status) => status !== 200,
+      { timeoutMs: 1_000, everyMs: 10, what: `the revoked token to stop working at ${url}` },
+    );
 
   it('revokes a token, and a client, on every replica at once', async () => {
     const a = startProcess('dist/apps/api/src/main.js', env());

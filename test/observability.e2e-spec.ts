@@ -6,6 +6,7 @@ import {
   WebhookReceiver,
   domainEnv,
   domainZones,
+  eventually,
   startDnsServer,
   startTestApp,
   startWebhookReceiver,
@@ -100,24 +101,22 @@ describe('/metrics of a process with every feature (standalone)', () => {
 
   it('counts monitor probes by outcome', async () => {
     // The monitor's first probe of a new domain comes 10 s after it was connected.
-    let text = '';
-    for (let i = 0; i < 100; i++) {
-      text = (await request(t.server).get('/metrics').expect(200)).text;
-      if ((sample(text, 'monitor_probes_total', { outcome: 'correct' }) ?? 0) >= 1) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const text = await eventually(
+      async () => (await request(t.server).get('/metrics').expect(200)).text,
+      (metrics) => (sample(metrics, 'monitor_probes_total', { outcome: 'correct' }) ?? 0) >= 1,
+      { timeoutMs: 25_000, everyMs: 250, what: 'a correct monitor probe in /metrics' },
+    );
     expect(sample(text, 'monitor_probes_total', { outcome: 'correct' })).toBe(1);
     expect(sample(text, 'monitor_probe_seconds_count')).toBe(1);
   });
 
   it('counts webhook deliveries by outcome', async () => {
     await receiver.waitFor((r) => r.some((w) => w.body.type === 'domain.created'), 15_000, 'domain.created');
-    let text = '';
-    for (let i = 0; i < 50; i++) {
-      text = (await request(t.server).get('/metrics').expect(200)).text;
-      if ((sample(text, 'webhook_deliveries_total', { outcome: 'delivered' }) ?? 0) >= 1) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const text = await eventually(
+      async () => (await request(t.server).get('/metrics').expect(200)).text,
+      (metrics) => (sample(metrics, 'webhook_deliveries_total', { outcome: 'delivered' }) ?? 0) >= 1,
+      { timeoutMs: 5_000, what: 'a delivered webhook in /metrics' },
+    );
     expect(sample(text, 'webhook_deliveries_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'webhook_events_relayed_total')).toBeGreaterThanOrEqual(1);
   });

@@ -8,6 +8,7 @@ import {
   TestApp,
   domainEnv,
   domainZones,
+  eventually,
   purchaseWorkspace,
   refuseDnsWritesForNsfailNames,
   startDnsServer,
@@ -273,8 +274,11 @@ describe('/v1/domain-purchases/{id}/connect', () => {
     expect((await domainRows(p.hostname)).filter((d) => !d.deleted)).toHaveLength(1);
 
     await t.db.query('drop trigger test_registrar_down on sandbox_registrations');
-    const deadline = Date.now() + 30_000;
-    while ((await step()).step !== 'completed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await eventually(step, (row) => row.step === 'completed', {
+      timeoutMs: 30_000,
+      everyMs: 200,
+      what: 'the connect step to complete once the registrar is back',
+    });
     expect(await step()).toEqual({ status: 'completed', step: 'completed' });
     const done = await purchase(p.id);
     expect(done.connectedDomainId).toMatch(/^dom_/);

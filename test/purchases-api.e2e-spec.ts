@@ -1,8 +1,6 @@
-import { REGISTRANT, TestApp, purchaseWorkspace, startTestApp, uniqueDomain } from '@test/support';
+import { REGISTRANT, TestApp, eventually, purchaseWorkspace, sleep, startTestApp, uniqueDomain } from '@test/support';
 import { SANDBOX_DEFAULT_NAMESERVERS } from '@app/registrar';
 import request from 'supertest';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Input rules, lists, registrar DNS, nameservers and renewals of /v1/domain-purchases (sandbox adapters). */
 describe('/v1/domain-purchases: API', () => {
@@ -399,24 +397,26 @@ describe('/v1/domain-purchases: API', () => {
 
       const get = async (id: string, k = key) =>
         (await request(t.server).get(`/v1/domain-purchases/${id}`).set(auth(k))).body.purchase;
-      let renewed = await get(renewing.id);
-      for (let i = 0; i < 40 && renewed.expiresAt === renewing.expiresAt; i++) {
-        await sleep(250);
-        renewed = await get(renewing.id);
-      }
+      const renewed = await eventually(
+        () => get(renewing.id),
+        (purchase) => purchase.expiresAt !== renewing.expiresAt,
+        { timeoutMs: 10_000, everyMs: 250, what: 'the auto-renewal' },
+      );
       expect(Math.round((Date.parse(renewed.expiresAt) - Date.parse(renewing.expiresAt)) / 86_400_000)).toBeGreaterThan(
         364,
       );
-      let failed: { type: string; data: any }[] = [];
-      for (let i = 0; i < 40 && !failed.length; i++) {
-        await sleep(250);
-        failed = await t.db.query(
-          "select type, data from outbox_events where aggregate_id = $1 and type = 'domain_purchase.failed'",
-          [failing.id],
-        );
-      }
+      const failed = await eventually(
+        () =>
+          t.db.query<{ type: string; data: any }>(
+            "select type, data from outbox_events where aggregate_id = $1 and type = 'domain_purchase.failed'",
+            [failing.id],
+          ),
+        (rows) => rows.length > 0,
+        { timeoutMs: 10_000, everyMs: 250, what: 'domain_purchase.failed of the declined renewal' },
+      );
       expect(failed).toHaveLength(1);
       expect(failed[0].data).toMatchObject({ operation: 'renewal', renewal: { step: 'failed', auto: true } });
+      // Time must pass: two more sweeps (PURCHASE_SWEEP_SECONDS=1) must run and charge nothing.
       await sleep(2_500);
       // One attempt a day after a failure, not one per sweep; the lapsing domain is left alone.
       expect(

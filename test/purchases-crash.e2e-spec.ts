@@ -11,6 +11,7 @@ import {
   createTestDatabase,
   domainEnv,
   domainZones,
+  eventuallyDefined,
   purchaseWorkspace,
   refuseDnsWritesForNsfailNames,
   queryOnce,
@@ -25,12 +26,11 @@ import {
 import { streamName } from '@app/webhooks';
 import { connect } from 'nats';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 type Path = 'autoConnect' | 'rollback' | 'refusal' | 'renewal';
 
 /**
- * PURCHASE_CRASH_AFTER points (see libs/purchases/src/crash-seam.ts): a step name kills the node right
+ * PURCHASE_CRASH_AFTER points (read by test/fixtures/crash-node.main.ts, the node with a crash listener
+ * on the purchase saga): a step name kills the node right
  * after that step was persisted; `after:<effect>` right after the external effect returned and before
  * its outcome was persisted. Rounds are ordered so that the node recovering the previous round's
  * purchase (while armed with the next point) never passes that point on the way: latest step first
@@ -93,7 +93,7 @@ describe('purchase saga crash safety: a node SIGKILLed between every pair of ste
 
   /** Node `n1` (same id every time, so it reclaims its own leases at once), optionally armed to crash. */
   async function startNode(crashAfter?: string): Promise<ServiceProcess> {
-    const proc = startProcess('dist/apps/node/src/main.js', {
+    const proc = startProcess(crashAfter ? 'dist/test/fixtures/crash-node.main.js' : 'dist/apps/node/src/main.js', {
       ...env,
       NODE_ID: 'n1',
       ...(crashAfter ? { PURCHASE_CRASH_AFTER: crashAfter } : {}),
@@ -114,16 +114,13 @@ describe('purchase saga crash safety: a node SIGKILLed between every pair of ste
     }).catch(() => undefined);
   }
 
+  /** `eventually`, and on a timeout every purchase row and the node's output too. */
   async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) {
-        const rows = await q('select id, hostname, status, step, updated_at from purchases order by created_at');
-        throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(rows)}\n${node?.output() ?? ''}`);
-      }
-      await sleep(200);
+    try {
+      return await eventuallyDefined(probe, { timeoutMs, everyMs: 200, what });
+    } catch (error) {
+      const rows = await q('select id, hostname, status, step, updated_at from purchases order by created_at');
+      throw new Error(`${(error as Error).message}\n${JSON.stringify(rows)}\n${node?.output() ?? ''}`);
     }
   }
 

@@ -1,4 +1,4 @@
-import { TestApp, startTestApp } from '@test/support';
+import { TestApp, eventually, startTestApp } from '@test/support';
 import request from 'supertest';
 
 describe('Readiness follows the database', () => {
@@ -25,11 +25,11 @@ describe('Readiness follows the database', () => {
     await request(t.server).get('/healthz').expect(200);
 
     await t.db.admin(`alter database ${t.db.name} allow_connections true`);
-    let status = 0;
-    for (let i = 0; i < 20 && status !== 200; i++) {
-      status = (await request(t.server).get('/readyz')).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
-    }
+    const status = await eventually(
+      async () => (await request(t.server).get('/readyz')).status,
+      (code) => code === 200,
+      { timeoutMs: 5_000, everyMs: 250, what: '/readyz to answer 200 again' },
+    );
     expect(status).toBe(200);
   });
 });

@@ -10,7 +10,9 @@ import {
   createTestDatabase,
   domainEnv,
   domainZones,
+  eventually,
   queryOnce,
+  sleep,
   startDnsServer,
   startPrivateNats,
   startProcess,
@@ -27,7 +29,6 @@ import {
  */
 
 const WORKERS = 6;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Outcome {
   op: string;
@@ -130,23 +131,25 @@ describe('graceful rollouts of actor nodes under load', () => {
     return new Map(rows.map((r) => [r.owner, Number(r.n)]));
   };
   /** Every shard leased to exactly the given nodes (each holding some). */
-  const waitForCoverage = async (ids: string[]) => {
-    const deadline = Date.now() + 30_000;
-    let current = new Map<string, number>();
-    while (Date.now() < deadline) {
-      current = await owners();
-      const total = [...current.values()].reduce((a, b) => a + b, 0);
-      if (total === 4096 && current.size === ids.length && ids.every((id) => current.has(id))) return current;
-      await sleep(100);
-    }
-    throw new Error(`shards not covered by ${ids.join(',')}: ${JSON.stringify([...current])}`);
-  };
+  const waitForCoverage = (ids: string[]) =>
+    eventually(
+      owners,
+      (current) =>
+        [...current.values()].reduce((a, b) => a + b, 0) === 4096 &&
+        current.size === ids.length &&
+        ids.every((id) => current.has(id)),
+      { timeoutMs: 30_000, what: `every shard leased to ${ids.join(',')}` },
+    );
   /** Starts a node pod and waits until /readyz answers 200 (what the readiness probe checks). */
   const startNode = async (id: string) => {
     const proc = startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: id });
     nodes.set(id, proc);
     const url = await waitForUrl(proc, 60_000);
-    for (let i = 0; i < 100 && (await fetch(`${url}/readyz`)).status !== 200; i++) await sleep(100);
+    await eventually(
+      async () => (await fetch(`${url}/readyz`)).status,
+      (status) => status === 200,
+      { timeoutMs: 10_000, what: `node ${id} ready` },
+    );
     return url;
   };
   /** A pod's termination: SIGTERM, the drain, exit 0 well within the grace period. */
@@ -179,6 +182,7 @@ describe('graceful rollouts of actor nodes under load', () => {
       await work();
       steps.push({ step: name, at, ms: Date.now() - at });
     };
+    // The fixed pauses below are on purpose: the load runs a while in each steady state between steps.
     try {
       await sleep(3_000);
 

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { REPO_ROOT, TestDatabase, createTestDatabase, freeEdgePorts, freePort } from '@test/support';
+import { REPO_ROOT, TestDatabase, createTestDatabase, eventually, freeEdgePorts, freePort } from '@test/support';
 
 const MAIN = resolve(REPO_ROOT, 'dist/apps/standalone/src/main.js');
 const BANNER_END = /-d '\{"name":"Acme","paymentMethod":"pm_card_visa"\}'\s*\n/;
@@ -32,14 +32,12 @@ function start(env: Record<string, string>, tty: boolean): Run {
 }
 
 async function waitForBanner(run: Run, timeoutMs = 120_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (!BANNER_END.test(run.output())) {
-    if (run.child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`no banner; output:\n${run.output()}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return run.output();
+  const output = await eventually(run.output, (out) => BANNER_END.test(out) || run.child.exitCode !== null, {
+    timeoutMs,
+    what: 'the start banner',
+  });
+  if (!BANNER_END.test(output)) throw new Error(`no banner; output:\n${output}`);
+  return output;
 }
 
 async function stop(run: Run | undefined): Promise<void> {

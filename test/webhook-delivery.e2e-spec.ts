@@ -8,7 +8,9 @@ import {
   domainEnv,
   domainZones,
   independentlyVerify,
+  eventually,
   insertOutboxEvents,
+  sleep,
   startDnsServer,
   startTestApp,
   startWebhookReceiver,
@@ -30,14 +32,6 @@ describe('webhook delivery (standalone, real receivers on loopback)', () => {
   const deliveries = async (endpointId: string, query = '') =>
     (await request(t.server).get(`/v1/webhook-endpoints/${endpointId}/deliveries${query}`).set(as()).expect(200)).body
       .deliveries as any[];
-  async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value) || Date.now() > deadline) return value;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
@@ -112,7 +106,8 @@ describe('webhook delivery (standalone, real receivers on loopback)', () => {
       types.map((type) => ({ type })),
     );
     await receiver.waitFor((r) => r.filter((w) => ids.includes(w.body?.id)).length >= 4 + 2 + 2);
-    await new Promise((r) => setTimeout(r, 300));
+    // Time must pass: the check below is that no other type arrives, and nothing signals its absence.
+    await sleep(300);
     const got = (path: string) =>
       receiver
         .received(path)
@@ -135,7 +130,7 @@ describe('webhook delivery (standalone, real receivers on loopback)', () => {
     receiver.answer = (w) => (w.path === '/flaky' ? { status, body: 'boom\n  down' } : { status: 200 });
     const flaky = await endpoint('/flaky', ['domain.expired']);
     const [eventId] = await insertOutboxEvents(t.db, workspaceId, [{ type: 'domain.expired' }]);
-    const [pending] = await until(
+    const [pending] = await eventually(
       () => deliveries(flaky.id),
       (d) => d[0]?.attempts === 1,
     );
@@ -150,7 +145,7 @@ describe('webhook delivery (standalone, real receivers on loopback)', () => {
       .send({ endpointId: flaky.id })
       .expect(202);
     expect(replay.body.deliveries).toEqual([expect.objectContaining({ endpointId: flaky.id, status: 'pending' })]);
-    const [done] = await until(
+    const [done] = await eventually(
       () => deliveries(flaky.id),
       (d) => d[0]?.status === 'delivered',
     );
@@ -173,13 +168,13 @@ describe('webhook delivery (standalone, real receivers on loopback)', () => {
     await insertOutboxEvents(t.db, workspaceId, [{ type: 'domain.verified' }]);
     await receiver.waitFor((r) => r.some((w) => w.path === '/by-name'));
     expect(receiver.received('/by-name')[0].headers.host).toBe(`hooks.receiver-test.com:${receiver.port}`);
-    const [blocked] = await until(
+    const [blocked] = await eventually(
       () => deliveries(privateName.id),
       (d) => d[0]?.attempts === 1,
     );
     expect(blocked.status).toBe('pending');
     expect(blocked.lastAttempt.error).toMatch(/10\.1\.2\.3.*private network/);
-    const [invalid] = await until(
+    const [invalid] = await eventually(
       () => deliveries(notUrl.id),
       (d) => d[0]?.attempts === 1,
     );
@@ -207,10 +202,10 @@ describe('webhook delivery (standalone, real receivers on loopback)', () => {
     ).toEqual([...ids].sort());
     expect(receiver.received('/slow').length).toBeLessThanOrEqual(8);
 
-    const timedOut = await until(
+    const timedOut = await eventually(
       () => deliveries(slow.id, '?limit=100'),
       (d) => d.filter((x) => x.attempts === 1).length >= 8,
-      14_000,
+      { timeoutMs: 14_000 },
     );
     const failed = timedOut.filter((x) => x.attempts === 1);
     expect(failed[0].lastAttempt.error).toBe('timeout: no response within 10 s');

@@ -5,15 +5,15 @@ import {
   TestApp,
   WebhookReceiver,
   createWorkspaceVia,
+  eventually,
   insertOutboxEvents,
+  sleep,
   startTestApp,
   startWebhookReceiver,
   uniqueSubjectPrefix,
 } from '@test/support';
 import { AckPolicy, JsMsg, NatsConnection, connect } from 'nats';
 import request from 'supertest';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the relay on NATS: JetStream stream EVENTS, each event once', () => {
   const prefix = uniqueSubjectPrefix();
@@ -22,14 +22,6 @@ describe('the relay on NATS: JetStream stream EVENTS, each event once', () => {
   let receiver: WebhookReceiver;
   let t: TestApp;
   const received: { subject: string; msgId?: string; body: any }[] = [];
-
-  async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition') {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-      await sleep(50);
-    }
-  }
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
@@ -52,16 +44,7 @@ describe('the relay on NATS: JetStream stream EVENTS, each event once', () => {
 
   it('creates the stream at start, publishes every event once with msgID = event id, and dedups a re-relay', async () => {
     const jsm = await nc.jetstreamManager();
-    await waitFor(
-      () =>
-        jsm.streams.info(stream).then(
-          () => true,
-          () => false,
-        ),
-      10_000,
-      'the stream',
-    );
-    const info = await jsm.streams.info(stream);
+    const info = await eventually(() => jsm.streams.info(stream), Boolean, { timeoutMs: 10_000, what: 'the stream' });
     expect(info.config.subjects).toEqual([`${prefix}.events.>`]);
     expect(info.config.duplicate_window).toBeGreaterThanOrEqual(60 * 1e9);
 
@@ -88,17 +71,23 @@ describe('the relay on NATS: JetStream stream EVENTS, each event once', () => {
       workspaceId,
       Array.from({ length: 40 }, (_, i) => ({ type: types[i % types.length] })),
     );
-    await waitFor(() => received.length >= ids.length, 15_000, 'every event on the stream');
+    await eventually(
+      () => received.length,
+      (count) => count >= ids.length,
+      { timeoutMs: 15_000, everyMs: 50, what: 'every event on the stream' },
+    );
     await receiver.waitFor((r) => r.length >= ids.length);
 
     // A relay that dies after publishing but before committing sends its batch again.
     const again = ids.slice(0, 10);
     await t.db.query('update outbox_events set relayed_at = null where id = any($1)', [again]);
-    await waitFor(
-      async () => (await t.db.query('select 1 from outbox_events where relayed_at is null')).length === 0,
-      10_000,
-      'the re-relay',
+    await eventually(
+      async () => (await t.db.query('select id from outbox_events where relayed_at is null')).length,
+      (unrelayed) => unrelayed === 0,
+      { timeoutMs: 10_000, everyMs: 50, what: 'the re-relay (outbox rows still unrelayed)' },
     );
+    // Time must pass: what is checked next is an absence (JetStream dropped the duplicates), and
+    // nothing signals that a duplicate will not arrive.
     await sleep(500);
     await messages.close();
 

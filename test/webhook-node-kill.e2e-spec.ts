@@ -7,6 +7,7 @@ import {
   WebhookReceiver,
   createTestDatabase,
   createWorkspaceVia,
+  eventually,
   insertOutboxEvents,
   startProcess,
   startWebhookReceiver,
@@ -19,7 +20,6 @@ import { connect } from 'nats';
 import { Client } from 'pg';
 
 const EVENTS = 60;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a node SIGKILLed mid-delivery (two node processes, one api)', () => {
   const prefix = uniqueSubjectPrefix();
@@ -60,13 +60,14 @@ describe('a node SIGKILLed mid-delivery (two node processes, one api)', () => {
     pg = new Client({ connectionString: db.url });
     await pg.connect();
     const query = async <T>(sql: string, params: unknown[] = []) => (await pg.query(sql, params)).rows as T[];
-    for (let i = 0; i < 100; i++) {
-      const owners = await query<{ owner: string }>(
-        'select distinct owner from shard_leases where owner is not null and expires_at > now()',
-      );
-      if (owners.length === 2) break;
-      await sleep(200);
-    }
+    await eventually(
+      () =>
+        query<{ owner: string }>(
+          'select distinct owner from shard_leases where owner is not null and expires_at > now()',
+        ),
+      (owners) => owners.length === 2,
+      { timeoutMs: 20_000, everyMs: 200, what: 'both nodes owning shards' },
+    );
 
     const { apiKey, workspaceId } = await createWorkspaceVia(url);
     const created = await fetch(`${url}/v1/webhook-endpoints`, {
@@ -83,27 +84,27 @@ describe('a node SIGKILLed mid-delivery (two node processes, one api)', () => {
 
     // Both nodes claim; kill one while its attempts are in flight at the receiver.
     type Claim = { owner: string; event_id: string };
-    let claims: Claim[] = [];
-    for (let i = 0; i < 200; i++) {
-      claims = await query<Claim>(
-        "select locked_by as owner, event_id from webhook_deliveries where status = 'pending' and claim_id is not null",
-      );
-      if (new Set(claims.map((c) => c.owner)).size === 2 && receiver.requests.length >= 4) break;
-      await sleep(50);
-    }
+    const claims = await eventually(
+      () =>
+        query<Claim>(
+          "select locked_by as owner, event_id from webhook_deliveries where status = 'pending' and claim_id is not null",
+        ),
+      (rows) => new Set(rows.map((c) => c.owner)).size === 2 && receiver.requests.length >= 4,
+      { timeoutMs: 10_000, everyMs: 50, what: 'claims by both nodes with attempts in flight' },
+    );
     const victim = claims.some((c) => c.owner === 'n2') ? 'n2' : 'n1';
     nodes.get(victim)!.child.kill('SIGKILL');
     const killedAt = Date.now();
     const held = claims.filter((c) => c.owner === victim).map((c) => c.event_id);
     expect(held.length).toBeGreaterThan(0);
 
-    for (let i = 0; i < 160; i++) {
-      const [{ n }] = await query<{ n: number }>(
-        "select count(*)::int as n from webhook_deliveries where status = 'delivered'",
-      );
-      if (n === EVENTS) break;
-      await sleep(250);
-    }
+    await eventually(
+      async () =>
+        (await query<{ n: number }>("select count(*)::int as n from webhook_deliveries where status = 'delivered'"))[0]
+          .n,
+      (delivered) => delivered === EVENTS,
+      { timeoutMs: 40_000, everyMs: 250, what: 'every event delivered' },
+    );
     const rows = await query<{ event_id: string; status: string; locked_by: string | null }>(
       'select event_id, status, locked_by from webhook_deliveries',
     );

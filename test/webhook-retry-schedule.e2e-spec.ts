@@ -4,6 +4,7 @@ import {
   TestApp,
   WebhookReceiver,
   createWorkspaceVia,
+  eventually,
   insertOutboxEvents,
   startTestAppWithClock,
   startWebhookReceiver,
@@ -47,9 +48,8 @@ describe('retry schedule with an injected clock (no real waiting)', () => {
   }
   const row = async (endpointId: string) =>
     (await t.db.query('select * from webhook_deliveries where endpoint_id = $1', [endpointId]))[0];
-  async function relayed(endpointId: string) {
-    for (let i = 0; i < 100 && !(await row(endpointId)); i++) await new Promise((r) => setTimeout(r, 20));
-  }
+  const relayed = (endpointId: string) =>
+    eventually(() => row(endpointId), Boolean, { timeoutMs: 2_000, everyMs: 20, what: 'the delivery row' });
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();

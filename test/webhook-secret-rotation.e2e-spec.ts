@@ -7,6 +7,8 @@ import {
   TestApp,
   WebhookReceiver,
   createWorkspaceVia,
+  eventually,
+  eventuallyDefined,
   insertOutboxEvents,
   startTestAppWithClock,
   startWebhookReceiver,
@@ -67,20 +69,20 @@ describe('webhook secret rotation with an overlap', () => {
   /** One event through the relay and one delivery attempt: what the receiver got, and the outcome. */
   async function deliverOne(path: string): Promise<{ hook: ReceivedWebhook; status: string; code: number | null }> {
     const [eventId] = await insertOutboxEvents(t.db, workspaceId, [{ type: 'domain.verified' }]);
-    const deadline = Date.now() + 15_000;
-    while (!(await delivery(eventId, path)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    let hook: ReceivedWebhook | undefined;
-    while (!hook && Date.now() < deadline) {
-      await worker.runOnce();
-      hook = receiver.received(path).find((r) => r.body?.id === eventId);
-      if (!hook) await new Promise((r) => setTimeout(r, 20));
-    }
-    if (!hook) throw new Error(`event ${eventId} never reached ${path}`);
-    let d = await delivery(eventId, path);
-    while (d.last_status_code === null && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-      d = await delivery(eventId, path);
-    }
+    const every = { timeoutMs: 15_000, everyMs: 20 };
+    await eventually(() => delivery(eventId, path), Boolean, { ...every, what: `the delivery row of ${eventId}` });
+    const hook = await eventuallyDefined(
+      async () => {
+        await worker.runOnce();
+        return receiver.received(path).find((r) => r.body?.id === eventId);
+      },
+      { ...every, what: `event ${eventId} at ${path}` },
+    );
+    const d = await eventually(
+      () => delivery(eventId, path),
+      (row) => row.last_status_code !== null,
+      { ...every, what: `the outcome of ${eventId} recorded` },
+    );
     return { hook, status: d.status, code: d.last_status_code };
   }
 

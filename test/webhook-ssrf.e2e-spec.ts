@@ -3,6 +3,7 @@ import {
   TestApp,
   WebhookReceiver,
   createWorkspaceVia,
+  eventually,
   insertOutboxEvents,
   startDnsServer,
   startTestApp,
@@ -59,16 +60,17 @@ describe('webhook deliveries and the SSRF rules (no OUTBOUND_ALLOW_CIDRS)', () =
     }
     await insertOutboxEvents(t.db, workspaceId, [{ type: 'domain.created' }]);
     for (const [i, id] of ids.entries()) {
-      let delivery: any;
-      for (let tries = 0; tries < 200; tries++) {
-        const res = await request(t.server)
-          .get(`/v1/webhook-endpoints/${id}/deliveries`)
-          .set('authorization', `Bearer ${key}`)
-          .expect(200);
-        delivery = res.body.deliveries[0];
-        if (delivery?.attempts) break;
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      const delivery = await eventually(
+        async () =>
+          (
+            await request(t.server)
+              .get(`/v1/webhook-endpoints/${id}/deliveries`)
+              .set('authorization', `Bearer ${key}`)
+              .expect(200)
+          ).body.deliveries[0],
+        (first) => Boolean(first?.attempts),
+        { timeoutMs: 5_000, everyMs: 25, what: `a first attempt to ${urls[i][0]}` },
+      );
       expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
       expect(delivery.lastAttempt.statusCode).toBeNull();
       expect(delivery.lastAttempt.error).toMatch(/^url is not allowed: /);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { FakeRequest, bearer, startFakeJsonServer } from './fake-http';
+import { FakeRequest, bearer, startFakeJsonServer } from './http-fake';
 
 /** Permissions of a Cloudflare API token, as its dashboard names them. */
 export type CloudflarePermission = 'zone:read' | 'dns:read' | 'dns:edit';
@@ -149,7 +149,7 @@ export async function startCloudflareFake(options: CloudflareFakeOptions): Promi
   }
 
   return {
-    url: `http://127.0.0.1:${server.port}/client/v4`,
+    url: `${server.url}/client/v4`,
     records,
     requests: server.requests,
     addRecord(zoneName, r) {

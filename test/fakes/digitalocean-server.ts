@@ -1,4 +1,4 @@
-import { FakeRequest, bearer, startFakeJsonServer } from './fake-http';
+import { FakeRequest, bearer, startFakeJsonServer } from './http-fake';
 
 /** DigitalOcean custom token scopes for domains. */
 export type DigitalOceanScope = 'domain:read' | 'domain:create' | 'domain:update' | 'domain:delete';
@@ -120,7 +120,7 @@ export async function startDigitalOceanFake(options: DigitalOceanFakeOptions): P
   });
 
   return {
-    url: `http://127.0.0.1:${server.port}/v2`,
+    url: `${server.url}/v2`,
     records,
     requests: server.requests,
     addRecord(domain, r) {

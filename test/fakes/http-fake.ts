@@ -43,6 +43,48 @@ export async function startFakeHttpServer(handler: FakeHandler): Promise<FakeHtt
   };
 }
 
+/** A request to a JSON fake, as parsed by `startFakeJsonServer` (and recorded for assertions). */
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  authorization?: string;
+  body: any;
+}
+
+export type FakeJsonHandler = (req: FakeRequest) => { status: number; body?: unknown };
+
+/** `startFakeHttpServer` for JSON APIs: parses each request, records it, and writes the answer as JSON. */
+export async function startFakeJsonServer(
+  handle: FakeJsonHandler,
+): Promise<FakeHttpServer & { requests: FakeRequest[] }> {
+  const requests: FakeRequest[] = [];
+  const server = await startFakeHttpServer((req, text, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    const request = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      body,
+    };
+    requests.push(request);
+    const out = handle(request);
+    if (out.body === undefined) res.writeHead(out.status).end();
+    else res.writeHead(out.status, { 'content-type': 'application/json' }).end(JSON.stringify(out.body));
+  });
+  return { ...server, requests };
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export const bearer = (authorization: string | undefined) => /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+
 /** What a fake should do instead of answering normally, for the next matching request(s). */
 export type InjectedFailure =
   { kind: 'status'; status: number; body?: string } | { kind: 'hang' } | { kind: 'garbage' } | { kind: 'reset' };

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { domainZones } from './domain-fixtures';
 import { startDnsServer } from './dns-server';
+import { eventually } from './eventually';
 import { freePort } from './nats-server';
 import { startPebble } from './pebble';
 import { TEST_ADMIN_TOKEN, startTestApp } from './test-app';
@@ -8,7 +9,6 @@ import { TEST_ADMIN_TOKEN, startTestApp } from './test-app';
 /** The edge's name in the certificate tests' zones. */
 export const CERTIFICATE_EDGE = 'edge.saas-test.net';
 const EDGE = CERTIFICATE_EDGE;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Standalone (api + node + edge) against Pebble and a loopback DNS server whose edge name points at
@@ -44,20 +44,17 @@ export async function startCertificateStack(
     .expect(201);
   const auth = { authorization: `Bearer ${ws.body.apiKey as string}` };
   /** Polls the domain until `done` holds; throws with its last state after `timeoutMs`. */
-  const waitFor = async (
+  const waitFor = (
     id: string,
     done: (d: Record<string, any>) => boolean,
     timeoutMs = options.waitTimeoutMs ?? 40_000,
-  ) => {
-    const deadline = Date.now() + timeoutMs;
-    let domain: Record<string, any> = {};
-    while (Date.now() < deadline) {
-      domain = (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain;
-      if (done(domain)) return domain;
-      await sleep(250);
-    }
-    throw new Error(`Domain stayed ${JSON.stringify(domain)}`);
-  };
+  ) =>
+    eventually(
+      async () =>
+        (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain as Record<string, any>,
+      done,
+      { timeoutMs, everyMs: 250, what: `domain ${id} to reach the awaited state` },
+    );
   const close = async () => {
     await t.close();
     await pebble.stop().catch(() => undefined);

@@ -2,6 +2,7 @@ import { ActorClient } from '@app/actors';
 import { NatsBus } from '@app/bus';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { eventually } from './eventually';
 import { ServiceProcess, startProcess, waitForUrl } from './processes';
 import { TEST_ADMIN_TOKEN, TEST_ENCRYPTION_KEY, TEST_SIGNING_SECRET } from './test-app';
 
@@ -86,18 +87,15 @@ export function counterCluster(databaseUrl: string, natsUrl = TEST_NATS_URL): Co
       buses.push(bus);
       return { bus, actors: new ActorClient(bus) };
     },
-    async waitForCoverage(nodeIds, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let current = new Map<string, number>();
-      while (Date.now() < deadline) {
-        current = await owners();
-        const total = [...current.values()].reduce((a, b) => a + b, 0);
-        const onlyExpected = [...current.keys()].every((o) => nodeIds.includes(o));
-        if (total === 4096 && onlyExpected && nodeIds.every((id) => current.has(id))) return current;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      throw new Error(`Shards not covered by ${nodeIds.join(',')} in time: ${JSON.stringify([...current])}`);
-    },
+    waitForCoverage: (nodeIds, timeoutMs = 30_000) =>
+      eventually(
+        owners,
+        (current) =>
+          [...current.values()].reduce((a, b) => a + b, 0) === 4096 &&
+          [...current.keys()].every((o) => nodeIds.includes(o)) &&
+          nodeIds.every((id) => current.has(id)),
+        { timeoutMs, everyMs: 200, what: `every shard leased to ${nodeIds.join(',')} only` },
+      ),
     async close() {
       await Promise.all([...nodes.values()].map((n) => n.stop(15_000)));
       await Promise.all(buses.map((b) => b.close()));

@@ -40,6 +40,14 @@ export async function eventually<T>(
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; ${seen}`);
 }
 
+/** `eventually` for a probe that answers `undefined` until the awaited value exists. */
+export async function eventuallyDefined<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  options: EventuallyOptions = {},
+): Promise<T> {
+  return (await eventually(check, (value) => value !== undefined, options)) as T;
+}
+
 function describe(value: unknown): string {
   if (value instanceof Map) return JSON.stringify([...value]);
   if (value instanceof Set) return JSON.stringify([...value]);

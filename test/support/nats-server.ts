@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './eventually';
 
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 
@@ -19,15 +20,13 @@ export async function freePort(): Promise<number> {
 
 /** Waits until something accepts TCP connections on the loopback port (10 s at most). */
 export async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => (socket.destroy(), resolve(true)));
       socket.once('error', () => resolve(false));
     });
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(accepts, Boolean, { timeoutMs: 10_000, what: `port ${port} to accept connections` });
 }
 
 export interface PrivateNats {

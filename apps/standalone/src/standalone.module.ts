@@ -1,6 +1,9 @@
 import { AppConfig } from '@app/config';
-import { ResolvedDatabase, RuntimeModule, apiFeatures, edgeFeatures, nodeFeatures } from '@app/runtime';
+import { ResolvedDatabase, RuntimeModule } from '@app/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
+import { apiFeatures } from '../../api/src/api.module';
+import { edgeFeatures } from '../../edge/src/edge.module';
+import { nodeFeatures } from '../../node/src/node.module';
 
 /** api + node + edge in one process, on the in-process bus. */
 @Module({})

@@ -136,11 +136,6 @@ export interface AppConfig {
   purchaseRenewDays: number;
   /** How often a node looks for stuck purchase sagas and due renewals of its shards. */
   purchaseSweepSeconds: number;
-  /**
-   * Test seam only (crash tests): the purchase actor SIGKILLs its own process right after persisting
-   * this saga step (or right after this external effect returned, `after:<effect>`). Never set it in production.
-   */
-  purchaseCrashAfter?: string;
 }
 
 export interface NamedResolver {
@@ -228,7 +223,6 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     purchaseFeeMinCents: integer(env, 'PURCHASE_FEE_MIN_CENTS', 200, 0, 1_000_000),
     purchaseRenewDays: integer(env, 'PURCHASE_RENEW_DAYS', 30, 1, 3_650),
     purchaseSweepSeconds: integer(env, 'PURCHASE_SWEEP_SECONDS', 30, 1, 3_600),
-    purchaseCrashAfter: raw(env, 'PURCHASE_CRASH_AFTER'),
   };
 }
 

@@ -6,3 +6,4 @@ export * from './purchase.record';
 export * from './purchase.view';
 export * from './purchase.repository';
 export * from './purchases.module';
+export { SAGA_STEP_LISTENER, SagaStepListener } from './saga-step-listener';

@@ -1,16 +1,16 @@
 import { ActorContext, OutboxEvent } from '@app/actors';
 import { Registrar } from '@app/registrar';
-import { CrashSeam } from './crash-seam';
 import { FeePolicy } from './model/purchase-pricing';
 import { PurchaseEffectDeps } from './purchase-effects';
 import { PurchaseRecord } from './purchase.record';
+import { SagaStepListener } from './saga-step-listener';
 
 export type Ctx = ActorContext<PurchaseRecord>;
 
 export interface PurchaseActorDeps extends PurchaseEffectDeps {
   registrar: Registrar;
   fees: FeePolicy;
-  crash: CrashSeam;
+  steps: SagaStepListener;
 }
 
 /** A checkpoint: the record with its outbox events, persisted before the next external effect. */

@@ -12,7 +12,7 @@ import {
   Registration,
   WholesalePrice,
 } from '@app/registrar';
-import { CrashSeam } from './crash-seam';
+import { noSagaStepListener } from './saga-step-listener';
 import { MAX_REGISTER_ATTEMPTS } from './model/purchase.saga';
 import { PurchaseActor } from './purchase.actor';
 import { Ctx } from './purchase-checkpoint';
@@ -130,7 +130,7 @@ function setup() {
     bus: unused as never,
     edge: { cnameTarget: 'edge.example', ipv4: ['192.0.2.1'] },
     fees: { percent: 15, minCents: 200 },
-    crash: new CrashSeam(undefined),
+    steps: noSagaStepListener,
   });
   let state: PurchaseRecord | undefined;
   const events: OutboxEvent[] = [];

@@ -93,7 +93,7 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
     };
     // The insert: a simultaneous purchase of the same hostname loses here, before any charge.
     await ctx.save(record);
-    this.deps.crash.reached(record.saga.step);
+    this.deps.steps.reached(record.saga.step);
     return this.answer(await this.drive(ctx, record));
   }
 
@@ -102,12 +102,12 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
     let record = start;
     for (let effect = effectOf(record.saga); effect; effect = effectOf(record.saga)) {
       const event = await this.effects.run(effect, record);
-      this.deps.crash.reached(`after:${effect}`);
+      this.deps.steps.reached(`after:${effect}`);
       const next = transition(record.saga, event);
       record = { ...record, saga: next.state };
       const events = next.events.map((type) => this.outbox(type, record));
       record = await checkpoint(ctx, record, events);
-      this.deps.crash.reached(next.state.step);
+      this.deps.steps.reached(next.state.step);
       if (next.retryLater) {
         this.lastOutage.set(record.id, event.type === 'effect_unavailable' ? event.reason : 'unavailable');
         break;
@@ -181,7 +181,7 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
         { purchaseId: record.id, nameservers: record.nameservers },
       );
     const started = await checkpoint(ctx, { ...record, autoConnect: settings, saga: beginConnect(saga, requestKey) });
-    this.deps.crash.reached(started.saga.step);
+    this.deps.steps.reached(started.saga.step);
     return this.connectAnswer(await this.drive(ctx, started));
   }
 

@@ -8,14 +8,14 @@ import { Payments, PaymentsModule } from '@app/payments';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarModule } from '@app/registrar';
 import { WorkspacesModule } from '@app/workspaces';
-import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { CrashSeam } from './crash-seam';
+import { Inject, Injectable, Module, OnModuleInit, Optional } from '@nestjs/common';
 import { PurchaseActor } from './purchase.actor';
 import { PurchaseCommands } from './purchase-commands.usecase';
 import { PurchaseQueries } from './purchase-queries.usecase';
 import { PurchaseRepository } from './purchase.repository';
 import { PurchaseSweeper } from './purchase-sweeper.service';
 import { PurchasesController } from './purchases.controller';
+import { SAGA_STEP_LISTENER, SagaStepListener, noSagaStepListener } from './saga-step-listener';
 
 /** The /v1/domain-purchases API (api, standalone). */
 @Module({
@@ -37,6 +37,7 @@ class PurchaseActorRegistration implements OnModuleInit {
     private readonly preflight: OriginPreflight,
     private readonly bus: Bus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(SAGA_STEP_LISTENER) private readonly steps?: SagaStepListener,
   ) {}
 
   onModuleInit(): void {
@@ -50,7 +51,7 @@ class PurchaseActorRegistration implements OnModuleInit {
         bus: this.bus,
         edge: edgeSettingsOf(this.config),
         fees: { percent: this.config.purchaseFeePercent, minCents: this.config.purchaseFeeMinCents },
-        crash: new CrashSeam(this.config.purchaseCrashAfter),
+        steps: this.steps ?? noSagaStepListener,
       }),
     );
   }

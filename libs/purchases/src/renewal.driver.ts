@@ -56,7 +56,7 @@ export class RenewalDriver {
       createdAt: ctx.now().toISOString(),
     };
     const started = await checkpoint(ctx, { ...record, renewals: [...record.renewals, renewal] });
-    this.deps.crash.reached('renewal:charging');
+    this.deps.steps.reached('renewal:charging');
     const { record: after, paused } = await this.drive(ctx, started);
     const done = after.renewals[after.renewals.length - 1];
     if (auto && done.step !== 'renewed' && !paused) {
@@ -88,12 +88,12 @@ export class RenewalDriver {
       if (!effect) return { record, paused: false };
       const event = await this.effects.run(effect, record, renewal);
       if (!event) return { record, paused: true };
-      this.deps.crash.reached(`after:renewal:${effect}`);
+      this.deps.steps.reached(`after:renewal:${effect}`);
       const next = renewalTransition(renewal, event);
       const renewals = record.renewals.map((r, i) => (i === index ? next : r));
       record = { ...record, renewals, retryAt: next.step === 'renewed' ? undefined : record.retryAt };
       record = await checkpoint(ctx, record, this.events(record, next));
-      this.deps.crash.reached(`renewal:${next.step}`);
+      this.deps.steps.reached(`renewal:${next.step}`);
     }
   }
 

@@ -1,3 +1,2 @@
 export * from './runtime.module';
-export * from './features';
 export * from './bootstrap';

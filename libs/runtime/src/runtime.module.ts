@@ -5,7 +5,7 @@ import { HealthModule } from '@app/health';
 import { HttpCoreModule } from '@app/http';
 import { MetricsModule } from '@app/metrics';
 import { PersistenceModule } from '@app/persistence';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ClockModule } from './clock.module';
 
 /** The database actually used: DATABASE_URL, or the embedded PostgreSQL the caller started. */
@@ -13,6 +13,9 @@ export interface ResolvedDatabase {
   url: string;
   embedded: boolean;
 }
+
+/** One entry of what a process runs (the lists live in each app's root module, apps/<app>/src). */
+export type FeatureModule = Type<unknown> | DynamicModule;
 
 /** What every process has: config, the clock, logs and errors, the database, the bus, health and metrics. */
 @Module({})
