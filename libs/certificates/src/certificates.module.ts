@@ -1,6 +1,7 @@
 import { DnsModule } from '@app/dns';
 import { Module } from '@nestjs/common';
 import { AcmeAccountRepository } from './acme-account.repository';
+import { AcmeChallengeRepository } from './acme-challenge.repository';
 import { AcmeIssuer } from './acme-issuer.service';
 import { CertificateExpiryMetrics } from './certificate-expiry.metrics';
 import { CertificateManager } from './certificate-manager.service';
@@ -9,7 +10,14 @@ import { CertificateRepository } from './certificate.repository';
 /** ACME issuance and certificate storage (node, standalone). */
 @Module({
   imports: [DnsModule],
-  providers: [AcmeAccountRepository, AcmeIssuer, CertificateRepository, CertificateManager, CertificateExpiryMetrics],
+  providers: [
+    AcmeAccountRepository,
+    AcmeChallengeRepository,
+    AcmeIssuer,
+    CertificateRepository,
+    CertificateManager,
+    CertificateExpiryMetrics,
+  ],
   exports: [CertificateManager, CertificateRepository],
 })
 export class CertificatesModule {}

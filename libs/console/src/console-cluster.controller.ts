@@ -1,9 +1,9 @@
 import { ClusterController } from '@app/actors';
 import { Bus } from '@app/bus';
-import { MikroSqlExecutor } from '@app/persistence';
 import { Get } from '@nestjs/common';
 import { ConsoleActor, requireOperator } from './access';
 import { ConsoleController } from './console-controller';
+import { ConsoleQueries } from './console.queries';
 import { Actor } from './console-request';
 import { clusterPage } from './views/cluster.page';
 
@@ -14,7 +14,7 @@ export class ConsoleClusterController {
 
   constructor(
     bus: Bus,
-    private readonly db: MikroSqlExecutor,
+    private readonly queries: ConsoleQueries,
   ) {
     // The admin endpoint's own code, so the page and /admin/cluster cannot disagree.
     this.cluster = new ClusterController(bus);
@@ -23,9 +23,7 @@ export class ConsoleClusterController {
   @Get('cluster')
   async show(@Actor() actor: ConsoleActor) {
     requireOperator(actor);
-    const [backlog] = await this.db.query<{ pending: string; oldest: Date | string | null }>(
-      "select count(*) as pending, min(next_attempt_at) as oldest from webhook_deliveries where status = 'pending'",
-    );
+    const backlog = await this.queries.webhookBacklog();
     return clusterPage(actor, {
       ...(await this.cluster.status()),
       webhookBacklog: {

@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '@app/persistence';
-import { EventRow, SerializedEvent, serializeEvent } from './envelope';
-import { withDates } from './row-dates';
+import { eventsByIds } from './delivery.queries';
+import { SerializedEvent, serializeEvent } from './envelope';
 
 const MAX_EVENTS = 5_000;
 
@@ -16,12 +16,7 @@ export class EventCache {
   async get(ids: string[]): Promise<Map<string, SerializedEvent>> {
     const missing = [...new Set(ids)].filter((id) => !this.events.has(id));
     if (missing.length) {
-      const rows = await this.db.query<EventRow>(
-        `select id, workspace_id as "workspaceId", type, data, created_at as "createdAt" from outbox_events
-         where id = any(?::text[])`,
-        [missing],
-      );
-      for (const row of rows) this.remember(serializeEvent(withDates(row, ['createdAt'])));
+      for (const row of await eventsByIds(this.db, missing)) this.remember(serializeEvent(row));
     }
     const found = new Map<string, SerializedEvent>();
     for (const id of ids) {
