@@ -99,6 +99,10 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'atomic statement',
     why: 'windowed failure counters: one upsert, so concurrent replicas count every failure',
   },
+  'libs/projects/src/project.repository.ts': {
+    kind: 'atomic statement',
+    why: 'a project is deleted only while no live domain names it: counted and deleted in one statement (the rest is MikroORM)',
+  },
   'libs/certificates/src/acme-challenge.repository.ts': {
     kind: 'atomic statement',
     why: 'HTTP-01 key authorizations written with their expiry on the database clock, insert-if-absent',
