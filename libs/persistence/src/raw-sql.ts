@@ -1,6 +1,6 @@
 /**
  * The persistence decision (README "Persistence"), applied: an aggregate that is plain CRUD is a
- * MikroORM entity with a repository (Workspace, ApiKey, Project). Raw SQL is used on purpose, and
+ * MikroORM entity with a repository (Workspace, ApiKey, Project, WebhookEndpoint, OAuthClient). Raw SQL is used on purpose, and
  * only in the files named here, each with its reason: the measured hot paths, statements whose
  * atomicity a read-modify-write through the unit of work would lose, and read models that join
  * across aggregates. `raw-sql.spec.ts` fails when any other file of libs/ or apps/ holds SQL text,
@@ -74,6 +74,10 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'hot path',
     why: 'delivery outcomes group-written in one unnest update per batch',
   },
+  'libs/oauth/src/oauth-token.repository.ts': {
+    kind: 'hot path',
+    why: 'tokens found by hash, joined to their client, on every OAuth-authenticated request (behind a cache)',
+  },
   // Limits: per request.
   'libs/limits/src/rate-limit.store.ts': {
     kind: 'hot path',
@@ -98,6 +102,10 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
   'libs/console/src/signin-throttle.store.ts': {
     kind: 'atomic statement',
     why: 'windowed failure counters: one upsert, so concurrent replicas count every failure',
+  },
+  'libs/oauth/src/oauth-client.repository.ts': {
+    kind: 'atomic statement',
+    why: 'revoking a client revokes its tokens in the same transaction (the client itself is MikroORM)',
   },
   'libs/projects/src/project.repository.ts': {
     kind: 'atomic statement',
@@ -137,18 +145,6 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     why: 'an append-only log listed with filters and keyset pages',
   },
   // Plain CRUD still written as SQL: the next entities.
-  'libs/webhooks/src/endpoint.repository.ts': {
-    kind: 'to convert',
-    why: 'webhook endpoints: secret rotation with an overlap window is a conditional update; the rest is CRUD',
-  },
-  'libs/oauth/src/oauth-client.repository.ts': {
-    kind: 'to convert',
-    why: 'OAuth clients: CRUD, deleted with their tokens in one transaction',
-  },
-  'libs/oauth/src/oauth-token.repository.ts': {
-    kind: 'to convert',
-    why: 'OAuth tokens: introspected per request through a cache; revocation is idempotent',
-  },
   'libs/console/src/console-users.store.ts': {
     kind: 'to convert',
     why: 'console users and memberships: CRUD with insert-if-absent on the email',

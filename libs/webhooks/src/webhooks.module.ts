@@ -2,6 +2,7 @@ import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { SecretBox } from '@app/crypto';
 import { DnsModule, OriginPreflight } from '@app/dns';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
 import { Clock, WEBHOOK_CLOCK, systemClock } from './clock';
 import { DeliveryAttempt } from './delivery-attempt';
@@ -13,6 +14,7 @@ import { EventStream } from './event-stream';
 import { EventRepository } from './event.repository';
 import { EventsController } from './events.controller';
 import { OutboxRelay } from './outbox-relay.service';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpoints } from './webhook-endpoints.usecase';
 import { WebhookSender } from './webhook-sender';
@@ -21,6 +23,7 @@ const clock = { provide: WEBHOOK_CLOCK, useValue: systemClock };
 
 /** /v1/webhook-endpoints and /v1/events (api, standalone). */
 @Module({
+  imports: [MikroOrmModule.forFeature([WebhookEndpoint])],
   controllers: [WebhookEndpointsController, EventsController],
   providers: [clock, EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
   exports: [EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
