@@ -1,16 +1,12 @@
 import { DomainError } from '@app/http';
-import { MikroSqlExecutor, newId } from '@app/persistence';
+import { newId } from '@app/persistence';
+import { Workspace } from '@app/workspaces';
+import { UniqueConstraintViolationException, raw } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { hash, verify } from '@node-rs/argon2';
 import { ConsoleUser, WORKSPACE_ROLES, WorkspaceRole } from './access';
-
-interface UserRow {
-  id: string;
-  email: string;
-  name: string | null;
-  operator: boolean;
-  password_hash: string | null;
-}
+import { ConsoleAccount, ConsoleMembership } from './console-account.entity';
 
 export interface NewConsoleUser {
   email: string;
@@ -27,21 +23,23 @@ const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 // Verified when the email is unknown, so a wrong email costs as long as a wrong password.
 let dummyHash: Promise<string> | undefined;
 
-const toUser = (row: UserRow): ConsoleUser => ({
+const toUser = (row: ConsoleAccount): ConsoleUser => ({
   id: row.id,
   email: row.email,
   name: row.name,
   operator: row.operator,
 });
 
-/** Console users, their argon2id passwords and their workspace roles. */
+/** Matches the unique index on `lower(email)`, so lookups by email use it. */
+const byEmail = (email: string) => ({ [raw('lower(email)')]: email.trim().toLowerCase() });
+
+/** Console users (MikroORM entities), their argon2id passwords and their workspace roles. */
 @Injectable()
 export class ConsoleUsers {
-  constructor(private readonly db: MikroSqlExecutor) {}
+  constructor(private readonly em: EntityManager) {}
 
   async count(): Promise<number> {
-    const [row] = await this.db.query<{ n: string }>('select count(*) as n from console_users');
-    return Number(row?.n ?? 0);
+    return this.em.count(ConsoleAccount);
   }
 
   async create(input: NewConsoleUser): Promise<ConsoleUser> {
@@ -55,76 +53,68 @@ export class ConsoleUsers {
       });
     }
     const passwordHash = input.password === undefined ? null : await hash(input.password, ARGON2);
-    const rows = await this.db.query<UserRow>(
-      `insert into console_users (id, email, name, password_hash, operator, oidc_subject) values (?, ?, ?, ?, ?, ?)
-       on conflict do nothing returning id, email, name, operator, password_hash`,
-      [
-        newId('cu'),
-        email,
-        input.name?.trim() || null,
-        passwordHash,
-        input.operator ?? false,
-        input.oidcSubject ?? null,
-      ],
-    );
-    if (!rows[0]) throw new DomainError('conflict', `A console user with email ${email} already exists`);
-    return toUser(rows[0]);
+    const account = new ConsoleAccount({
+      id: newId('cu'),
+      email,
+      name: input.name?.trim() || null,
+      passwordHash,
+      operator: input.operator ?? false,
+      oidcSubject: input.oidcSubject ?? null,
+    });
+    try {
+      // A direct insert, outside the unit of work: a refused row must not linger for a later flush.
+      await this.em.insert(account);
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        throw new DomainError('conflict', `A console user with email ${email} already exists`);
+      }
+      throw error;
+    }
+    return toUser(account);
   }
 
   /** The user whose email and password match, or undefined; the same work either way. */
   async verifyPassword(email: string, password: string): Promise<ConsoleUser | undefined> {
-    const rows = await this.db.query<UserRow>('select * from console_users where lower(email) = ?', [
-      email.trim().toLowerCase(),
-    ]);
-    const row = rows[0];
-    const stored = row?.password_hash ?? (await (dummyHash ??= hash('not-a-password', ARGON2)));
+    const row = await this.em.findOne(ConsoleAccount, byEmail(email));
+    const stored = row?.passwordHash ?? (await (dummyHash ??= hash('not-a-password', ARGON2)));
     const ok = await verify(stored, password).catch(() => false);
-    return ok && row?.password_hash ? toUser(row) : undefined;
+    return ok && row?.passwordHash ? toUser(row) : undefined;
   }
 
   async get(id: string): Promise<ConsoleUser | undefined> {
-    const rows = await this.db.query<UserRow>('select * from console_users where id = ?', [id]);
-    return rows[0] ? toUser(rows[0]) : undefined;
+    const row = await this.em.findOne(ConsoleAccount, { id });
+    return row ? toUser(row) : undefined;
   }
 
   async findByEmail(email: string): Promise<ConsoleUser | undefined> {
-    const rows = await this.db.query<UserRow>('select * from console_users where lower(email) = ?', [
-      email.trim().toLowerCase(),
-    ]);
-    return rows[0] ? toUser(rows[0]) : undefined;
+    const row = await this.em.findOne(ConsoleAccount, byEmail(email));
+    return row ? toUser(row) : undefined;
   }
 
   async list(): Promise<(ConsoleUser & { workspaces: { workspaceId: string; role: WorkspaceRole }[] })[]> {
-    const users = await this.db.query<UserRow>('select * from console_users order by lower(email)');
-    const memberships = await this.db.query<{ user_id: string; workspace_id: string; role: WorkspaceRole }>(
-      'select user_id, workspace_id, role from console_memberships order by workspace_id',
-    );
+    const users = await this.em.find(ConsoleAccount, {}, { orderBy: { [raw('lower(email)')]: 'asc' } });
+    const memberships = await this.em.find(ConsoleMembership, {}, { orderBy: { workspaceId: 'asc' } });
     return users.map((u) => ({
       ...toUser(u),
       workspaces: memberships
-        .filter((m) => m.user_id === u.id)
-        .map((m) => ({ workspaceId: m.workspace_id, role: m.role })),
+        .filter((m) => m.userId === u.id)
+        .map((m) => ({ workspaceId: m.workspaceId, role: m.role })),
     }));
   }
 
   async memberships(userId: string): Promise<Map<string, WorkspaceRole>> {
-    const rows = await this.db.query<{ workspace_id: string; role: WorkspaceRole }>(
-      'select workspace_id, role from console_memberships where user_id = ?',
-      [userId],
-    );
-    return new Map(rows.map((r) => [r.workspace_id, r.role]));
+    const rows = await this.em.find(ConsoleMembership, { userId });
+    return new Map(rows.map((r) => [r.workspaceId, r.role]));
   }
 
   async setRole(userId: string, workspaceId: string, role: string): Promise<void> {
     if (!(WORKSPACE_ROLES as readonly string[]).includes(role)) {
       throw new DomainError('bad_request', `role must be one of ${WORKSPACE_ROLES.join(', ')}`, { field: 'role' });
     }
-    const exists = await this.db.query('select 1 from workspaces where id = ?', [workspaceId]);
-    if (!exists.length) throw new DomainError('not_found', 'Workspace was not found');
-    await this.db.query(
-      `insert into console_memberships (user_id, workspace_id, role) values (?, ?, ?)
-       on conflict (user_id, workspace_id) do update set role = excluded.role`,
-      [userId, workspaceId, role],
-    );
+    if (!(await this.em.count(Workspace, { id: workspaceId }))) {
+      throw new DomainError('not_found', 'Workspace was not found');
+    }
+    // insert ... on conflict (user_id, workspace_id) do update set role
+    await this.em.upsert(ConsoleMembership, { userId, workspaceId, role: role as WorkspaceRole });
   }
 }

@@ -9,7 +9,9 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
 import { ConsoleAuditController } from './console-audit.controller';
 import { ConsoleClusterController } from './console-cluster.controller';
 import { ConsoleTimeline } from './console-timeline.service';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { ConsoleAccount, ConsoleMembership } from './console-account.entity';
 import { ConsoleAudit } from './console-audit.store';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleSessions } from './console-sessions.store';
@@ -24,6 +26,7 @@ import { SignInThrottle } from './signin-throttle.store';
 /** The web console under /console (api, standalone): pages over the same use cases as /v1. */
 @Module({
   imports: [
+    MikroOrmModule.forFeature([ConsoleAccount, ConsoleMembership]),
     AdminModule,
     WorkspacesModule,
     DomainsApiModule,
