@@ -1,5 +1,7 @@
 import { DnsModule } from '@app/dns';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { Certificate } from './certificate.entity';
 import { AcmeAccountRepository } from './acme-account.repository';
 import { AcmeChallengeRepository } from './acme-challenge.repository';
 import { AcmeIssuer } from './acme-issuer.service';
@@ -9,7 +11,7 @@ import { CertificateRepository } from './certificate.repository';
 
 /** ACME issuance and certificate storage (node, standalone). */
 @Module({
-  imports: [DnsModule],
+  imports: [DnsModule, MikroOrmModule.forFeature([Certificate])],
   providers: [
     AcmeAccountRepository,
     AcmeChallengeRepository,
