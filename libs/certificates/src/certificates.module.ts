@@ -1,6 +1,7 @@
 import { DnsModule } from '@app/dns';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { AcmeAccountRecord } from './acme-account.entity';
 import { Certificate } from './certificate.entity';
 import { AcmeAccountRepository } from './acme-account.repository';
 import { AcmeChallengeRepository } from './acme-challenge.repository';
@@ -11,7 +12,7 @@ import { CertificateRepository } from './certificate.repository';
 
 /** ACME issuance and certificate storage (node, standalone). */
 @Module({
-  imports: [DnsModule, MikroOrmModule.forFeature([Certificate])],
+  imports: [DnsModule, MikroOrmModule.forFeature([Certificate, AcmeAccountRecord])],
   providers: [
     AcmeAccountRepository,
     AcmeChallengeRepository,

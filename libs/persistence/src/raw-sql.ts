@@ -1,10 +1,10 @@
 /**
  * The persistence decision (README "Persistence"), applied: an aggregate that is plain CRUD is a
  * MikroORM entity with a repository (Workspace, ApiKey, Project, WebhookEndpoint, OAuthClient,
- * ConsoleAccount, ConsoleMembership, Certificate). Raw SQL is used on purpose, and only in the
- * files named here, each with its reason: the hot paths, statements whose atomicity a
- * read-modify-write through the unit of work would lose, and read models that join across
- * aggregates. `raw-sql.spec.ts` fails when any other file of libs/ or apps/ holds SQL text, or
+ * ConsoleAccount, ConsoleMembership, Certificate, AcmeAccountRecord). Raw SQL is used on purpose,
+ * and only in the files named here, each with its reason: the hot paths, statements whose
+ * atomicity a read-modify-write through the unit of work would lose, and read models that join
+ * across aggregates. `raw-sql.spec.ts` fails when any other file of libs/ or apps/ holds SQL text, or
  * when an entry here no longer does.
  *
  * Kinds:
@@ -147,10 +147,6 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     why: 'an append-only log listed with filters and keyset pages',
   },
   // Plain CRUD still written as SQL: the next entities.
-  'libs/certificates/src/acme-account.repository.ts': {
-    kind: 'to convert',
-    why: 'one ACME account per directory, insert-if-absent',
-  },
   'libs/registrar/src/sandbox/sandbox-registrations.repository.ts': {
     kind: 'to convert',
     why: 'the sandbox registrar adapter (not production): idempotent registrations',
