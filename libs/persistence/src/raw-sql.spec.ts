@@ -4,10 +4,11 @@ import { RAW_SQL, RawSqlKind } from './raw-sql';
 
 const ROOT = join(__dirname, '../../..');
 
-/** SQL text as this codebase writes it (lower case), or a call on a database executor. */
+/** SQL text as this codebase writes it (lower case), a call on a database executor, or a sql`` fragment. */
 const SQL_TEXT =
   /[`'"]\s*(select\s|insert\s+into\s|update\s+[a-z_]+(\s+[a-z])?\s+set\s|delete\s+from\s|with\s+[a-z_]+\s+as\s*\()/;
-const EXECUTOR_CALL = /\b(db|tx|pg|lock|connection|getConnection\(\))\s*\.\s*(query|execute)\s*[<(]/;
+const EXECUTOR_CALL =
+  /\b(db|tx|pg|lock|connection|getConnection\(\))\s*\.\s*(query|execute)\s*[<(]|\bsql\s*`|\bknex\s*\.\s*raw\s*\(/;
 const STORE_NAME = /(\.repository|\.store|\.queries|writer)\.ts$/;
 const NOT_A_STORE: RawSqlKind[] = ['infrastructure', 'to move'];
 
@@ -51,6 +52,8 @@ describe('raw SQL stays in the files named in raw-sql.ts', () => {
     expect(sees("await this.db.query('delete from t where id = ?', [id])")).toBe(true);
     expect(sees('`update webhook_deliveries d set status = v.status`')).toBe(true);
     expect(sees('this.db.query<Row>(SOME_SQL)')).toBe(true);
+    expect(sees('em.find(User, { [sql`lower(email)`]: email })')).toBe(true);
+    expect(sees("await this.em.getConnection().execute('vacuum')")).toBe(true);
     expect(sees("'Select {domain}, then DNS > DNS Settings.'")).toBe(false);
     expect(sees("this.query(name, 'CNAME', () => resolve(name))")).toBe(false);
   });
