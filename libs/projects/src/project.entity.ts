@@ -23,8 +23,9 @@ export class Project {
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
+  /** Equal to createdAt at creation, as the database's now() made them before. */
   @Property({ type: 'datetime' })
-  updatedAt: Date = new Date();
+  updatedAt: Date = this.createdAt;
 
   /**
    * created_at as the database's microsecond text, the keyset cursor's position (keyset-cursor.ts):

@@ -33,8 +33,9 @@ export class WebhookEndpoint implements EndpointRecord {
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
+  /** Equal to createdAt at creation, as the database's now() made them before. */
   @Property({ type: 'datetime' })
-  updatedAt: Date = new Date();
+  updatedAt: Date = this.createdAt;
 
   /** created_at as the database's microsecond text, the keyset cursor's position (selected with every load). */
   @Formula((table) => microsKey(`${table.alias}.created_at`), { type: 'text' })
