@@ -11,6 +11,7 @@ import {
   OutboxEvent,
   VersionConflictError,
 } from './actor.types';
+import { storedReply } from './actor-command.store';
 import { ActorMetrics } from './actors.metrics';
 import { Lease } from './lease.repository';
 import { Mailbox } from './mailbox';
@@ -226,10 +227,7 @@ export class ActorHost {
     const hit = actor.recent?.find(([id]) => id === request.commandId);
     if (hit) return { reply: hit[1] };
     if (request.attempt <= 1) return undefined;
-    const rows = await this.db.query<{ reply: unknown }>('select reply from actor_commands where command_id = ?', [
-      request.commandId,
-    ]);
-    return rows[0];
+    return storedReply(this.db, request.commandId);
   }
 
   private remember(actor: Resident, commandId: string, reply: unknown): void {

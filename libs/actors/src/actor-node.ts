@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import type { SqlExecutor } from '@app/persistence';
+import { pruneOldCommands } from './actor-command.store';
 import { ActorHost, HostLimits } from './actor-host';
 import { ActorKind } from './actor.types';
 import { ActorMetrics } from './actors.metrics';
@@ -11,9 +12,6 @@ import { SnapshotWriter } from './snapshot-writer';
 
 export const CLUSTER_STATUS_SUBJECT = 'cluster.control.status';
 export const SHARDS_RELEASED_SUBJECT = 'cluster.control.released';
-/** Command records answer retries; a day covers every client's retry window many times over. */
-const COMMAND_RETENTION_SQL = `delete from actor_commands where command_id in (
-  select command_id from actor_commands where created_at < now() - interval '1 day' limit 10000)`;
 const CLEANUP_EVERY_MS = 10 * 60_000;
 
 export interface NodeStatus {
@@ -114,9 +112,9 @@ export class ActorNode {
   /** One node prunes old command records: whichever serves shard 0. */
   private async pruneCommands(): Promise<void> {
     if (!this.shards.lease(0)) return;
-    await this.options.db
-      .query(COMMAND_RETENTION_SQL)
-      .catch((err: unknown) => this.logger.warn({ err }, 'Pruning commands failed'));
+    await pruneOldCommands(this.options.db).catch((err: unknown) =>
+      this.logger.warn({ err }, 'Pruning commands failed'),
+    );
   }
 
   status(): NodeStatus {

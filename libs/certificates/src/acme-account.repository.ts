@@ -1,7 +1,8 @@
 import { SecretBox } from '@app/crypto';
-import { MikroSqlExecutor } from '@app/persistence';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import * as acme from 'acme-client';
+import { AcmeAccountRecord } from './acme-account.entity';
 
 export interface AcmeAccount {
   key: string;
@@ -9,29 +10,32 @@ export interface AcmeAccount {
   url?: string;
 }
 
-/** One ACME account per directory, created once and kept (key sealed) so rate limits follow the account. */
+/**
+ * One ACME account per directory, created once and kept (key sealed) so rate limits follow the
+ * account. A MikroORM entity; orders run in the node outside any request, so each call forks.
+ */
 @Injectable()
 export class AcmeAccountRepository {
   constructor(
-    private readonly db: MikroSqlExecutor,
+    private readonly em: EntityManager,
     private readonly box: SecretBox,
   ) {}
 
   async account(directoryUrl: string): Promise<AcmeAccount> {
+    const em = this.em.fork();
     const key = (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
     // Another node may win the race: whatever is stored is the account.
-    await this.db.query('insert into acme_accounts (directory_url, key_sealed) values (?, ?) on conflict do nothing', [
-      directoryUrl,
-      this.box.seal(key),
-    ]);
-    const rows = await this.db.query<{ key_sealed: string; account_url: string | null }>(
-      'select key_sealed, account_url from acme_accounts where directory_url = ?',
-      [directoryUrl],
-    );
-    return { key: this.box.open(rows[0].key_sealed), url: rows[0].account_url ?? undefined };
+    await em
+      .createQueryBuilder(AcmeAccountRecord)
+      .insert({ directoryUrl, keySealed: this.box.seal(key), createdAt: new Date() })
+      .onConflict('directoryUrl')
+      .ignore()
+      .execute();
+    const stored = await em.findOneOrFail(AcmeAccountRecord, { directoryUrl });
+    return { key: this.box.open(stored.keySealed), url: stored.accountUrl ?? undefined };
   }
 
   async registered(directoryUrl: string, accountUrl: string): Promise<void> {
-    await this.db.query('update acme_accounts set account_url = ? where directory_url = ?', [accountUrl, directoryUrl]);
+    await this.em.fork().nativeUpdate(AcmeAccountRecord, { directoryUrl }, { accountUrl });
   }
 }

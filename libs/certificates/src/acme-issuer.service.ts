@@ -1,14 +1,12 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { MikroSqlExecutor } from '@app/persistence';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import * as acme from 'acme-client';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { AcmeAccountRepository } from './acme-account.repository';
+import { AcmeChallengeRepository } from './acme-challenge.repository';
 import { IssuedCertificate } from './certificate.repository';
-
-const CHALLENGE_TTL_MINUTES = 30;
 
 /**
  * Orders a certificate over ACME (RFC 8555) with the HTTP-01 challenge: the key authorization goes
@@ -18,7 +16,7 @@ const CHALLENGE_TTL_MINUTES = 30;
 @Injectable()
 export class AcmeIssuer implements OnModuleInit {
   constructor(
-    private readonly db: MikroSqlExecutor,
+    private readonly challenges: AcmeChallengeRepository,
     private readonly accounts: AcmeAccountRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -43,16 +41,12 @@ export class AcmeIssuer implements OnModuleInit {
       const challenge = authz.challenges.find((c) => c.type === 'http-01');
       if (!challenge) throw new Error(`The CA offers no http-01 challenge for ${name}`);
       const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
-      await this.db.query(
-        `insert into acme_challenges (token, key_authorization, hostname, expires_at)
-         values (?, ?, ?, now() + ? * interval '1 minute') on conflict (token) do nothing`,
-        [challenge.token, keyAuthorization, name, CHALLENGE_TTL_MINUTES],
-      );
+      await this.challenges.publish(challenge.token, keyAuthorization, name);
       try {
         await client.completeChallenge(challenge);
         await client.waitForValidStatus(challenge);
       } finally {
-        await this.db.query('delete from acme_challenges where token = ?', [challenge.token]);
+        await this.challenges.withdraw(challenge.token);
       }
     }
     const key = await acme.crypto.createPrivateEcdsaKey('P-256');

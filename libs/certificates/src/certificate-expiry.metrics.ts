@@ -2,27 +2,10 @@ import { metricsRegistry } from '@app/metrics';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
+import { ExpiryRow, certificateExpiries } from './certificate-expiry.queries';
 
 /** Scrapes come every 15-60 s; the figures move by the hour. */
 const REFRESH_MS = 60_000;
-
-/** Cheap queries: ranges and an ordered limit on certificates_not_after_idx, joined to live domains. */
-const EXPIRY_SQL = `select
-  (select count(*) from certificates c join domains d on d.id = c.domain_id and d.deleted_at is null
-     where c.not_after <= now()) as expired,
-  (select count(*) from certificates c join domains d on d.id = c.domain_id and d.deleted_at is null
-     where c.not_after > now() and c.not_after <= now() + interval '7 days') as within_7d,
-  (select count(*) from certificates c join domains d on d.id = c.domain_id and d.deleted_at is null
-     where c.not_after > now() + interval '7 days' and c.not_after <= now() + interval '30 days') as within_30d,
-  (select extract(epoch from c.not_after - now()) from certificates c
-     join domains d on d.id = c.domain_id and d.deleted_at is null order by c.not_after limit 1) as earliest`;
-
-interface ExpiryRow {
-  expired: string;
-  within_7d: string;
-  within_30d: string;
-  earliest: string | null;
-}
 
 type Source = () => Promise<ExpiryRow>;
 let source: Source | undefined;
@@ -74,7 +57,7 @@ export class CertificateExpiryMetrics implements OnModuleInit {
   constructor(private readonly db: MikroSqlExecutor) {}
 
   onModuleInit(): void {
-    source = async () => (await this.db.query<ExpiryRow>(EXPIRY_SQL))[0];
+    source = () => certificateExpiries(this.db);
     cached = undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { SecretBox } from '@app/crypto';
-import { MikroSqlExecutor } from '@app/persistence';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { Certificate } from './certificate.entity';
 
 export interface StoredCertificate {
   notBefore: Date;
@@ -15,34 +16,44 @@ export interface IssuedCertificate {
   issuer: string | null;
 }
 
-/** The current certificate of each domain; private keys are sealed before they reach the database. */
+/**
+ * The current certificate of each domain (a MikroORM entity); private keys are sealed before they
+ * reach the database. Orders run in the node, outside any request, so each call forks its own
+ * EntityManager.
+ */
 @Injectable()
 export class CertificateRepository {
   constructor(
-    private readonly db: MikroSqlExecutor,
+    private readonly em: EntityManager,
     private readonly box: SecretBox,
   ) {}
 
   async find(domainId: string): Promise<StoredCertificate | undefined> {
-    const rows = await this.db.query<{ not_before: string; not_after: string }>(
-      'select not_before, not_after from certificates where domain_id = ?',
-      [domainId],
-    );
-    return rows[0] && { notBefore: new Date(rows[0].not_before), notAfter: new Date(rows[0].not_after) };
+    const cert = await this.em.fork().findOne(Certificate, { domainId });
+    return cert ? { notBefore: cert.notBefore, notAfter: cert.notAfter } : undefined;
   }
 
+  /** One statement: insert, or replace the domain's certificate (its createdAt stays). */
   async save(domainId: string, hostname: string, cert: IssuedCertificate): Promise<void> {
-    await this.db.query(
-      `insert into certificates (domain_id, hostname, cert_pem, key_sealed, not_before, not_after, issuer)
-       values (?, ?, ?, ?, ?, ?, ?)
-       on conflict (domain_id) do update set hostname = excluded.hostname, cert_pem = excluded.cert_pem,
-         key_sealed = excluded.key_sealed, not_before = excluded.not_before, not_after = excluded.not_after,
-         issuer = excluded.issuer, updated_at = now()`,
-      [domainId, hostname, cert.certPem, this.box.seal(cert.keyPem), cert.notBefore, cert.notAfter, cert.issuer],
+    const now = new Date();
+    await this.em.fork().upsert(
+      Certificate,
+      {
+        domainId,
+        hostname,
+        certPem: cert.certPem,
+        keySealed: this.box.seal(cert.keyPem),
+        notBefore: cert.notBefore,
+        notAfter: cert.notAfter,
+        issuer: cert.issuer,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { onConflictFields: ['domainId'], onConflictExcludeFields: ['createdAt'] },
     );
   }
 
   async remove(domainId: string): Promise<void> {
-    await this.db.query('delete from certificates where domain_id = ?', [domainId]);
+    await this.em.fork().nativeDelete(Certificate, { domainId });
   }
 }

@@ -1,6 +1,6 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
-import { AUDIT_ACTIONS, ConsoleAudit } from './console-audit.service';
+import { AUDIT_ACTIONS, ConsoleAudit } from './console-audit.store';
 import { ConsoleController } from './console-controller';
 import { Actor } from './console-request';
 import { ConsoleWorkspaces } from './console-workspaces.service';

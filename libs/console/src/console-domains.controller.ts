@@ -13,7 +13,7 @@ import {
 import { RecordChecks } from '@app/tools';
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';
-import { ConsoleAudit } from './console-audit.service';
+import { ConsoleAudit } from './console-audit.store';
 import { ConsoleController } from './console-controller';
 import { Actor, ConsoleRequest, FormBody, Redirect, field } from './console-request';
 import { ConsoleTimeline } from './console-timeline.service';

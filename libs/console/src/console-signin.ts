@@ -2,7 +2,7 @@ import { AppConfig } from '@app/config';
 import type { FastifyReply } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { ConsoleRequest } from './console-request';
-import { ConsoleSessions } from './console-sessions.service';
+import { ConsoleSessions } from './console-sessions.store';
 import { SESSION_COOKIE, serializeCookie } from './cookies';
 
 /** Secure cookies when the browser talks TLS to us (directly, or through a trusted proxy) or the public URL is https. */

@@ -4,8 +4,8 @@ import { DomainError } from '@app/kernel';
 import { Body, Controller, Post } from '@nestjs/common';
 import { IsBoolean, IsEmail, IsIn, IsString, Length, MaxLength } from 'class-validator';
 import { WORKSPACE_ROLES } from './access';
-import { ConsoleAudit } from './console-audit.service';
-import { ConsoleUsers, MIN_PASSWORD_LENGTH } from './console-users.service';
+import { ConsoleAudit } from './console-audit.store';
+import { ConsoleUsers, MIN_PASSWORD_LENGTH } from './console-users.store';
 
 export class CreateConsoleUserDto {
   @IsEmail()

@@ -10,11 +10,11 @@ import {
   toDeliveryView,
   toEndpointView,
 } from '@app/webhooks';
-import { MikroSqlExecutor } from '@app/persistence';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
-import { ConsoleAudit } from './console-audit.service';
+import { ConsoleAudit } from './console-audit.store';
 import { ConsoleController } from './console-controller';
+import { ConsoleQueries } from './console.queries';
 import { Actor, FormBody, Redirect, field, fields } from './console-request';
 import { ConsoleWorkspaces } from './console-workspaces.service';
 import { checked, validated } from './form-validation';
@@ -39,17 +39,14 @@ export class ConsoleWebhooksController {
     private readonly deliveries: DeliveryRepository,
     private readonly replays: EventReplay,
     private readonly audit: ConsoleAudit,
-    private readonly db: MikroSqlExecutor,
+    private readonly queries: ConsoleQueries,
   ) {}
 
   @Get('w/:ws/webhooks')
   async list(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Query('notice') notice?: string) {
     const w = await this.workspaces.context(actor, ws);
     const { rows } = await this.endpoints.list(ws, 100);
-    const dead = await this.db.query<{ endpoint_id: string; n: string }>(
-      `select endpoint_id, count(*) as n from webhook_deliveries where workspace_id = ? and status = 'dead_lettered' group by endpoint_id`,
-      [ws],
-    );
+    const dead = await this.queries.deadLettersByEndpoint(ws);
     const deadOf = (id: string) => Number(dead.find((d) => d.endpoint_id === id)?.n ?? 0);
     return webhooksPage(
       actor,

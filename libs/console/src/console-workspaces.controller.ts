@@ -2,7 +2,7 @@ import { AdminUseCases } from '@app/admin';
 import { DomainError } from '@app/kernel';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor, requireOperator } from './access';
-import { ConsoleAudit } from './console-audit.service';
+import { ConsoleAudit } from './console-audit.store';
 import { ConsoleController } from './console-controller';
 import { Actor, FormBody, Redirect, field } from './console-request';
 import { ConsoleWorkspaces } from './console-workspaces.service';

@@ -1,15 +1,15 @@
-import { MikroSqlExecutor } from '@app/persistence';
 import { WorkspaceRepository } from '@app/workspaces';
 import { Injectable } from '@nestjs/common';
 import { ConsoleActor, requireRead, requireWrite, roleIn } from './access';
 import { WorkspaceContext } from './views/layout';
 import { WorkspaceRow } from './views/workspaces.page';
+import { ConsoleQueries } from './console.queries';
 
 /** Which workspaces a console user sees, and the counts the overview shows. */
 @Injectable()
 export class ConsoleWorkspaces {
   constructor(
-    private readonly db: MikroSqlExecutor,
+    private readonly queries: ConsoleQueries,
     private readonly workspaces: WorkspaceRepository,
   ) {}
 
@@ -24,19 +24,7 @@ export class ConsoleWorkspaces {
   async visible(actor: ConsoleActor): Promise<WorkspaceRow[]> {
     const ids = [...actor.memberships.keys()];
     if (!actor.user.operator && !ids.length) return [];
-    const rows = await this.db.query<{
-      id: string;
-      name: string;
-      payment_method_id: string | null;
-      created_at: Date | string;
-      domains: string;
-    }>(
-      `select w.id, w.name, w.payment_method_id, w.created_at,
-         (select count(*) from domains d where d.workspace_id = w.id and d.deleted_at is null) as domains
-       from workspaces w ${actor.user.operator ? '' : 'where w.id = any(?::text[])'}
-       order by w.created_at desc limit 500`,
-      actor.user.operator ? [] : [ids],
-    );
+    const rows = await this.queries.workspacesWithDomainCounts(actor.user.operator ? undefined : ids);
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -47,16 +35,8 @@ export class ConsoleWorkspaces {
   }
 
   async counts(workspaceId: string) {
-    const byStatus = await this.db.query<{ status: string; count: string }>(
-      `select status, count(*) as count from domains where workspace_id = ? and deleted_at is null group by status order by status`,
-      [workspaceId],
-    );
-    const [other] = await this.db.query<{ keys: string; endpoints: string; dead: string }>(
-      `select (select count(*) from api_keys where workspace_id = ? and revoked_at is null) as keys,
-              (select count(*) from webhook_endpoints where workspace_id = ?) as endpoints,
-              (select count(*) from webhook_deliveries where workspace_id = ? and status = 'dead_lettered') as dead`,
-      [workspaceId, workspaceId, workspaceId],
-    );
+    const byStatus = await this.queries.liveDomainsByStatus(workspaceId);
+    const other = await this.queries.workspaceTotals(workspaceId);
     return {
       byStatus: byStatus.map((s) => ({ status: s.status, count: Number(s.count) })),
       domains: byStatus.reduce((n, s) => n + Number(s.count), 0),

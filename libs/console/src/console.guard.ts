@@ -2,8 +2,8 @@ import { DomainError } from '@app/kernel';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { timingSafeEqual } from 'node:crypto';
-import { ConsoleSessions } from './console-sessions.service';
-import { ConsoleUsers } from './console-users.service';
+import { ConsoleSessions } from './console-sessions.store';
+import { ConsoleUsers } from './console-users.store';
 import { SESSION_COOKIE, parseCookies } from './cookies';
 import { CONSOLE_ANONYMOUS, ConsoleRequest, FormBody, SignInRequired, field } from './console-request';
 

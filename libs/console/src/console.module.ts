@@ -9,20 +9,24 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
 import { ConsoleAuditController } from './console-audit.controller';
 import { ConsoleClusterController } from './console-cluster.controller';
 import { ConsoleTimeline } from './console-timeline.service';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
-import { ConsoleAudit } from './console-audit.service';
+import { ConsoleAccount, ConsoleMembership } from './console-account.entity';
+import { ConsoleAudit } from './console-audit.store';
 import { ConsoleAuthController } from './console-auth.controller';
-import { ConsoleSessions } from './console-sessions.service';
-import { ConsoleUsers } from './console-users.service';
+import { ConsoleSessions } from './console-sessions.store';
+import { ConsoleUsers } from './console-users.store';
 import { ConsoleUsersAdminController } from './console-users.admin.controller';
 import { ConsoleWorkspaces } from './console-workspaces.service';
 import { ConsoleWorkspacesController } from './console-workspaces.controller';
 import { ConsoleGuard } from './console.guard';
-import { SignInThrottle } from './signin-throttle.service';
+import { ConsoleQueries } from './console.queries';
+import { SignInThrottle } from './signin-throttle.store';
 
 /** The web console under /console (api, standalone): pages over the same use cases as /v1. */
 @Module({
   imports: [
+    MikroOrmModule.forFeature([ConsoleAccount, ConsoleMembership]),
     AdminModule,
     WorkspacesModule,
     DomainsApiModule,
@@ -47,6 +51,7 @@ import { SignInThrottle } from './signin-throttle.service';
     SignInThrottle,
     ConsoleGuard,
     ConsoleTimeline,
+    ConsoleQueries,
   ],
   exports: [ConsoleUsers],
 })

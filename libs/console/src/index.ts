@@ -1,3 +1,3 @@
 export * from './access';
 export * from './console.module';
-export * from './console-users.service';
+export * from './console-users.store';

@@ -1,57 +1,52 @@
 import { notFound } from '@app/kernel';
-import { MikroSqlExecutor } from '@app/persistence';
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import { OAuthClient } from './oauth-client.entity';
 
-export interface OAuthClientRecord {
-  id: string;
-  workspaceId: string;
-  name: string;
-  secretHash: string;
-  scopes: string[];
-  createdAt: string;
-  revokedAt: string | null;
-}
+export type OAuthClientRecord = OAuthClient;
 
-const COLUMNS = `id, workspace_id as "workspaceId", name, secret_hash as "secretHash", scopes,
-  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt",
-  to_char(revoked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "revokedAt"`;
-
-/** OAuth clients; the secret is kept as a hash only. */
+/** OAuth clients (a MikroORM entity); the secret is kept as a hash only. */
 @Injectable()
 export class OAuthClientRepository {
-  constructor(private readonly db: MikroSqlExecutor) {}
+  constructor(private readonly em: EntityManager) {}
 
-  async insert(c: Pick<OAuthClientRecord, 'id' | 'workspaceId' | 'name' | 'secretHash' | 'scopes'>) {
-    const rows = await this.db.query<OAuthClientRecord>(
-      `insert into oauth_clients (id, workspace_id, name, secret_hash, scopes) values (?, ?, ?, ?, ?::text[])
-       returning ${COLUMNS}`,
-      [c.id, c.workspaceId, c.name, c.secretHash, c.scopes],
-    );
-    return rows[0];
+  async insert(c: Pick<OAuthClient, 'id' | 'workspaceId' | 'name' | 'secretHash' | 'scopes'>): Promise<OAuthClient> {
+    const client = new OAuthClient(c);
+    await this.em.persistAndFlush(client);
+    return client;
   }
 
-  async find(id: string): Promise<OAuthClientRecord | undefined> {
-    return (await this.db.query<OAuthClientRecord>(`select ${COLUMNS} from oauth_clients where id = ?`, [id]))[0];
+  async find(id: string): Promise<OAuthClient | undefined> {
+    return (await this.em.findOne(OAuthClient, { id })) ?? undefined;
   }
 
-  async list(workspaceId: string): Promise<OAuthClientRecord[]> {
-    return this.db.query<OAuthClientRecord>(
-      `select ${COLUMNS} from oauth_clients where workspace_id = ? order by created_at, id`,
-      [workspaceId],
-    );
+  async list(workspaceId: string): Promise<OAuthClient[]> {
+    return this.em.find(OAuthClient, { workspaceId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   }
 
-  /** Revokes the client and every token it holds, in one transaction. */
-  async revoke(workspaceId: string, id: string): Promise<OAuthClientRecord> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.query<OAuthClientRecord>(
-        `update oauth_clients set revoked_at = coalesce(revoked_at, now()) where id = ? and workspace_id = ?
-         returning ${COLUMNS}`,
-        [id, workspaceId],
+  /**
+   * Revokes the client (a second revocation keeps the first time) and every token it holds, in one
+   * transaction. Tokens are raw SQL on purpose (found by hash on every request, see raw-sql.ts).
+   */
+  async revoke(workspaceId: string, id: string): Promise<OAuthClient> {
+    return this.em.transactional(async (em) => {
+      const client = await em.findOne(
+        OAuthClient,
+        { id, workspaceId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
-      if (!rows[0]) throw notFound('OAuth client');
-      await tx.query('update oauth_tokens set revoked_at = now() where client_id = ? and revoked_at is null', [id]);
-      return rows[0];
+      if (!client) throw notFound('OAuth client');
+      client.revokedAt ??= new Date();
+      await em
+        .getConnection()
+        .execute(
+          'update oauth_tokens set revoked_at = now() where client_id = ? and revoked_at is null',
+          [id],
+          'run',
+          em.getTransactionContext(),
+        );
+      return client;
     });
   }
 }

@@ -18,8 +18,8 @@ const toView = (c: OAuthClientRecord): OAuthClientView => ({
   workspaceId: c.workspaceId,
   name: c.name,
   scopes: c.scopes,
-  createdAt: c.createdAt,
-  revokedAt: c.revokedAt,
+  createdAt: c.createdAt.toISOString(),
+  revokedAt: c.revokedAt?.toISOString() ?? null,
 });
 
 /** Registering, listing and revoking a workspace's OAuth clients (the admin API). */

@@ -1,5 +1,7 @@
 import { WorkspacesModule } from '@app/workspaces';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { OAuthClient } from './oauth-client.entity';
 import { DiscoveryController } from './discovery.controller';
 import { OAuthAdminController } from './oauth-admin.controller';
 import { OAuthClientRepository } from './oauth-client.repository';
@@ -10,7 +12,7 @@ import { OAuthTokens } from './oauth-tokens.service';
 
 /** OAuth 2.0 client credentials: discovery, token, revocation, introspection, client admin (api, standalone). */
 @Module({
-  imports: [WorkspacesModule],
+  imports: [WorkspacesModule, MikroOrmModule.forFeature([OAuthClient])],
   controllers: [DiscoveryController, OAuthController, OAuthAdminController],
   providers: [OAuthClientRepository, OAuthTokenRepository, OAuthTokens, OAuthClients],
   exports: [OAuthTokens],

@@ -1,3 +1,4 @@
+export * from './project.entity';
 export * from './project.view';
 export * from './project.repository';
 export * from './projects.module';

@@ -1,13 +1,11 @@
-import { afterCursor, microsKey, page } from '@app/http';
+import { afterCursor, page } from '@app/http';
 import { DomainError, notFound } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { ProjectRecord } from './project.view';
+import { Project } from './project.entity';
 
 const ID_PATTERN = /^prj_[0-9A-Za-z]{1,64}$/;
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const COLUMNS = `id, workspace_id as "workspaceId", name, description, metadata,
-  ${iso('created_at')} as "createdAt", ${iso('updated_at')} as "updatedAt", ${microsKey('created_at')} as "createdAtKey"`;
 
 export interface ProjectChanges {
   name?: string;
@@ -15,76 +13,66 @@ export interface ProjectChanges {
   metadata?: Record<string, unknown>;
 }
 
-/** Projects; every query is scoped by the workspace it is given. */
+/** Projects (a MikroORM entity); every query is scoped by the workspace it is given. */
 @Injectable()
 export class ProjectRepository {
-  constructor(private readonly db: MikroSqlExecutor) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly db: MikroSqlExecutor,
+  ) {}
 
-  async insert(p: Pick<ProjectRecord, 'id' | 'workspaceId' | 'name' | 'description' | 'metadata'>) {
-    const rows = await this.db.query<ProjectRecord>(
-      `insert into projects (id, workspace_id, name, description, metadata) values (?, ?, ?, ?, ?::jsonb)
-       returning ${COLUMNS}`,
-      [p.id, p.workspaceId, p.name, p.description, JSON.stringify(p.metadata)],
-    );
-    return rows[0];
+  async create(
+    workspaceId: string,
+    name: string,
+    description: string | null,
+    metadata: Record<string, unknown>,
+  ): Promise<Project> {
+    const project = new Project(workspaceId, name, description, metadata);
+    await this.em.persistAndFlush(project);
+    // As stored: jsonb orders the metadata's keys its own way, and the answer shows them that way.
+    return (await this.em.refresh(project)) ?? project;
   }
 
-  async get(workspaceId: string, id: string): Promise<ProjectRecord> {
-    const rows = ID_PATTERN.test(id)
-      ? await this.db.query<ProjectRecord>(`select ${COLUMNS} from projects where id = ? and workspace_id = ?`, [
-          id,
-          workspaceId,
-        ])
-      : [];
-    if (!rows[0]) throw notFound('Project');
-    return rows[0];
+  async get(workspaceId: string, id: string): Promise<Project> {
+    const project = ID_PATTERN.test(id) ? await this.em.findOne(Project, { id, workspaceId }) : null;
+    if (!project) throw notFound('Project');
+    return project;
   }
 
   async exists(workspaceId: string, id: string): Promise<boolean> {
-    if (!ID_PATTERN.test(id)) return false;
-    const rows = await this.db.query('select 1 from projects where id = ? and workspace_id = ?', [id, workspaceId]);
-    return rows.length > 0;
+    return ID_PATTERN.test(id) && (await this.em.count(Project, { id, workspaceId })) > 0;
   }
 
+  /** Newest first, keyset-paged on (created_at, id) at the database's microsecond precision. */
   async list(workspaceId: string, limit: number, cursor?: string) {
-    const params: unknown[] = [workspaceId];
-    let after = '';
+    const qb = this.em.createQueryBuilder(Project).select('*').where({ workspaceId });
     if (cursor) {
       const position = afterCursor(cursor);
-      after = `and ${position.sql}`;
-      params.push(...position.params);
+      qb.andWhere(position.sql, position.params);
     }
-    const rows = await this.db.query<ProjectRecord>(
-      `select ${COLUMNS} from projects where workspace_id = ? ${after} order by created_at desc, id desc limit ?`,
-      [...params, limit + 1],
-    );
+    const rows = await qb
+      .orderBy({ createdAt: 'desc', id: 'desc' })
+      .limit(limit + 1)
+      .getResultList();
     return page(rows, limit);
   }
 
-  async update(workspaceId: string, id: string, changes: ProjectChanges): Promise<ProjectRecord> {
-    await this.get(workspaceId, id);
-    const rows = await this.db.query<ProjectRecord>(
-      `update projects set name = coalesce(?, name),
-         description = case when ? then ? else description end,
-         metadata = coalesce(?::jsonb, metadata), updated_at = now()
-       where id = ? and workspace_id = ? returning ${COLUMNS}`,
-      [
-        changes.name ?? null,
-        changes.description !== undefined,
-        changes.description ?? null,
-        changes.metadata ? JSON.stringify(changes.metadata) : null,
-        id,
-        workspaceId,
-      ],
-    );
-    if (!rows[0]) throw notFound('Project');
-    return rows[0];
+  async update(workspaceId: string, id: string, changes: ProjectChanges): Promise<Project> {
+    const project = await this.get(workspaceId, id);
+    if (changes.name !== undefined) project.name = changes.name;
+    if (changes.description !== undefined) project.description = changes.description;
+    if (changes.metadata) project.metadata = changes.metadata;
+    // Every PATCH touches updatedAt, even one that changes nothing.
+    project.updatedAt = new Date();
+    await this.em.flush();
+    return (await this.em.refresh(project)) ?? project;
   }
 
   /**
    * Deletes the project unless a live domain still points at it (409: move or detach those first),
-   * counting and deleting in one statement. A domain created in the same instant can still name the
-   * project (its check ran before the delete); nothing else depends on the project, so that is cosmetic.
+   * counting and deleting in one statement (raw on purpose, see raw-sql.ts). A domain created in the
+   * same instant can still name the project (its check ran before the delete); nothing else depends
+   * on the project, so that is cosmetic.
    */
   async remove(workspaceId: string, id: string): Promise<void> {
     await this.get(workspaceId, id);

@@ -1,14 +1,4 @@
-/** A project as stored and as the API shows it. */
-export interface ProjectRecord {
-  id: string;
-  workspaceId: string;
-  name: string;
-  description: string | null;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  createdAtKey: string;
-}
+import { Project } from './project.entity';
 
 export interface ProjectView {
   id: string;
@@ -19,13 +9,13 @@ export interface ProjectView {
   updatedAt: string;
 }
 
-export function toProjectView(record: ProjectRecord): ProjectView {
+export function toProjectView(project: Project): ProjectView {
   return {
-    id: record.id,
-    name: record.name,
-    description: record.description,
-    metadata: record.metadata,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
+    id: project.id,
+    name: project.name,
+    description: project.description,
+    metadata: project.metadata,
+    createdAt: project.createdAt.toISOString(),
+    updatedAt: project.updatedAt.toISOString(),
   };
 }

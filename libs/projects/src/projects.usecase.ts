@@ -1,5 +1,4 @@
 import { DomainError } from '@app/kernel';
-import { newId } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { CreateProjectDto } from './dto/create-project.dto';
 import { UpdateProjectDto } from './dto/update-project.dto';
@@ -11,13 +10,12 @@ export class Projects {
   constructor(private readonly projects: ProjectRepository) {}
 
   async create(workspaceId: string, dto: CreateProjectDto): Promise<{ project: ProjectView }> {
-    const project = await this.projects.insert({
-      id: newId('prj'),
+    const project = await this.projects.create(
       workspaceId,
-      name: dto.name.trim(),
-      description: dto.description ?? null,
-      metadata: dto.metadata ?? {},
-    });
+      dto.name.trim(),
+      dto.description ?? null,
+      dto.metadata ?? {},
+    );
     return { project: toProjectView(project) };
   }
 

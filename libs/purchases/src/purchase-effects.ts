@@ -9,6 +9,7 @@ import { Registrar, RegistrarRefusedError } from '@app/registrar';
 import { Logger } from '@nestjs/common';
 import { SagaEffect, SagaEvent } from './model/purchase-saga.types';
 import { EdgeTarget, mergeRoutingRecords } from './model/routing-records';
+import { liveDomainExists, savedCard } from './purchase-lookups.queries';
 import { PurchaseRecord, connectedDomainIdOf } from './purchase.record';
 
 export interface PurchaseEffectDeps {
@@ -22,14 +23,6 @@ export interface PurchaseEffectDeps {
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** The saved card of a workspace (a payment method id), or undefined without one. */
-export async function savedCard(db: SqlExecutor, workspaceId: string): Promise<string | undefined> {
-  const rows = await db.query<{ pm: string | null }>('select payment_method_id as pm from workspaces where id = ?', [
-    workspaceId,
-  ]);
-  return rows[0]?.pm ?? undefined;
-}
 
 /**
  * Runs one saga effect against the outside world and reports its outcome as a saga event. Every
@@ -144,8 +137,7 @@ export class PurchaseEffects {
   }
 
   async domainExists(domainId: string): Promise<boolean> {
-    const rows = await this.deps.db.query('select 1 from domains where id = ? and deleted_at is null', [domainId]);
-    return rows.length > 0;
+    return liveDomainExists(this.deps.db, domainId);
   }
 
   private async setRouting(record: PurchaseRecord): Promise<SagaEvent> {

@@ -2,14 +2,7 @@ import { DomainError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarRefusedError, RegistrarUnavailableError } from '@app/registrar';
 import { FeePolicy, PurchasePrice, priceWithFee } from './model/purchase-pricing';
-
-/** A live-hostname check: a pending or completed purchase holds the name (the unique index's rule). */
-export async function hostnameHeld(db: SqlExecutor, hostname: string): Promise<boolean> {
-  const rows = await db.query("select 1 from purchases where hostname = ? and status in ('pending', 'completed')", [
-    hostname,
-  ]);
-  return rows.length > 0;
-}
+import { hostnameHeld } from './purchase-lookups.queries';
 
 /** Registrar failures outside the saga: a refusal is the registrar's reason (502), an outage a 503. */
 export function registrarFailure(error: unknown): never {

@@ -2,7 +2,8 @@ import { PaymentDeclinedError } from '@app/payments';
 import { RegistrarRefusedError } from '@app/registrar';
 import { Logger } from '@nestjs/common';
 import { RenewalEffect, RenewalEvent, RenewalState } from './model/renewal.saga';
-import { PurchaseEffectDeps, PurchaseEffects, savedCard } from './purchase-effects';
+import { PurchaseEffectDeps, PurchaseEffects } from './purchase-effects';
+import { savedCard } from './purchase-lookups.queries';
 import { PurchaseRecord } from './purchase.record';
 
 /** A registrar expiry this much past the one before the renewal means the renewal already happened. */

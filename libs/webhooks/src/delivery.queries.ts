@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '@app/persistence';
+import { EventRow } from './envelope';
 import { withDates } from './row-dates';
 
 /** A due delivery as a worker claims it: everything an attempt needs. */
@@ -92,4 +93,14 @@ export async function releaseClaims(db: SqlExecutor, ids: string[], owner: strin
      where id = any(?::text[]) and locked_by = ? and status = 'pending'`,
     [now.toISOString(), ids, owner],
   );
+}
+
+/** The events of claimed deliveries, by id (the worker caches them: events never change). */
+export async function eventsByIds(db: SqlExecutor, ids: string[]): Promise<EventRow[]> {
+  const rows = await db.query<EventRow>(
+    `select id, workspace_id as "workspaceId", type, data, created_at as "createdAt" from outbox_events
+     where id = any(?::text[])`,
+    [ids],
+  );
+  return rows.map((row) => withDates(row, ['createdAt']));
 }

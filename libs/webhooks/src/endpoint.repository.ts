@@ -1,114 +1,95 @@
+import { afterCursor, page } from '@app/http';
 import { notFound } from '@app/kernel';
-import { MikroSqlExecutor } from '@app/persistence';
+import { LockMode } from '@mikro-orm/core';
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { afterCursor, microsKey, page } from '@app/http';
 import { EndpointRecord } from './endpoint.view';
-import { withDates } from './row-dates';
-
-const COLUMNS = `id, workspace_id as "workspaceId", url, events, enabled, secret_sealed as "secretSealed",
-  previous_secret_expires_at as "previousSecretExpiresAt", created_at as "createdAt", updated_at as "updatedAt", ${microsKey('created_at')} as "createdAtKey"`;
-
-const record = (row: EndpointRecord) => withDates(row, ['createdAt', 'updatedAt', 'previousSecretExpiresAt']);
+import { WebhookEndpoint } from './webhook-endpoint.entity';
 
 export interface EndpointChanges {
   url?: string;
   events?: string[];
   enabled?: boolean;
-  secretSealed?: string;
 }
 
-/** Webhook endpoints; every query is scoped by the workspace it is given. */
+/** Webhook endpoints (a MikroORM entity); every query is scoped by the workspace it is given. */
 @Injectable()
 export class EndpointRepository {
-  constructor(private readonly db: MikroSqlExecutor) {}
+  constructor(private readonly em: EntityManager) {}
 
   async insert(
-    e: Omit<EndpointRecord, 'createdAt' | 'updatedAt' | 'createdAtKey' | 'previousSecretExpiresAt'>,
-  ): Promise<EndpointRecord> {
-    const rows = await this.db.query<EndpointRecord>(
-      `insert into webhook_endpoints (id, workspace_id, url, events, enabled, secret_sealed)
-       values (?, ?, ?, ?::text[], ?, ?) returning ${COLUMNS}`,
-      [e.id, e.workspaceId, e.url, e.events, e.enabled, e.secretSealed],
-    );
-    return record(rows[0]);
+    e: Pick<EndpointRecord, 'id' | 'workspaceId' | 'url' | 'events' | 'enabled' | 'secretSealed'>,
+  ): Promise<WebhookEndpoint> {
+    const endpoint = new WebhookEndpoint(e);
+    await this.em.persistAndFlush(endpoint);
+    return endpoint;
   }
 
-  async get(workspaceId: string, id: string): Promise<EndpointRecord> {
-    const rows = await this.db.query<EndpointRecord>(
-      `select ${COLUMNS} from webhook_endpoints where id = ? and workspace_id = ?`,
-      [id, workspaceId],
-    );
-    if (!rows[0]) throw notFound('Webhook endpoint');
-    return record(rows[0]);
+  async get(workspaceId: string, id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.em.findOne(WebhookEndpoint, { id, workspaceId });
+    if (!endpoint) throw notFound('Webhook endpoint');
+    return endpoint;
   }
 
+  /** Newest first, keyset-paged on (created_at, id) at the database's microsecond precision. */
   async list(workspaceId: string, limit: number, cursor?: string) {
-    const params: unknown[] = [workspaceId];
-    let after = '';
+    const qb = this.em.createQueryBuilder(WebhookEndpoint).select('*').where({ workspaceId });
     if (cursor) {
       const position = afterCursor(cursor);
-      after = `and ${position.sql}`;
-      params.push(...position.params);
+      qb.andWhere(position.sql, position.params);
     }
-    const rows = await this.db.query<EndpointRecord>(
-      `select ${COLUMNS} from webhook_endpoints where workspace_id = ? ${after}
-       order by created_at desc, id desc limit ?`,
-      [...params, limit + 1],
-    );
-    return page(rows.map(record), limit);
+    const rows = await qb
+      .orderBy({ createdAt: 'desc', id: 'desc' })
+      .limit(limit + 1)
+      .getResultList();
+    return page(rows, limit);
   }
 
   /** The enabled endpoints of a workspace and their filters. */
   async enabled(workspaceId: string): Promise<{ id: string; events: string[] }[]> {
-    return this.db.query('select id, events from webhook_endpoints where workspace_id = ? and enabled', [workspaceId]);
+    const endpoints = await this.em.find(WebhookEndpoint, { workspaceId, enabled: true });
+    return endpoints.map(({ id, events }) => ({ id, events }));
   }
 
-  async update(workspaceId: string, id: string, changes: EndpointChanges): Promise<EndpointRecord> {
-    const rows = await this.db.query<EndpointRecord>(
-      `update webhook_endpoints set url = coalesce(?, url), events = coalesce(?::text[], events),
-         enabled = coalesce(?, enabled), secret_sealed = coalesce(?, secret_sealed), updated_at = now()
-       where id = ? and workspace_id = ? returning ${COLUMNS}`,
-      [
-        changes.url ?? null,
-        changes.events ?? null,
-        changes.enabled ?? null,
-        changes.secretSealed ?? null,
-        id,
-        workspaceId,
-      ],
-    );
-    if (!rows[0]) throw notFound('Webhook endpoint');
-    return record(rows[0]);
+  /** Fields left undefined keep their value; updatedAt moves on every call. */
+  async update(workspaceId: string, id: string, changes: EndpointChanges): Promise<WebhookEndpoint> {
+    const endpoint = await this.get(workspaceId, id);
+    if (changes.url !== undefined) endpoint.url = changes.url;
+    if (changes.events !== undefined) endpoint.events = changes.events;
+    if (changes.enabled !== undefined) endpoint.enabled = changes.enabled;
+    endpoint.updatedAt = new Date();
+    await this.em.flush();
+    return endpoint;
   }
 
   /**
    * A new sealed secret; the replaced one keeps signing until `previousUntil` (null: it stops at
-   * once). One statement, so of two rotations at once the second replaces the first's secret.
+   * once). The row is locked while it changes, so of two rotations at once the second replaces the
+   * first's secret.
    */
   async rotateSecret(
     workspaceId: string,
     id: string,
     secretSealed: string,
     previousUntil: Date | null,
-  ): Promise<EndpointRecord> {
-    const until = previousUntil?.toISOString() ?? null;
-    const rows = await this.db.query<EndpointRecord>(
-      `update webhook_endpoints set
-         previous_secret_sealed = case when ?::timestamptz is null then null else secret_sealed end,
-         previous_secret_expires_at = ?::timestamptz, secret_sealed = ?, updated_at = now()
-       where id = ? and workspace_id = ? returning ${COLUMNS}`,
-      [until, until, secretSealed, id, workspaceId],
-    );
-    if (!rows[0]) throw notFound('Webhook endpoint');
-    return record(rows[0]);
+  ): Promise<WebhookEndpoint> {
+    return this.em.transactional(async (em) => {
+      const endpoint = await em.findOne(
+        WebhookEndpoint,
+        { id, workspaceId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      if (!endpoint) throw notFound('Webhook endpoint');
+      endpoint.previousSecretSealed = previousUntil ? endpoint.secretSealed : null;
+      endpoint.previousSecretExpiresAt = previousUntil;
+      endpoint.secretSealed = secretSealed;
+      endpoint.updatedAt = new Date();
+      return endpoint;
+    });
   }
 
   /** Deletes the endpoint and, with it, its deliveries. */
   async remove(workspaceId: string, id: string): Promise<void> {
-    const rows = await this.db.query('delete from webhook_endpoints where id = ? and workspace_id = ? returning id', [
-      id,
-      workspaceId,
-    ]);
-    if (!rows.length) throw notFound('Webhook endpoint');
+    if (!(await this.em.nativeDelete(WebhookEndpoint, { id, workspaceId }))) throw notFound('Webhook endpoint');
   }
 }

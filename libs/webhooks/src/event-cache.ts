@@ -1,7 +1,7 @@
 import { BoundedCache } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
-import { EventRow, SerializedEvent, serializeEvent } from './envelope';
-import { withDates } from './row-dates';
+import { eventsByIds } from './delivery.queries';
+import { SerializedEvent, serializeEvent } from './envelope';
 
 const MAX_EVENTS = 5_000;
 
@@ -17,13 +17,8 @@ export class EventCache {
   async get(ids: string[]): Promise<Map<string, SerializedEvent>> {
     const missing = [...new Set(ids)].filter((id) => this.events.peek(id) === undefined);
     if (missing.length) {
-      const rows = await this.db.query<EventRow>(
-        `select id, workspace_id as "workspaceId", type, data, created_at as "createdAt" from outbox_events
-         where id = any(?::text[])`,
-        [missing],
-      );
-      for (const row of rows) {
-        const event = serializeEvent(withDates(row, ['createdAt']));
+      for (const row of await eventsByIds(this.db, missing)) {
+        const event = serializeEvent(row);
         this.events.set(event.id, event);
       }
     }

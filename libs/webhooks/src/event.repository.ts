@@ -1,5 +1,5 @@
 import { notFound } from '@app/kernel';
-import { MikroSqlExecutor } from '@app/persistence';
+import { MikroSqlExecutor, newId } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { afterCursor, microsKey, page } from '@app/http';
 import { EventEnvelope, EventRow, buildEnvelope, unixSeconds } from './envelope';
@@ -73,5 +73,20 @@ export class EventRepository {
       q.limit,
     );
     return { events: result.rows.map(view), nextCursor: result.nextCursor };
+  }
+
+  /** Queues an event in the outbox like any other (the relay delivers it); answers its id and time. */
+  async queue(
+    workspaceId: string,
+    type: string,
+    data: Record<string, unknown>,
+    aggregate: { kind: string; id: string },
+  ): Promise<{ id: string; createdAt: string }> {
+    const rows = await this.db.query<{ id: string; createdAt: Date | string }>(
+      `insert into outbox_events (id, workspace_id, type, data, aggregate_kind, aggregate_id)
+       values (?, ?, ?, ?::jsonb, ?, ?) returning id, created_at as "createdAt"`,
+      [newId('evt'), workspaceId, type, JSON.stringify(data), aggregate.kind, aggregate.id],
+    );
+    return { id: rows[0].id, createdAt: new Date(rows[0].createdAt).toISOString() };
   }
 }

@@ -5,8 +5,8 @@ import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
 import { EndpointRepository } from './endpoint.repository';
 import { EndpointView, toEndpointView } from './endpoint.view';
+import { EventRepository } from './event.repository';
 import { TEST_EVENT_TYPE, normalizeFilter } from './event-types';
-import { MikroSqlExecutor, newId } from '@app/persistence';
 import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from './secret-rotation';
 import { newEndpointId, newWebhookSecret } from './webhook-ids';
 
@@ -16,7 +16,7 @@ export class WebhookEndpoints {
   constructor(
     private readonly endpoints: EndpointRepository,
     private readonly box: SecretBox,
-    private readonly db: MikroSqlExecutor,
+    private readonly events: EventRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -73,12 +73,10 @@ export class WebhookEndpoints {
   ): Promise<{ event: { id: string; type: string; createdAt: string } }> {
     const endpoint = await this.endpoints.get(workspaceId, id);
     const data = { test: true, endpointId: endpoint.id, message: 'A test event sent on request; no domain changed.' };
-    const rows = await this.db.query<{ id: string; createdAt: Date | string }>(
-      `insert into outbox_events (id, workspace_id, type, data, aggregate_kind, aggregate_id)
-       values (?, ?, ?, ?::jsonb, 'webhook_endpoint', ?) returning id, created_at as "createdAt"`,
-      [newId('evt'), workspaceId, TEST_EVENT_TYPE, JSON.stringify(data), endpoint.id],
-    );
-    const createdAt = new Date(rows[0].createdAt).toISOString();
-    return { event: { id: rows[0].id, type: TEST_EVENT_TYPE, createdAt } };
+    const { id: eventId, createdAt } = await this.events.queue(workspaceId, TEST_EVENT_TYPE, data, {
+      kind: 'webhook_endpoint',
+      id: endpoint.id,
+    });
+    return { event: { id: eventId, type: TEST_EVENT_TYPE, createdAt } };
   }
 }

@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { SecretBox } from '@app/crypto';
 import { DnsModule, OriginPreflight } from '@app/dns';
 import { CLOCK, Clock } from '@app/kernel';
+import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
 import { DeliveryAttempt } from './delivery-attempt';
 import { DeliveryWorker } from './delivery-worker.service';
@@ -13,12 +14,14 @@ import { EventStream } from './event-stream';
 import { EventRepository } from './event.repository';
 import { EventsController } from './events.controller';
 import { OutboxRelay } from './outbox-relay.service';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpoints } from './webhook-endpoints.usecase';
 import { WebhookSender } from './webhook-sender';
 
 /** /v1/webhook-endpoints and /v1/events (api, standalone). */
 @Module({
+  imports: [MikroOrmModule.forFeature([WebhookEndpoint])],
   controllers: [WebhookEndpointsController, EventsController],
   providers: [EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
   exports: [EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],

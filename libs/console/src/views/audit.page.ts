@@ -1,5 +1,5 @@
 import { ConsoleActor } from '../access';
-import { AUDIT_ACTIONS, AuditEntry } from '../console-audit.service';
+import { AUDIT_ACTIONS, AuditEntry } from '../console-audit.store';
 import { html } from '../html';
 import { WorkspaceContext, empty, layout, when } from './layout';
 

@@ -1,0 +1,58 @@
+import { Entity, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { WorkspaceRole } from './access';
+
+/** A console user as stored (`console_users`): the password only as an argon2id hash. */
+@Entity({ tableName: 'console_users' })
+export class ConsoleAccount {
+  @PrimaryKey({ type: 'text' })
+  id: string;
+
+  /** Lower-cased on the way in; unique by `lower(email)`. */
+  @Property({ type: 'text' })
+  email: string;
+
+  @Property({ type: 'text', nullable: true })
+  name: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  passwordHash: string | null;
+
+  @Property({ type: 'boolean' })
+  operator: boolean;
+
+  @Property({ type: 'text', nullable: true })
+  oidcSubject: string | null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date = new Date();
+
+  constructor(a: Omit<ConsoleAccount, 'createdAt'>) {
+    this.id = a.id;
+    this.email = a.email;
+    this.name = a.name;
+    this.passwordHash = a.passwordHash;
+    this.operator = a.operator;
+    this.oidcSubject = a.oidcSubject;
+  }
+}
+
+/** A console user's role in one workspace (`console_memberships`). */
+@Entity({ tableName: 'console_memberships' })
+export class ConsoleMembership {
+  [PrimaryKeyProp]?: ['userId', 'workspaceId'];
+
+  @PrimaryKey({ type: 'text' })
+  userId: string;
+
+  @PrimaryKey({ type: 'text' })
+  workspaceId: string;
+
+  @Property({ type: 'text' })
+  role: WorkspaceRole;
+
+  constructor(userId: string, workspaceId: string, role: WorkspaceRole) {
+    this.userId = userId;
+    this.workspaceId = workspaceId;
+    this.role = role;
+  }
+}
