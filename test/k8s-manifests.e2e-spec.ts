@@ -17,12 +17,7 @@ const OVERLAYS = ['dev', 'production'];
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 /** Settings that do not belong in the ConfigMap or Secret: per pod, embedded-only, or a mounted file. */
 /** Per-pod (NODE_ID), embedded-only (DATA_DIR) and test-only CAs. */
-const NOT_IN_CONFIG = new Set([
-  'NODE_ID',
-  'DATA_DIR',
-  'ACME_CA_FILE',
-  'DOMAIN_CONNECT_CA_FILE',
-]);
+const NOT_IN_CONFIG = new Set(['NODE_ID', 'DATA_DIR', 'ACME_CA_FILE', 'DOMAIN_CONNECT_CA_FILE']);
 
 function filesUnder(dir: string, suffixes: string[]): string[] {
   return readdirSync(dir).flatMap((entry) => {
