@@ -6,16 +6,16 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { ProjectsModule } from '@app/projects';
 import { WorkspacesModule } from '@app/workspaces';
 import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { DomainActor } from './domain.actor';
-import { DomainCommands } from './domain-commands.usecase';
-import { DomainMonitor } from './domain-monitor.service';
-import { DomainPreflight } from './domain-preflight.service';
-import { DomainRepository } from './domain.repository';
-import { DomainViews } from './domain-views.service';
-import { DomainsController } from './domains.controller';
-import { BulkCreateDomains } from './bulk-create.usecase';
-import { DomainsBulkController } from './domains-bulk.controller';
-import { HostnameClaims } from './hostname-claim.service';
+import { DomainActor } from './node/domain.actor';
+import { DomainCommands } from './api/domain-commands.usecase';
+import { DomainMonitor } from './node/domain-monitor.service';
+import { DomainPreflight } from './api/domain-preflight.service';
+import { DomainRepository } from './store/domain.repository';
+import { DomainViews } from './api/domain-views.service';
+import { DomainsController } from './api/domains.controller';
+import { BulkCreateDomains } from './api/bulk-create.usecase';
+import { DomainsBulkController } from './api/domains-bulk.controller';
+import { HostnameClaims } from './api/hostname-claim.service';
 
 /** The /v1/domains API (api, standalone). */
 @Module({

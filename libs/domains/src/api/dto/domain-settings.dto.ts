@@ -1,6 +1,6 @@
 import { IsNullable, IsOmittable } from '@app/http';
 import { IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
-import { DOMAIN_MODES, DomainMode } from '../domain.record';
+import { DOMAIN_MODES, DomainMode } from '../../model/domain.record';
 import { IsMetadata } from './domain-settings.validators';
 
 /** The optional settings shared by create and patch. */

@@ -8,10 +8,10 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { DOMAIN_KIND, DomainCommand } from './domain.commands';
-import { holdsCertificate, probeChangesNothing, servedCheckDue } from './domain-certificate';
+import { DOMAIN_KIND, DomainCommand } from '../model/domain.protocol';
+import { holdsCertificate, probeChangesNothing, servedCheckDue } from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
-import { DueDomain, claimDueDomains, releaseDomains } from './monitor.queries';
+import { DueDomain, claimDueDomains, releaseDomains } from '../store/monitor.queries';
 
 /** Origins shared by many domains are checked once a minute, not once per domain. */
 const ORIGIN_CACHE_MS = 60_000;

@@ -4,9 +4,9 @@ import { EDGE_INVALIDATE_SUBJECT, invalidatedHostname } from '@app/edge';
 import { notFound } from '@app/http';
 import { PgDirect } from '@app/persistence';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DomainRecord } from './domain.record';
+import { DomainRecord } from '../model/domain.record';
 import { DomainViewCache } from './domain-view.cache';
-import { DomainView, EdgeSettings, toDomainView } from './domain.view';
+import { DomainView, EdgeSettings, toDomainView } from '../model/domain.view';
 
 /** Flat memory at any domain count: about 1.5 KB per entry, so some 15 MB at the default. */
 export const DOMAIN_VIEW_CACHE_ENTRIES = 10_000;

@@ -5,11 +5,11 @@ import { wwwTwin } from '@app/edge';
 import { DomainError, notFound } from '@app/http';
 import type { SqlExecutor } from '@app/persistence';
 import { hash53 } from '@app/actors';
-import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';
-import { DomainRecord } from './domain.record';
-import { DomainStore } from './domain.store';
-import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
-import { EdgeSettings, toDomainView } from './domain.view';
+import { DOMAIN_KIND, DomainCommand, DomainReply } from '../model/domain.protocol';
+import { DomainRecord } from '../model/domain.record';
+import { DomainStore } from '../store/domain.store';
+import { certificateState, holdsCertificate, observedCertificate } from '../model/domain-certificate';
+import { EdgeSettings, toDomainView } from '../model/domain.view';
 
 type Ctx = ActorContext<DomainRecord>;
 type Result = Decision<DomainRecord, DomainReply>;

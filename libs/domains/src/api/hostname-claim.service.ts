@@ -7,7 +7,7 @@ import { publishEdgeInvalidation } from '@app/edge';
 import { DomainError } from '@app/http';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DOMAIN_KIND, DomainCommand, DomainReply } from './domain.commands';
+import { DOMAIN_KIND, DomainCommand, DomainReply } from '../model/domain.protocol';
 
 /**
  * Taking a hostname over from another workspace (issue 17, part 2). A create that meets a hostname

@@ -1,4 +1,4 @@
-import { DomainView } from './domain.view';
+import { DomainView } from '../model/domain.view';
 
 interface Entry {
   view: DomainView;

@@ -1,5 +1,5 @@
 import { DomainViewCache } from './domain-view.cache';
-import { DomainView } from './domain.view';
+import { DomainView } from '../model/domain.view';
 
 const view = (id: string, hostname: string, metadata: Record<string, unknown> = {}) =>
   ({ id, hostname, metadata }) as unknown as DomainView;

@@ -1,6 +1,6 @@
 import { Snapshot, SnapshotStore, SnapshotWrite } from '@app/actors';
 import type { SqlExecutor } from '@app/persistence';
-import { DomainRecord } from './domain.record';
+import { DomainRecord } from '../model/domain.record';
 
 /**
  * Domain snapshots in `domains`: the record as JSON plus the columns reads and the monitor query

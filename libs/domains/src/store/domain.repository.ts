@@ -1,7 +1,7 @@
 import { MikroSqlExecutor } from '@app/persistence';
 import { afterCursor, encodeCursor, notFound } from '@app/http';
 import { Injectable } from '@nestjs/common';
-import { DomainRecord } from './domain.record';
+import { DomainRecord } from '../model/domain.record';
 
 export interface DomainListQuery {
   hostname?: string;

@@ -3,7 +3,7 @@ import { DomainError, ErrorEnvelope, createValidationPipe, mapError } from '@app
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainCommands } from './domain-commands.usecase';
 import { DomainPreflight } from './domain-preflight.service';
-import { DomainView } from './domain.view';
+import { DomainView } from '../model/domain.view';
 import { CreateDomainDto } from './dto/create-domain.dto';
 
 export interface BulkItemResult {
