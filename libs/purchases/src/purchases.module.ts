@@ -9,12 +9,12 @@ import { Registrar, RegistrarModule } from '@app/registrar';
 import { WorkspacesModule } from '@app/workspaces';
 import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { CrashSeam } from './crash-seam';
-import { PurchaseActor } from './purchase.actor';
-import { PurchaseCommands } from './purchase-commands.usecase';
-import { PurchaseQueries } from './purchase-queries.usecase';
-import { PurchaseRepository } from './purchase.repository';
-import { PurchaseSweeper } from './purchase-sweeper.service';
-import { PurchasesController } from './purchases.controller';
+import { PurchaseActor } from './node/purchase.actor';
+import { PurchaseCommands } from './api/purchase-commands.usecase';
+import { PurchaseQueries } from './api/purchase-queries.usecase';
+import { PurchaseRepository } from './store/purchase.repository';
+import { PurchaseSweeper } from './node/purchase-sweeper.service';
+import { PurchasesController } from './api/purchases.controller';
 
 /** The /v1/domain-purchases API (api, standalone). */
 @Module({

@@ -1,4 +1,4 @@
-import { RenewalState } from './model/renewal.saga';
+import { RenewalState } from './renewal.saga';
 import { PurchaseRecord } from './purchase.record';
 
 export interface PurchaseView {

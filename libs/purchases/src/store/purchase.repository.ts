@@ -1,7 +1,7 @@
 import { DomainError, afterCursor, microsKey, notFound, page } from '@app/http';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
-import { PurchaseRecord } from './purchase.record';
+import { PurchaseRecord } from '../model/purchase.record';
 
 export interface PurchaseListQuery {
   hostname?: string;

@@ -9,10 +9,10 @@ import { WorkspaceRepository } from '@app/workspaces';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AutoConnectDto, CreatePurchaseDto } from './dto/create-purchase.dto';
-import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from './purchase.commands';
-import { AutoConnectSettings } from './purchase.record';
-import { PurchaseRepository } from './purchase.repository';
-import { PurchaseView } from './purchase.view';
+import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from '../model/purchase.protocol';
+import { AutoConnectSettings } from '../model/purchase.record';
+import { PurchaseRepository } from '../store/purchase.repository';
+import { PurchaseView } from '../model/purchase.view';
 
 /** A purchase runs a saga with several providers: give it longer than a domain command. */
 const ASK = { attemptTimeoutMs: 60_000, deadlineMs: 120_000 };

@@ -1,7 +1,7 @@
 import { PageQueryDto } from '@app/http';
 import { Transform } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { PURCHASE_STATUSES, PurchaseStatus } from '../model/purchase-saga.types';
+import { PURCHASE_STATUSES, PurchaseStatus } from '../../model/purchase-saga.types';
 
 /** A calendar date (`2026-11-22`) or an ISO 8601 date-time. */
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;

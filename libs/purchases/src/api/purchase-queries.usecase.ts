@@ -3,12 +3,12 @@ import { DomainError } from '@app/http';
 import { Registrar, RegistrarDnsRecord, RegistrarRefusedError } from '@app/registrar';
 import { Inject, Injectable } from '@nestjs/common';
 import { PutDnsRecordsDto } from './dto/dns-records.dto';
-import { priceWithFee } from './model/purchase-pricing';
+import { priceWithFee } from '../model/purchase-pricing';
 import { hostnameOrBadRequest } from './purchase-commands.usecase';
-import { hostnameHeld, registrarFailure } from './purchase-quote';
-import { PurchaseRecord } from './purchase.record';
-import { PurchaseRepository } from './purchase.repository';
-import { toPurchaseView } from './purchase.view';
+import { hostnameHeld, registrarFailure } from '../purchase-quote';
+import { PurchaseRecord } from '../model/purchase.record';
+import { PurchaseRepository } from '../store/purchase.repository';
+import { toPurchaseView } from '../model/purchase.view';
 import { MikroSqlExecutor } from '@app/persistence';
 
 const DEFAULT_TTL = 1800;

@@ -1,9 +1,9 @@
 import { PaymentDeclinedError } from '@app/payments';
 import { RegistrarRefusedError } from '@app/registrar';
 import { Logger } from '@nestjs/common';
-import { RenewalEffect, RenewalEvent, RenewalState } from './model/renewal.saga';
+import { RenewalEffect, RenewalEvent, RenewalState } from '../model/renewal.saga';
 import { PurchaseEffectDeps, PurchaseEffects, savedCard } from './purchase-effects';
-import { PurchaseRecord } from './purchase.record';
+import { PurchaseRecord } from '../model/purchase.record';
 
 /** A registrar expiry this much past the one before the renewal means the renewal already happened. */
 const RENEWED_MARGIN_MS = 86_400_000;

@@ -1,13 +1,13 @@
 import { Decision, OutboxEvent } from '@app/actors';
 import { DomainError } from '@app/http';
-import { priceWithFee } from './model/purchase-pricing';
-import { RENEWAL_DONE, RenewalState, renewalEffect, renewalTransition } from './model/renewal.saga';
+import { priceWithFee } from '../model/purchase-pricing';
+import { RENEWAL_DONE, RenewalState, renewalEffect, renewalTransition } from '../model/renewal.saga';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
 import { PurchaseEffects } from './purchase-effects';
-import { registrarFailure } from './purchase-quote';
-import { PurchaseReply } from './purchase.commands';
-import { PurchaseRecord } from './purchase.record';
-import { currentExpiry, toPurchaseView, toRenewalView } from './purchase.view';
+import { registrarFailure } from '../purchase-quote';
+import { PurchaseReply } from '../model/purchase.protocol';
+import { PurchaseRecord } from '../model/purchase.record';
+import { currentExpiry, toPurchaseView, toRenewalView } from '../model/purchase.view';
 import { RenewalEffects } from './renewal.runner';
 
 type Result = Decision<PurchaseRecord, PurchaseReply>;

@@ -1,6 +1,6 @@
 import type { Registrant } from '@app/registrar';
-import { SagaState } from './model/purchase-saga.types';
-import { RenewalState } from './model/renewal.saga';
+import { SagaState } from './purchase-saga.types';
+import { RenewalState } from './renewal.saga';
 
 export interface AutoConnectSettings {
   originUrl: string;

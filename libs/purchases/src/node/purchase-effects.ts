@@ -8,9 +8,9 @@ import { PaymentDeclinedError, Payments, RefundRefusedError } from '@app/payment
 import type { SqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarRefusedError } from '@app/registrar';
 import { Logger } from '@nestjs/common';
-import { SagaEffect, SagaEvent } from './model/purchase-saga.types';
-import { EdgeTarget, mergeRoutingRecords } from './model/routing-records';
-import { PurchaseRecord, connectedDomainIdOf } from './purchase.record';
+import { SagaEffect, SagaEvent } from '../model/purchase-saga.types';
+import { EdgeTarget, mergeRoutingRecords } from '../model/routing-records';
+import { PurchaseRecord, connectedDomainIdOf } from '../model/purchase.record';
 
 export interface PurchaseEffectDeps {
   db: SqlExecutor;

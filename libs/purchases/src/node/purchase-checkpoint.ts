@@ -1,9 +1,9 @@
 import { ActorContext, OutboxEvent } from '@app/actors';
 import { Registrar } from '@app/registrar';
-import { CrashSeam } from './crash-seam';
-import { FeePolicy } from './model/purchase-pricing';
+import { CrashSeam } from '../crash-seam';
+import { FeePolicy } from '../model/purchase-pricing';
 import { PurchaseEffectDeps } from './purchase-effects';
-import { PurchaseRecord } from './purchase.record';
+import { PurchaseRecord } from '../model/purchase.record';
 
 export type Ctx = ActorContext<PurchaseRecord>;
 

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { PURCHASE_KIND, PurchaseCommand } from './purchase.commands';
+import { PURCHASE_KIND, PurchaseCommand } from '../model/purchase.protocol';
 
 /** Purchases a sweep hands to their actors at most; the rest wait for the next sweep. */
 const BATCH = 100;

@@ -1,13 +1,13 @@
 import { ActorKind, Decision, OutboxEvent } from '@app/actors';
 import { DomainError, ERROR_CODES, ErrorCode, notFound } from '@app/http';
-import { beginConnect, effectOf, initialSaga, isTerminal, transition } from './model/purchase.saga';
+import { beginConnect, effectOf, initialSaga, isTerminal, transition } from '../model/purchase.saga';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
 import { PurchaseEffects } from './purchase-effects';
-import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from './purchase.commands';
-import { quotePurchase, registrarFailure } from './purchase-quote';
-import { AutoConnectSettings, PurchaseRecord } from './purchase.record';
-import { PurchaseStore } from './purchase.store';
-import { toPurchaseView } from './purchase.view';
+import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from '../model/purchase.protocol';
+import { quotePurchase, registrarFailure } from '../purchase-quote';
+import { AutoConnectSettings, PurchaseRecord } from '../model/purchase.record';
+import { PurchaseStore } from '../store/purchase.store';
+import { toPurchaseView } from '../model/purchase.view';
 import { RenewalDriver } from './renewal.driver';
 
 type Result = Decision<PurchaseRecord, PurchaseReply>;

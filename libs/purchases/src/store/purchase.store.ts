@@ -1,7 +1,7 @@
 import { Snapshot, SnapshotStore, SnapshotWrite } from '@app/actors';
 import type { SqlExecutor } from '@app/persistence';
-import { PurchaseRecord } from './purchase.record';
-import { currentExpiry } from './purchase.view';
+import { PurchaseRecord } from '../model/purchase.record';
+import { currentExpiry } from '../model/purchase.view';
 
 const columns = (r: PurchaseRecord) => ({
   status: r.saga.status,

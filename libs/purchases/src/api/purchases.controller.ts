@@ -7,8 +7,8 @@ import { ListPurchasesDto } from './dto/list-purchases.dto';
 import { CheckPurchaseDto, NameserversDto, RenewPurchaseDto, UpdatePurchaseDto } from './dto/purchase-requests.dto';
 import { PurchaseCommands } from './purchase-commands.usecase';
 import { PurchaseQueries } from './purchase-queries.usecase';
-import { PurchaseRepository } from './purchase.repository';
-import { toPurchaseView } from './purchase.view';
+import { PurchaseRepository } from '../store/purchase.repository';
+import { toPurchaseView } from '../model/purchase.view';
 
 @Controller('v1/domain-purchases')
 @ScopeResourceOf('purchases')

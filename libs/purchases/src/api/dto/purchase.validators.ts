@@ -1,6 +1,6 @@
 import { ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 import { registrarValueProblem } from '@app/tools';
-import { ISO_COUNTRIES } from '../model/countries';
+import { ISO_COUNTRIES } from '../../model/countries';
 
 @ValidatorConstraint({ name: 'isIsoCountry' })
 export class IsIsoCountry implements ValidatorConstraintInterface {

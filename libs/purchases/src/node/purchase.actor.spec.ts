@@ -12,12 +12,12 @@ import {
   Registration,
   WholesalePrice,
 } from '@app/registrar';
-import { CrashSeam } from './crash-seam';
-import { MAX_REGISTER_ATTEMPTS } from './model/purchase.saga';
+import { CrashSeam } from '../crash-seam';
+import { MAX_REGISTER_ATTEMPTS } from '../model/purchase.saga';
 import { PurchaseActor } from './purchase.actor';
 import { Ctx } from './purchase-checkpoint';
-import { PurchaseCommand, PurchaseOrder } from './purchase.commands';
-import { PurchaseRecord } from './purchase.record';
+import { PurchaseCommand, PurchaseOrder } from '../model/purchase.protocol';
+import { PurchaseRecord } from '../model/purchase.record';
 
 /** The registrar (outside world) in memory, with switches for outages. */
 class MemoryRegistrar extends Registrar {
