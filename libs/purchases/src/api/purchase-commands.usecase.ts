@@ -9,7 +9,7 @@ import { WorkspaceRepository } from '@app/workspaces';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AutoConnectDto, CreatePurchaseDto } from './dto/create-purchase.dto';
-import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from '../model/purchase.protocol';
+import { PurchaseCommand, PurchaseOrder, purchaseProtocol } from '../model/purchase.protocol';
 import { AutoConnectSettings } from '../model/purchase.record';
 import { PurchaseRepository } from '../store/purchase.repository';
 import { PurchaseView } from '../model/purchase.view';
@@ -68,18 +68,24 @@ export class PurchaseCommands {
       autoConnect,
     };
     const id = purchaseIdFor(workspaceId, idempotencyKey);
-    return this.purchaseOf(await this.send(id, { type: 'create', workspaceId, order }));
+    const { purchase } = await this.send(id, { type: 'create', workspaceId, order });
+    return { purchase };
   }
 
   async setAutoRenew(workspaceId: string, id: string, autoRenew: boolean) {
-    return this.purchaseOf(await this.send(id, { type: 'set_auto_renew', workspaceId, autoRenew }));
+    const { purchase } = await this.send(id, { type: 'set_auto_renew', workspaceId, autoRenew });
+    return { purchase };
   }
 
   /** `{purchase, renewal}`: the purchase keeps the original registration's years and total; the renewal shows its own charge. */
   async renew(workspaceId: string, id: string, years: number, idempotencyKey?: string) {
-    const reply = await this.send(id, { type: 'renew', workspaceId, years, requestKey: idempotencyKey });
-    if (!('renewal' in reply) || !reply.renewal) throw new Error('The purchase actor answered a renewal without it');
-    return { purchase: reply.purchase, renewal: reply.renewal };
+    const { purchase, renewal } = await this.send(id, {
+      type: 'renew',
+      workspaceId,
+      years,
+      requestKey: idempotencyKey,
+    });
+    return { purchase, renewal };
   }
 
   async setNameservers(workspaceId: string, id: string, input: string[]) {
@@ -93,8 +99,7 @@ export class PurchaseCommands {
       }
     });
     const reply = await this.send(id, { type: 'set_nameservers', workspaceId, nameservers });
-    const { purchase } = this.purchaseOf(reply);
-    return { hostname: purchase.hostname, nameservers: ('nameservers' in reply && reply.nameservers) || nameservers };
+    return { hostname: reply.purchase.hostname, nameservers: reply.nameservers };
   }
 
   /**
@@ -117,8 +122,7 @@ export class PurchaseCommands {
       );
     }
     const settings = await this.connectSettings(dto, '');
-    const command: PurchaseCommand = { type: 'connect', workspaceId, settings, requestKey: idempotencyKey };
-    const { purchase } = this.purchaseOf(await this.send(id, command));
+    const { purchase } = await this.send(id, { type: 'connect', workspaceId, settings, requestKey: idempotencyKey });
     const domainId = purchase.connectedDomainId;
     if (!domainId) throw new Error('The purchase actor answered a connect without a Domain');
     const edge = edgeSettingsOf(this.config);
@@ -138,14 +142,9 @@ export class PurchaseCommands {
     return { originUrl, keepHost: dto.keepHost ?? false };
   }
 
-  private send(id: string, command: PurchaseCommand): Promise<PurchaseReply> {
+  private send<C extends PurchaseCommand>(id: string, command: C) {
     if (!/^pur_[0-9A-Za-z]{1,64}$/.test(id)) throw new DomainError('not_found', 'Purchase was not found');
-    return this.actors.ask<PurchaseReply>(PURCHASE_KIND, id, command, ASK);
-  }
-
-  private purchaseOf(reply: PurchaseReply): { purchase: PurchaseView } {
-    if ('purchase' in reply) return { purchase: reply.purchase };
-    throw new Error('The purchase actor answered without a purchase');
+    return this.actors.ask(purchaseProtocol, id, command, ASK);
   }
 }
 

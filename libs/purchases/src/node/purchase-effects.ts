@@ -1,7 +1,7 @@
 import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
 import { OriginPreflight } from '@app/dns';
-import { DEFAULT_SETTINGS, DOMAIN_KIND, DomainCommand } from '@app/domains';
+import { DEFAULT_SETTINGS, DomainCommand, domainProtocol } from '@app/domains';
 import { publishEdgeInvalidation } from '@app/edge';
 import { DomainError } from '@app/http';
 import { PaymentDeclinedError, Payments, RefundRefusedError } from '@app/payments';
@@ -135,7 +135,7 @@ export class PurchaseEffects {
           redirectWww: true,
         },
       };
-      await this.deps.actors.ask(DOMAIN_KIND, domainId, command, { attemptTimeoutMs: 15_000 });
+      await this.deps.actors.ask(domainProtocol, domainId, command, { attemptTimeoutMs: 15_000 });
       return { type: 'domain_created', domainId };
     } catch (error) {
       if (!(error instanceof DomainError) || error.code === 'service_unavailable') throw error;
@@ -167,7 +167,7 @@ export class PurchaseEffects {
     const domainId = record.saga.connectedDomainId ?? connectedDomainIdOf(record.id, record.saga.connectAttempts);
     const command: DomainCommand = { type: 'delete', workspaceId: record.workspaceId };
     try {
-      await this.deps.actors.ask(DOMAIN_KIND, domainId, command, { attemptTimeoutMs: 15_000 });
+      await this.deps.actors.ask(domainProtocol, domainId, command, { attemptTimeoutMs: 15_000 });
     } catch (error) {
       if (!(error instanceof DomainError && error.code === 'not_found')) throw error;
     }

@@ -1,16 +1,25 @@
-import { ActorKind, Decision, OutboxEvent } from '@app/actors';
+import { Decision, OutboxEvent, ProtocolActor, ProtocolHandlers, ReplyOf, dispatch } from '@app/actors';
 import { DomainError, ERROR_CODES, ErrorCode, notFound } from '@app/http';
 import { beginConnect, effectOf, initialSaga, isTerminal, transition } from '../model/purchase.saga';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
 import { PurchaseEffects } from './purchase-effects';
-import { PURCHASE_KIND, PurchaseCommand, PurchaseOrder, PurchaseReply } from '../model/purchase.protocol';
+import {
+  PURCHASE_KIND,
+  PurchaseCommand,
+  PurchaseOrder,
+  PurchaseProtocol,
+  PurchaseReply,
+} from '../model/purchase.protocol';
 import { quotePurchase, registrarFailure } from '../purchase-quote';
 import { AutoConnectSettings, PurchaseRecord } from '../model/purchase.record';
 import { PurchaseStore } from '../store/purchase.store';
 import { toPurchaseView } from '../model/purchase.view';
 import { RenewalDriver } from './renewal.driver';
 
-type Result = Decision<PurchaseRecord, PurchaseReply>;
+type Result<K extends keyof PurchaseProtocol = keyof PurchaseProtocol> = Decision<
+  PurchaseRecord,
+  ReplyOf<PurchaseProtocol, K>
+>;
 
 /** A connect failure's code as the API's: an unknown one (never expected) is a conflict. */
 const errorCodeOf = (code: string): ErrorCode =>
@@ -21,7 +30,7 @@ const errorCodeOf = (code: string): ErrorCode =>
  * effect it names, so a node that dies anywhere leaves a step the next owner finishes or
  * compensates (on the next command, or when the node's sweeper resumes it).
  */
-export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand, PurchaseReply> {
+export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProtocol> {
   readonly kind = PURCHASE_KIND;
   readonly store = new PurchaseStore();
   private readonly effects: PurchaseEffects;
@@ -34,40 +43,35 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
     this.renewals = new RenewalDriver(deps, this.effects);
   }
 
-  async handle(ctx: Ctx, command: PurchaseCommand): Promise<Result> {
+  async handle(ctx: Ctx, command: PurchaseCommand): Promise<Decision<PurchaseRecord, PurchaseReply>> {
     if (command.type === 'create' && !ctx.state) return this.create(ctx, command.workspaceId, command.order);
     let record = ctx.state;
     if (!record || ('workspaceId' in command && record.workspaceId !== command.workspaceId)) throw notFound('Purchase');
     // Whatever the command, an unfinished saga (crash, handoff, outage) goes on first.
     record = await this.drive(ctx, record);
     record = await this.renewals.resume(ctx, record);
-    switch (command.type) {
-      case 'create':
-        return this.answer(record);
-      case 'resume':
-        this.lastOutage.delete(record.id);
-        return { reply: { purchase: toPurchaseView(record) } };
-      case 'set_auto_renew': {
-        const state = {
-          ...record,
-          autoRenew: command.autoRenew,
-          retryAt: undefined,
-          updatedAt: ctx.now().toISOString(),
-        };
-        return { state, reply: { purchase: toPurchaseView(state) } };
-      }
-      case 'renew':
-        return this.renewals.renew(ctx, this.completed(record), command.years, false, command.requestKey);
-      case 'auto_renew':
-        return this.renewals.autoRenew(ctx, record, command.renewDays);
-      case 'set_nameservers':
-        return this.nameservers(ctx, this.completed(record), command.nameservers);
-      case 'connect':
-        return this.connect(ctx, record, command.settings, command.requestKey);
-    }
+    return dispatch(this.handlers, ctx, command, record);
   }
 
-  private async create(ctx: Ctx, workspaceId: string, order: PurchaseOrder): Promise<Result> {
+  /** Each command on an existing purchase, after its unfinished saga went on (`record`). */
+  private readonly handlers: ProtocolHandlers<PurchaseRecord, PurchaseProtocol, PurchaseRecord> = {
+    create: async (_ctx, _command, record) => this.answer(record),
+    resume: async (_ctx, _command, record) => {
+      this.lastOutage.delete(record.id);
+      return { reply: { purchase: toPurchaseView(record) } };
+    },
+    set_auto_renew: async (ctx, command, record) => {
+      const state = { ...record, autoRenew: command.autoRenew, retryAt: undefined, updatedAt: ctx.now().toISOString() };
+      return { state, reply: { purchase: toPurchaseView(state) } };
+    },
+    renew: (ctx, command, record) =>
+      this.renewals.renew(ctx, this.completed(record), command.years, false, command.requestKey),
+    auto_renew: (ctx, command, record) => this.renewals.autoRenew(ctx, record, command.renewDays),
+    set_nameservers: (ctx, command, record) => this.nameservers(ctx, this.completed(record), command.nameservers),
+    connect: (ctx, command, record) => this.connect(ctx, record, command.settings, command.requestKey),
+  };
+
+  private async create(ctx: Ctx, workspaceId: string, order: PurchaseOrder): Promise<Result<'create'>> {
     const price = await quotePurchase(this.deps.db, this.deps.registrar, this.deps.fees, order);
     const now = ctx.now().toISOString();
     const record: PurchaseRecord = {
@@ -121,7 +125,7 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
   }
 
   /** The answer to a create (also to its retries): 201, 402, 502, or 503 while a provider is down. */
-  private answer(record: PurchaseRecord): Result {
+  private answer(record: PurchaseRecord): Result<'create'> {
     const { saga } = record;
     const details = { purchaseId: record.id, reason: saga.failure?.reason, stage: saga.failure?.stage };
     if (saga.status === 'completed') return { reply: { purchase: toPurchaseView(record) } };
@@ -162,7 +166,7 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
     record: PurchaseRecord,
     settings: AutoConnectSettings,
     requestKey?: string,
-  ): Promise<Result> {
+  ): Promise<Result<'connect'>> {
     if (record.saga.connectCall) return this.connectAnswer(record);
     const { saga } = this.completed(record);
     if (requestKey && saga.connectRequestKey === requestKey) return this.connectAnswer(record);
@@ -186,7 +190,7 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
   }
 
   /** 200 connected; the rolled-back failure's error; 503 while a provider outage holds a step. */
-  private connectAnswer(record: PurchaseRecord): Result {
+  private connectAnswer(record: PurchaseRecord): Result<'connect'> {
     const { saga } = record;
     if (saga.step === 'completed' && saga.connectFailure) {
       const { code, reason, details } = saga.connectFailure;
@@ -205,7 +209,11 @@ export class PurchaseActor implements ActorKind<PurchaseRecord, PurchaseCommand,
     );
   }
 
-  private async nameservers(ctx: Ctx, record: PurchaseRecord, nameservers: string[]): Promise<Result> {
+  private async nameservers(
+    ctx: Ctx,
+    record: PurchaseRecord,
+    nameservers: string[],
+  ): Promise<Result<'set_nameservers'>> {
     await this.deps.registrar.setNameservers(record.hostname, nameservers).catch(registrarFailure);
     const state = { ...record, nameservers, updatedAt: ctx.now().toISOString() };
     const inEffect = nameservers.length ? nameservers : await this.registrarDefaults(record.hostname);

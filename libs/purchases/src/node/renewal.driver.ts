@@ -1,16 +1,16 @@
-import { Decision, OutboxEvent } from '@app/actors';
+import { Decision, OutboxEvent, ReplyOf } from '@app/actors';
 import { DomainError } from '@app/http';
 import { priceWithFee } from '../model/purchase-pricing';
 import { RENEWAL_DONE, RenewalState, renewalEffect, renewalTransition } from '../model/renewal.saga';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
 import { PurchaseEffects } from './purchase-effects';
 import { registrarFailure } from '../purchase-quote';
-import { PurchaseReply } from '../model/purchase.protocol';
+import { PurchaseProtocol } from '../model/purchase.protocol';
 import { PurchaseRecord } from '../model/purchase.record';
 import { currentExpiry, toPurchaseView, toRenewalView } from '../model/purchase.view';
 import { RenewalEffects } from './renewal.runner';
 
-type Result = Decision<PurchaseRecord, PurchaseReply>;
+type Result<K extends keyof PurchaseProtocol> = Decision<PurchaseRecord, ReplyOf<PurchaseProtocol, K>>;
 /** After a failed automatic renewal the job tries again this much later (until the domain lapses). */
 const AUTO_RETRY_MS = 24 * 3_600_000;
 
@@ -36,7 +36,13 @@ export class RenewalDriver {
     return (await this.drive(ctx, record)).record;
   }
 
-  async renew(ctx: Ctx, record: PurchaseRecord, years: number, auto: boolean, requestKey?: string): Promise<Result> {
+  async renew(
+    ctx: Ctx,
+    record: PurchaseRecord,
+    years: number,
+    auto: boolean,
+    requestKey?: string,
+  ): Promise<Result<'renew'>> {
     const same = requestKey ? record.renewals.find((r) => r.requestKey === requestKey) : undefined;
     if (same) return this.answer(record, same);
     const previousExpiresAt = currentExpiry(record);
@@ -67,7 +73,7 @@ export class RenewalDriver {
   }
 
   /** The auto-renew job's command: renews one year if autoRenew is still on and expiry is near. */
-  async autoRenew(ctx: Ctx, record: PurchaseRecord, renewDays: number): Promise<Result> {
+  async autoRenew(ctx: Ctx, record: PurchaseRecord, renewDays: number): Promise<Result<'auto_renew'>> {
     const expiry = currentExpiry(record);
     const now = ctx.now().getTime();
     const due = expiry !== undefined && Date.parse(expiry) - now <= renewDays * 86_400_000;
@@ -110,7 +116,7 @@ export class RenewalDriver {
     ];
   }
 
-  private answer(record: PurchaseRecord, renewal: RenewalState, paused = false): Result {
+  private answer(record: PurchaseRecord, renewal: RenewalState, paused = false): Result<'renew'> {
     const details = { purchaseId: record.id, renewal: renewal.n, reason: renewal.failure?.reason };
     if (renewal.step === 'renewed')
       return { reply: { purchase: toPurchaseView(record), renewal: toRenewalView(renewal) } };
