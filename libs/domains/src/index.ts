@@ -1,11 +1,14 @@
-export * from './model/domain.record';
-export * from './model/domain.view';
-export * from './model/domain.protocol';
-export * from './node/domain.actor';
-export * from './store/domain.store';
-export * from './store/domain.repository';
-export * from './api/domain-commands.usecase';
-export * from './domains.module';
-export * from './store/monitor.queries';
+/** What other libs use of connected domains: the modules, the read side, and the actor's protocol. */
+export { DomainsApiModule, DomainsNodeModule } from './domains.module';
+export { DomainCommands } from './api/domain-commands';
 export { CreateDomainDto } from './api/dto/create-domain.dto';
 export { UpdateDomainDto } from './api/dto/update-domain.dto';
+export { DOMAIN_KIND, domainProtocol } from './model/domain.protocol';
+export type { DomainCommand, DomainProtocol, DomainReply } from './model/domain.protocol';
+export { DEFAULT_SETTINGS } from './model/domain.record';
+export type { DomainRecord, DomainSettings } from './model/domain.record';
+export { requiredDnsRecords, toDomainView } from './model/domain.view';
+export type { DnsRecordView, DomainView, EdgeSettings } from './model/domain.view';
+export { DomainRepository } from './store/domain.repository';
+/** The monitor's claim query, measured by bench/lib/monitor-claim.ts. */
+export { claimDueDomains } from './store/monitor.queries';

@@ -1,8 +1,4 @@
-export * from './model/purchase-saga.types';
-export * from './model/purchase.saga';
-export * from './model/purchase-pricing';
-export * from './model/purchase.protocol';
-export * from './model/purchase.record';
-export * from './model/purchase.view';
-export * from './store/purchase.repository';
-export * from './purchases.module';
+/** What other processes load of domain purchases: the modules (the saga and protocol stay inside). */
+export { PurchasesApiModule, PurchasesNodeModule } from './purchases.module';
+export { PURCHASE_KIND, purchaseProtocol } from './model/purchase.protocol';
+export type { PurchaseCommand, PurchaseProtocol, PurchaseReply } from './model/purchase.protocol';

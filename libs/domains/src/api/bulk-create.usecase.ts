@@ -1,7 +1,7 @@
 import { PreflightWarning } from '@app/domain-model';
 import { DomainError, ErrorEnvelope, createValidationPipe, mapError } from '@app/http';
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainCommands } from './domain-commands.usecase';
+import { CreateDomain } from './create-domain.usecase';
 import { DomainPreflight } from './domain-preflight.service';
 import { DomainView } from '../model/domain.view';
 import { CreateDomainDto } from './dto/create-domain.dto';
@@ -34,7 +34,7 @@ export class BulkCreateDomains {
   private readonly pipe = createValidationPipe();
 
   constructor(
-    private readonly commands: DomainCommands,
+    private readonly creates: CreateDomain,
     private readonly preflight: DomainPreflight,
   ) {}
 
@@ -64,7 +64,7 @@ export class BulkCreateDomains {
       while (next < pending.length) {
         const { index, dto } = pending[next++];
         try {
-          const { domain, warnings } = await this.commands.create(workspaceId, dto);
+          const { domain, warnings } = await this.creates.execute(workspaceId, dto);
           results[index] = warnings ? { index, status: 201, domain, warnings } : { index, status: 201, domain };
         } catch (error) {
           results[index] = this.failure(index, error, requestId);

@@ -2,7 +2,10 @@ import { ConnectSessionAllowed, CurrentPrincipal, Principal, ScopeResourceOf } f
 import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { Idempotent } from '@app/limits';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
-import { DomainCommands } from './domain-commands.usecase';
+import { CheckDomain } from './check-domain.usecase';
+import { CreateDomain } from './create-domain.usecase';
+import { DeleteDomain } from './delete-domain.usecase';
+import { UpdateDomain } from './update-domain.usecase';
 import { DomainRepository } from '../store/domain.repository';
 import { DomainViews } from './domain-views.service';
 import { toDomainView } from '../model/domain.view';
@@ -14,7 +17,10 @@ import { UpdateDomainDto } from './dto/update-domain.dto';
 @ScopeResourceOf('domains')
 export class DomainsController {
   constructor(
-    private readonly commands: DomainCommands,
+    private readonly creates: CreateDomain,
+    private readonly updates: UpdateDomain,
+    private readonly deletes: DeleteDomain,
+    private readonly checks: CheckDomain,
     private readonly domains: DomainRepository,
     private readonly views: DomainViews,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -34,7 +40,7 @@ export class DomainsController {
   @Post()
   @Idempotent()
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateDomainDto) {
-    return this.commands.create(p.workspaceId, body);
+    return this.creates.execute(p.workspaceId, body);
   }
 
   @Get(':id')
@@ -45,18 +51,18 @@ export class DomainsController {
 
   @Patch(':id')
   update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateDomainDto) {
-    return this.commands.update(p.workspaceId, id, body);
+    return this.updates.execute(p.workspaceId, id, body);
   }
 
   @Delete(':id')
   remove(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
-    return this.commands.remove(p.workspaceId, id);
+    return this.deletes.execute(p.workspaceId, id);
   }
 
   @Post(':id/check')
   @HttpCode(200)
   @ConnectSessionAllowed()
   check(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
-    return this.commands.check(p.workspaceId, id);
+    return this.checks.execute(p.workspaceId, id);
   }
 }

@@ -5,9 +5,9 @@ import { DnsLookupError, DnsResolver } from '@app/dns';
 import { OwnershipChallenge, ownershipChallenge, ownershipKey, ownershipProven } from '@app/domain-model';
 import { publishEdgeInvalidation } from '@app/edge';
 import { DomainError } from '@app/http';
-import { MikroSqlExecutor } from '@app/persistence';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DOMAIN_KIND, DomainCommand, DomainReply } from '../model/domain.protocol';
+import { DomainRepository } from '../store/domain.repository';
+import { domainProtocol } from '../model/domain.protocol';
 
 /**
  * Taking a hostname over from another workspace (issue 17, part 2). A create that meets a hostname
@@ -23,7 +23,7 @@ export class HostnameClaims {
   private readonly key: Buffer;
 
   constructor(
-    private readonly db: MikroSqlExecutor,
+    private readonly domains: DomainRepository,
     private readonly resolver: DnsResolver,
     private readonly actors: ActorClient,
     private readonly bus: Bus,
@@ -42,19 +42,14 @@ export class HostnameClaims {
    * `create` failed with `error`; when it is the hostname conflict with another workspace, either
    * takes the hostname over (TXT proven) and creates again, or throws the 409 with the proof to add.
    */
-  async afterConflict(
-    error: unknown,
-    workspaceId: string,
-    hostname: string,
-    create: () => Promise<DomainReply>,
-  ): Promise<DomainReply> {
+  async afterConflict<R>(error: unknown, workspaceId: string, hostname: string, create: () => Promise<R>): Promise<R> {
     if (!(error instanceof DomainError) || error.code !== 'conflict') throw error;
-    const holder = await this.holder(hostname);
-    if (!holder || holder.workspace_id === workspaceId) throw error;
+    const holder = await this.domains.holderOf(hostname);
+    if (!holder || holder.workspaceId === workspaceId) throw error;
     const challenge = this.challenge(workspaceId, hostname);
     if (!(await this.proven(challenge))) throw this.conflict(hostname, challenge);
-    const release: DomainCommand = { type: 'release', hostname };
-    await this.actors.ask<DomainReply>(DOMAIN_KIND, holder.id, release, { attemptTimeoutMs: 15_000 });
+    // The holder's id comes from the table: it needs no shape check.
+    await this.actors.ask(domainProtocol, holder.id, { type: 'release', hostname }, { attemptTimeoutMs: 15_000 });
     publishEdgeInvalidation(this.bus, hostname);
     this.logger.log({ hostname, from: holder.id, workspaceId }, 'Hostname moved to the workspace that proved control');
     try {
@@ -64,14 +59,6 @@ export class HostnameClaims {
       if (second instanceof DomainError && second.code === 'conflict') throw this.conflict(hostname, challenge);
       throw second;
     }
-  }
-
-  private async holder(hostname: string): Promise<{ id: string; workspace_id: string } | undefined> {
-    const rows = await this.db.query<{ id: string; workspace_id: string }>(
-      'select id, workspace_id from domains where hostname = ? and deleted_at is null and released_at is null',
-      [hostname],
-    );
-    return rows[0];
   }
 
   /** A lookup that fails proves nothing: the answer is the same 409, to retry. */

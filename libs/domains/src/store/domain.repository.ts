@@ -43,6 +43,15 @@ export class DomainRepository {
     );
   }
 
+  /** The live domain holding the hostname (not released to another workspace), if any. */
+  async holderOf(hostname: string): Promise<{ id: string; workspaceId: string } | undefined> {
+    const rows = await this.db.query<{ id: string; workspace_id: string }>(
+      'select id, workspace_id from domains where hostname = ? and deleted_at is null and released_at is null',
+      [hostname],
+    );
+    return rows[0] && { id: rows[0].id, workspaceId: rows[0].workspace_id };
+  }
+
   async list(
     workspaceId: string,
     query: DomainListQuery,
