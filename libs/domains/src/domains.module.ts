@@ -16,6 +16,7 @@ import { DomainProjectCheck } from './api/domain-project.check';
 import { UpdateDomain } from './api/update-domain.usecase';
 import { DomainMonitor } from './node/domain-monitor.service';
 import { DomainPreflight } from './api/domain-preflight.service';
+import { DomainHotReads } from './store/domain-hot.reads';
 import { DomainRepository } from './store/domain.repository';
 import { DomainViews } from './api/domain-views.service';
 import { DomainsController } from './api/domains.controller';
@@ -38,6 +39,7 @@ import { HostnameClaims } from './api/hostname-claim.service';
     DomainPreflight,
     DomainRepository,
     DomainViews,
+    DomainHotReads,
     BulkCreateDomains,
     HostnameClaims,
   ],

@@ -2,9 +2,8 @@ import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig, edgeSettingsOf } from '@app/config';
 import { EDGE_INVALIDATE_SUBJECT, invalidatedHostname } from '@app/edge';
 import { notFound } from '@app/http';
-import { PgDirect } from '@app/persistence';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DomainRecord } from '../model/domain.record';
+import { DomainHotReads } from '../store/domain-hot.reads';
 import { DomainViewCache } from './domain-view.cache';
 import { DomainView, EdgeSettings, toDomainView } from '../model/domain.view';
 
@@ -25,7 +24,7 @@ export class DomainViews implements OnModuleInit, OnModuleDestroy {
   private readonly stop: (() => void)[] = [];
 
   constructor(
-    private readonly pg: PgDirect,
+    private readonly reads: DomainHotReads,
     private readonly bus: Bus,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -51,13 +50,9 @@ export class DomainViews implements OnModuleInit, OnModuleDestroy {
     const cached = this.cache.get(workspaceId, id);
     if (cached) return cached;
     const started = this.cache.readStarted();
-    const rows = await this.pg.query<{ state: DomainRecord }>(
-      'domains.get',
-      'select state from domains where id = $1 and workspace_id = $2 and deleted_at is null',
-      [id, workspaceId],
-    );
-    if (!rows[0]) throw notFound('Domain');
-    const view = toDomainView(rows[0].state, this.edge);
+    const state = await this.reads.stateOf(workspaceId, id);
+    if (!state) throw notFound('Domain');
+    const view = toDomainView(state, this.edge);
     this.cache.putRead(workspaceId, view, started);
     return view;
   }

@@ -4,6 +4,7 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PURCHASE_KIND, PurchaseCommand } from '../model/purchase.protocol';
+import { DuePurchase, renewalsDue, stuckPurchases } from '../store/purchase-sweep.queries';
 
 /** Purchases a sweep hands to their actors at most; the rest wait for the next sweep. */
 const BATCH = 100;
@@ -12,11 +13,6 @@ const BATCH = 100;
  * down. Resuming one that is in fact running is harmless, as its mailbox runs the resume after it.
  */
 const STUCK_SECONDS = 5;
-
-interface Due {
-  id: string;
-  shard: number;
-}
 
 /**
  * On each node, for the shards it owns: resumes purchase sagas (and connect calls, and renewals)
@@ -48,9 +44,11 @@ export class PurchaseSweeper implements OnApplicationBootstrap, BeforeApplicatio
     if (this.running || !shards.length) return;
     this.running = true;
     try {
-      for (const due of await this.stuck(shards)) await this.send(due, { type: 'resume' });
+      const stuckSeconds = Math.min(STUCK_SECONDS, this.config.purchaseSweepSeconds);
+      for (const due of await stuckPurchases(this.db, shards, stuckSeconds, BATCH))
+        await this.send(due, { type: 'resume' });
       const renewDays = this.config.purchaseRenewDays;
-      for (const due of await this.renewalsDue(shards, renewDays))
+      for (const due of await renewalsDue(this.db, shards, renewDays, BATCH))
         await this.send(due, { type: 'auto_renew', renewDays });
     } catch (err) {
       this.logger.warn({ err }, 'Purchase sweep failed');
@@ -59,28 +57,7 @@ export class PurchaseSweeper implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
-  private stuck(shards: number[]): Promise<Due[]> {
-    return this.db.query<Due>(
-      `select id, shard from purchases
-       where shard = any(?::int[]) and updated_at < now() - ? * interval '1 second'
-         and (status = 'pending' or (status = 'completed' and step <> 'completed')
-           or (status = 'completed' and state->'renewals'->-1->>'step' in ('charging', 'renewing', 'refunding')))
-       order by updated_at limit ?`,
-      [shards, Math.min(STUCK_SECONDS, this.config.purchaseSweepSeconds), BATCH],
-    );
-  }
-
-  private renewalsDue(shards: number[], renewDays: number): Promise<Due[]> {
-    return this.db.query<Due>(
-      `select id, shard from purchases
-       where status = 'completed' and auto_renew and shard = any(?::int[])
-         and expires_at <= now() + ? * interval '1 day' and (retry_at is null or retry_at <= now())
-       order by expires_at limit ?`,
-      [shards, renewDays, BATCH],
-    );
-  }
-
-  private async send(due: Due, command: PurchaseCommand): Promise<void> {
+  private async send(due: DuePurchase, command: PurchaseCommand): Promise<void> {
     const response = await this.node.host.dispatch(due.shard, {
       kind: PURCHASE_KIND,
       id: due.id,
