@@ -10,7 +10,13 @@ import { WorkspacesModule } from '@app/workspaces';
 import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { CrashSeam } from './crash-seam';
 import { PurchaseActor } from './node/purchase.actor';
-import { PurchaseCommands } from './api/purchase-commands.usecase';
+import { AutoConnectCheck } from './api/auto-connect.check';
+import { ConnectPurchase } from './api/connect-purchase.usecase';
+import { CreatePurchase } from './api/create-purchase.usecase';
+import { PurchaseActors } from './api/purchase-actors.client';
+import { RenewPurchase } from './api/renew-purchase.usecase';
+import { SetAutoRenew } from './api/set-auto-renew.usecase';
+import { SetNameservers } from './api/set-nameservers.usecase';
 import { PurchaseQueries } from './api/purchase-queries.usecase';
 import { PurchaseRepository } from './store/purchase.repository';
 import { PurchaseSweeper } from './node/purchase-sweeper.service';
@@ -20,7 +26,17 @@ import { PurchasesController } from './api/purchases.controller';
 @Module({
   imports: [DnsModule, RegistrarModule, DomainsApiModule, WorkspacesModule],
   controllers: [PurchasesController],
-  providers: [PurchaseCommands, PurchaseQueries, PurchaseRepository],
+  providers: [
+    CreatePurchase,
+    SetAutoRenew,
+    RenewPurchase,
+    SetNameservers,
+    ConnectPurchase,
+    PurchaseActors,
+    AutoConnectCheck,
+    PurchaseQueries,
+    PurchaseRepository,
+  ],
   exports: [PurchaseRepository],
 })
 export class PurchasesApiModule {}

@@ -4,7 +4,7 @@ import { Registrar, RegistrarDnsRecord, RegistrarRefusedError } from '@app/regis
 import { Inject, Injectable } from '@nestjs/common';
 import { PutDnsRecordsDto } from './dto/dns-records.dto';
 import { priceWithFee } from '../model/purchase-pricing';
-import { hostnameOrBadRequest } from './purchase-commands.usecase';
+import { hostnameOrBadRequest } from './purchase-input';
 import { hostnameHeld, registrarFailure } from '../purchase-quote';
 import { PurchaseRecord } from '../model/purchase.record';
 import { PurchaseRepository } from '../store/purchase.repository';

@@ -5,7 +5,11 @@ import { AutoConnectDto, CreatePurchaseDto } from './dto/create-purchase.dto';
 import { PutDnsRecordsDto } from './dto/dns-records.dto';
 import { ListPurchasesDto } from './dto/list-purchases.dto';
 import { CheckPurchaseDto, NameserversDto, RenewPurchaseDto, UpdatePurchaseDto } from './dto/purchase-requests.dto';
-import { PurchaseCommands } from './purchase-commands.usecase';
+import { ConnectPurchase } from './connect-purchase.usecase';
+import { CreatePurchase } from './create-purchase.usecase';
+import { RenewPurchase } from './renew-purchase.usecase';
+import { SetAutoRenew } from './set-auto-renew.usecase';
+import { SetNameservers } from './set-nameservers.usecase';
 import { PurchaseQueries } from './purchase-queries.usecase';
 import { PurchaseRepository } from '../store/purchase.repository';
 import { toPurchaseView } from '../model/purchase.view';
@@ -14,7 +18,11 @@ import { toPurchaseView } from '../model/purchase.view';
 @ScopeResourceOf('purchases')
 export class PurchasesController {
   constructor(
-    private readonly commands: PurchaseCommands,
+    private readonly creates: CreatePurchase,
+    private readonly autoRenews: SetAutoRenew,
+    private readonly nameserverChanges: SetNameservers,
+    private readonly connects: ConnectPurchase,
+    private readonly renewals: RenewPurchase,
     private readonly queries: PurchaseQueries,
     private readonly purchases: PurchaseRepository,
   ) {}
@@ -34,7 +42,7 @@ export class PurchasesController {
   @Post()
   @Idempotent()
   create(@CurrentPrincipal() p: Principal, @Body() body: CreatePurchaseDto, @Headers('idempotency-key') key?: string) {
-    return this.commands.create(p.workspaceId, body, key);
+    return this.creates.execute(p.workspaceId, body, key);
   }
 
   @Get(':id')
@@ -44,7 +52,7 @@ export class PurchasesController {
 
   @Patch(':id')
   update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdatePurchaseDto) {
-    return this.commands.setAutoRenew(p.workspaceId, id, body.autoRenew);
+    return this.autoRenews.execute(p.workspaceId, id, body.autoRenew);
   }
 
   @Get(':id/details')
@@ -64,7 +72,7 @@ export class PurchasesController {
 
   @Put(':id/nameservers')
   nameservers(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: NameserversDto) {
-    return this.commands.setNameservers(p.workspaceId, id, body.nameservers);
+    return this.nameserverChanges.execute(p.workspaceId, id, body.nameservers);
   }
 
   @Post(':id/connect')
@@ -76,7 +84,7 @@ export class PurchasesController {
     @Body() body: AutoConnectDto,
     @Headers('idempotency-key') key?: string,
   ) {
-    return this.commands.connect(p.workspaceId, id, body, key);
+    return this.connects.execute(p.workspaceId, id, body, key);
   }
 
   @Post(':id/renew')
@@ -88,6 +96,6 @@ export class PurchasesController {
     @Body() body: RenewPurchaseDto,
     @Headers('idempotency-key') key?: string,
   ) {
-    return this.commands.renew(p.workspaceId, id, body.years, key);
+    return this.renewals.execute(p.workspaceId, id, body.years, key);
   }
 }
