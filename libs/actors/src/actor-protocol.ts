@@ -29,6 +29,12 @@ export type ProtocolHandlers<S, M extends ProtocolMap<M>, X = void> = {
   [K in keyof M]: (ctx: ActorContext<S>, command: CommandOf<M, K>, extra: X) => Promise<Decision<S, ReplyOf<M, K>>>;
 };
 
+type AnyHandler<S, M extends ProtocolMap<M>, X> = (
+  ctx: ActorContext<S>,
+  command: CommandOf<M>,
+  extra: X,
+) => Promise<Decision<S, ReplyOf<M>>>;
+
 /** Calls the handler of `command.type`: the one place where the command's type picks its handler. */
 export function dispatch<S, M extends ProtocolMap<M>, X>(
   handlers: ProtocolHandlers<S, M, X>,
@@ -36,10 +42,9 @@ export function dispatch<S, M extends ProtocolMap<M>, X>(
   command: CommandOf<M>,
   extra: X,
 ): Promise<Decision<S, ReplyOf<M>>> {
-  const handler = handlers[command.type as keyof M] as (
-    ctx: ActorContext<S>,
-    command: CommandOf<M>,
-    extra: X,
-  ) => Promise<Decision<S, ReplyOf<M>>>;
+  const byType = handlers as unknown as Record<string, AnyHandler<S, M, X>>;
+  const handler = byType[String(command.type)];
+  // Only a sender outside the protocol (an older or foreign process) gets here: a bug, not a 4xx.
+  if (!handler) throw new Error(`No handler for command type ${String(command.type)}`);
   return handler(ctx, command, extra);
 }
