@@ -69,13 +69,9 @@ const IO_MODULES = [
   'node:tls',
   'node:dgram',
   'node:child_process',
-  'fs',
-  'dns',
-  'http',
-  'https',
-  'tls',
-  'child_process',
 ];
+/** The same core modules without the `node:` prefix, matched by exact name (a pattern `dns` would also match `@app/dns`). */
+const BARE_IO = ['fs', 'fs/promises', 'dns', 'dns/promises', 'http', 'https', 'http2', 'tls', 'dgram', 'child_process'];
 /** `node:net` is allowed in pure code for its address parsing (`isIP`), not for its sockets. */
 const NET_IO = { name: 'node:net', importNames: ['connect', 'createConnection', 'createServer', 'Socket', 'Server'] };
 
@@ -95,7 +91,12 @@ function restrict(files, { libs = [], pure = false, noHttp = false, extra = [], 
   if (pure) patterns.push({ group: IO_MODULES, message: 'Pure code does no I/O and uses no framework.' });
   if (noHttp) patterns.push({ group: ['@app/http'], message: 'Not an HTTP lib: errors come from @app/kernel.' });
   patterns.push(...extra);
-  const paths = pure ? [{ ...NET_IO, message: 'Pure code opens no sockets.' }] : [];
+  const paths = pure
+    ? [
+        { ...NET_IO, message: 'Pure code opens no sockets.' },
+        ...BARE_IO.map((name) => ({ name, message: 'Pure code does no I/O and uses no framework.' })),
+      ]
+    : [];
   return { files, rules: { 'no-restricted-imports': ['error', { paths, patterns }] } };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Bus, NoRespondersError, RequestTimeoutError } from '@app/bus';
 import { DomainError, ErrorCode } from '@app/kernel';
+import { ActorProtocol, CommandOf, ProtocolMap, ReplyOf } from './actor-protocol';
 import { ActorRequest, ActorResponse } from './actor.types';
 import { ActorMetrics } from './actors.metrics';
 import { actorSubject, shardOf } from './shard';
@@ -30,7 +31,22 @@ export class ActorClient {
     private readonly metrics: ActorMetrics = ActorMetrics.get(),
   ) {}
 
-  async ask<R>(kind: string, id: string, command: unknown, options: AskOptions = {}): Promise<R> {
+  /** A command of a declared protocol: its reply type follows from the command's `type`. */
+  ask<M extends ProtocolMap<M>, C extends CommandOf<M>>(
+    protocol: ActorProtocol<M>,
+    id: string,
+    command: C,
+    options?: AskOptions,
+  ): Promise<ReplyOf<M, Extract<C['type'], keyof M>>>;
+  /** A kind named only by its string (libs that must not depend on the kind's lib, test fixtures). */
+  ask<R>(kind: string, id: string, command: unknown, options?: AskOptions): Promise<R>;
+  async ask(
+    target: string | { kind: string },
+    id: string,
+    command: unknown,
+    options: AskOptions = {},
+  ): Promise<unknown> {
+    const kind = typeof target === 'string' ? target : target.kind;
     const { attemptTimeoutMs, deadlineMs } = { ...DEFAULTS, ...options };
     const commandId = options.commandId ?? randomUUID();
     const subject = actorSubject(kind, shardOf(id));
@@ -46,7 +62,7 @@ export class ActorClient {
           Math.min(attemptTimeoutMs, remaining),
         )) as ActorResponse;
         if ('ok' in response) {
-          if (response.ok) return response.reply as R;
+          if (response.ok) return response.reply;
           throw new DomainError(response.error.code as ErrorCode, response.error.message, response.error.details);
         }
         reason = response.retry;

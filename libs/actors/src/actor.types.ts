@@ -1,11 +1,7 @@
+import type { Decision, OutboxEvent } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 
-/** An event an actor emits; written to the outbox in the same transaction as its state. */
-export interface OutboxEvent {
-  type: string;
-  workspaceId: string;
-  data: Record<string, unknown>;
-}
+export type { Decision, OutboxEvent };
 
 export interface Snapshot<S> {
   state: S;
@@ -40,13 +36,6 @@ export interface ActorContext<S> {
   now(): Date;
   /** Persists a checkpoint (state and events) before the handler goes on: a saga step. */
   save(state: S, events?: OutboxEvent[]): Promise<void>;
-}
-
-/** What a handler decided: the new state and events (both persisted before the reply), and the reply. */
-export interface Decision<S, R> {
-  state?: S;
-  events?: OutboxEvent[];
-  reply: R;
 }
 
 /** A kind of actor: its store and how it handles a command, one at a time per actor. */

@@ -1,5 +1,6 @@
 export * from './actor.types';
 export * from './actor-client';
+export * from './actor-protocol';
 export * from './actor-host';
 export * from './actor-node';
 export * from './actors.metrics';

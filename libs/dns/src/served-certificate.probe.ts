@@ -1,15 +1,6 @@
+import type { ServedCertificate } from '@app/domain-model';
 import { connect } from 'node:tls';
 import { DnsResolver } from './dns-resolver';
-
-/**
- * What the hostname serves over TLS. `unreachable` judges nothing (no address, refused, timed out:
- * the network between this node and the edge may be at fault); the other outcomes saw a certificate.
- */
-export interface ServedCertificate {
-  outcome: 'valid' | 'wrong_name' | 'outside_validity' | 'unreachable';
-  expiresAt?: string;
-  reason?: string;
-}
 
 /** Short: an unreachable edge must not hold a monitor slot for long. */
 const TIMEOUT_MS = 3_000;
@@ -77,3 +68,5 @@ export class ServedCertificateProbe {
     });
   }
 }
+
+export type { ServedCertificate };

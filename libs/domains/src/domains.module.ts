@@ -3,26 +3,47 @@ import { CertificateManager, CertificatesModule } from '@app/certificates';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { edgeSettingsOf } from '@app/kernel';
 import { DnsModule, DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
-import { MikroSqlExecutor } from '@app/persistence';
 import { ProjectsModule } from '@app/projects';
 import { WorkspacesModule } from '@app/workspaces';
 import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { DomainActor } from './domain.actor';
-import { DomainCommands } from './domain-commands.usecase';
-import { DomainMonitor } from './domain-monitor.service';
-import { DomainPreflight } from './domain-preflight.service';
-import { DomainRepository } from './domain.repository';
-import { DomainViews } from './domain-views.service';
-import { DomainsController } from './domains.controller';
-import { BulkCreateDomains } from './bulk-create.usecase';
-import { DomainsBulkController } from './domains-bulk.controller';
-import { HostnameClaims } from './hostname-claim.service';
+import { DomainActor } from './node/domain.actor';
+import { LiveDomainProbe } from './node/domain-probe';
+import { CheckDomain } from './api/check-domain.usecase';
+import { CreateDomain } from './api/create-domain.usecase';
+import { DeleteDomain } from './api/delete-domain.usecase';
+import { DomainActors } from './api/domain-actors.client';
+import { DomainCommands } from './api/domain-commands';
+import { DomainProjectCheck } from './api/domain-project.check';
+import { UpdateDomain } from './api/update-domain.usecase';
+import { DomainMonitor } from './node/domain-monitor.service';
+import { DomainPreflight } from './api/domain-preflight.service';
+import { DomainHotReads } from './store/domain-hot.reads';
+import { DomainRepository } from './store/domain.repository';
+import { DomainViews } from './api/domain-views.service';
+import { DomainsController } from './api/domains.controller';
+import { BulkCreateDomains } from './api/bulk-create.usecase';
+import { DomainsBulkController } from './api/domains-bulk.controller';
+import { HostnameClaims } from './api/hostname-claim.service';
 
 /** The /v1/domains API (api, standalone). */
 @Module({
   imports: [DnsModule, WorkspacesModule, ProjectsModule],
   controllers: [DomainsController, DomainsBulkController],
-  providers: [DomainCommands, DomainPreflight, DomainRepository, DomainViews, BulkCreateDomains, HostnameClaims],
+  providers: [
+    CreateDomain,
+    UpdateDomain,
+    DeleteDomain,
+    CheckDomain,
+    DomainCommands,
+    DomainActors,
+    DomainProjectCheck,
+    DomainPreflight,
+    DomainRepository,
+    DomainViews,
+    DomainHotReads,
+    BulkCreateDomains,
+    HostnameClaims,
+  ],
   exports: [DomainRepository, DomainCommands],
 })
 export class DomainsApiModule {}
@@ -31,7 +52,7 @@ export class DomainsApiModule {}
 class DomainActorRegistration implements OnModuleInit {
   constructor(
     private readonly registry: ActorRegistry,
-    private readonly db: MikroSqlExecutor,
+    private readonly domains: DomainRepository,
     private readonly prober: DnsProber,
     private readonly preflight: OriginPreflight,
     private readonly served: ServedCertificateProbe,
@@ -43,10 +64,8 @@ class DomainActorRegistration implements OnModuleInit {
     const edge = edgeSettingsOf(this.config);
     this.registry.register(
       new DomainActor({
-        db: this.db,
-        prober: this.prober,
-        preflight: this.preflight,
-        served: this.served,
+        hostnames: this.domains,
+        probe: new LiveDomainProbe(this.prober, this.preflight, this.served),
         edge,
         monitorIntervalSeconds: this.config.monitorIntervalSeconds,
         certificates: this.certificates,
@@ -57,5 +76,8 @@ class DomainActorRegistration implements OnModuleInit {
 }
 
 /** The domain actors and their monitor (node, standalone). */
-@Module({ imports: [DnsModule, CertificatesModule], providers: [DomainActorRegistration, DomainMonitor] })
+@Module({
+  imports: [DnsModule, CertificatesModule],
+  providers: [DomainActorRegistration, DomainMonitor, DomainRepository],
+})
 export class DomainsNodeModule {}

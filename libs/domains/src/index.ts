@@ -1,11 +1,14 @@
-export * from './domain.record';
-export * from './domain.view';
-export * from './domain.commands';
-export * from './domain.actor';
-export * from './domain.store';
-export * from './domain.repository';
-export * from './domain-commands.usecase';
-export * from './domains.module';
-export * from './monitor.queries';
-export { CreateDomainDto } from './dto/create-domain.dto';
-export { UpdateDomainDto } from './dto/update-domain.dto';
+/** What other libs use of connected domains: the modules, the read side, and the actor's protocol. */
+export { DomainsApiModule, DomainsNodeModule } from './domains.module';
+export { DomainCommands } from './api/domain-commands';
+export { CreateDomainDto } from './api/dto/create-domain.dto';
+export { UpdateDomainDto } from './api/dto/update-domain.dto';
+export { DOMAIN_KIND, domainProtocol } from './model/domain.protocol';
+export type { DomainCommand, DomainProtocol, DomainReply } from './model/domain.protocol';
+export { DEFAULT_SETTINGS } from './model/domain.record';
+export type { DomainRecord, DomainSettings } from './model/domain.record';
+export { requiredDnsRecords, toDomainView } from './model/domain.view';
+export type { DnsRecordView, DomainView } from './model/domain.view';
+export { DomainRepository } from './store/domain.repository';
+/** The monitor's claim query, measured by bench/lib/monitor-claim.ts. */
+export { claimDueDomains } from './store/monitor.queries';

@@ -13,3 +13,5 @@ export { EDGE_INVALIDATE_SUBJECT, invalidatedHostname, publishEdgeInvalidation }
 export type { EdgeInvalidation, Publisher } from './edge-invalidation';
 export { BoundedCache } from './bounded-cache';
 export type { BoundedCacheOptions } from './bounded-cache';
+export { defineProtocol } from './actor-protocol';
+export type { ActorProtocol, CommandOf, Decision, OutboxEvent, ProtocolMap, ReplyOf } from './actor-protocol';

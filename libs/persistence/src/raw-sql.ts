@@ -130,7 +130,7 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'read model',
     why: 'purchases read from the saga snapshots (JSON state), keyset pages',
   },
-  'libs/purchases/src/purchase-lookups.queries.ts': {
+  'libs/purchases/src/store/purchase-lookups.queries.ts': {
     kind: 'read model',
     why: 'the saga looks into other aggregates: a workspace card, a live domain, a held hostname',
   },

@@ -1,9 +1,6 @@
-export * from './model/purchase-saga.types';
-export * from './model/purchase.saga';
-export * from './model/purchase-pricing';
-export * from './purchase.commands';
-export * from './purchase.record';
-export * from './purchase.view';
-export * from './purchase.repository';
-export * from './purchases.module';
-export { SAGA_STEP_LISTENER, SagaStepListener } from './saga-step-listener';
+/** What other processes load of domain purchases: the modules (the saga and protocol stay inside). */
+export { PurchasesApiModule, PurchasesNodeModule } from './purchases.module';
+export { PURCHASE_KIND, purchaseProtocol } from './model/purchase.protocol';
+export type { PurchaseCommand, PurchaseProtocol, PurchaseReply } from './model/purchase.protocol';
+export { SAGA_STEP_LISTENER } from './saga-step-listener';
+export type { SagaStepListener } from './saga-step-listener';

@@ -2,7 +2,7 @@ import { DomainError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarRefusedError, RegistrarUnavailableError } from '@app/registrar';
 import { FeePolicy, PurchasePrice, priceWithFee } from './model/purchase-pricing';
-import { hostnameHeld } from './purchase-lookups.queries';
+import { hostnameHeld } from './store/purchase-lookups.queries';
 
 /** Registrar failures outside the saga: a refusal is the registrar's reason (502), an outage a 503. */
 export function registrarFailure(error: unknown): never {

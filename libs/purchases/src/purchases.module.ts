@@ -9,19 +9,35 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarModule } from '@app/registrar';
 import { WorkspacesModule } from '@app/workspaces';
 import { Inject, Injectable, Module, OnModuleInit, Optional } from '@nestjs/common';
-import { PurchaseActor } from './purchase.actor';
-import { PurchaseCommands } from './purchase-commands.usecase';
-import { PurchaseQueries } from './purchase-queries.usecase';
-import { PurchaseRepository } from './purchase.repository';
-import { PurchaseSweeper } from './purchase-sweeper.service';
-import { PurchasesController } from './purchases.controller';
+import { PurchaseActor } from './node/purchase.actor';
+import { AutoConnectCheck } from './api/auto-connect.check';
+import { ConnectPurchase } from './api/connect-purchase.usecase';
+import { CreatePurchase } from './api/create-purchase.usecase';
+import { PurchaseActors } from './api/purchase-actors.client';
+import { RenewPurchase } from './api/renew-purchase.usecase';
+import { SetAutoRenew } from './api/set-auto-renew.usecase';
+import { SetNameservers } from './api/set-nameservers.usecase';
+import { PurchaseQueries } from './api/purchase-queries.usecase';
+import { PurchaseRepository } from './store/purchase.repository';
+import { PurchaseSweeper } from './node/purchase-sweeper.service';
+import { PurchasesController } from './api/purchases.controller';
 import { SAGA_STEP_LISTENER, SagaStepListener, noSagaStepListener } from './saga-step-listener';
 
 /** The /v1/domain-purchases API (api, standalone). */
 @Module({
   imports: [DnsModule, RegistrarModule, DomainsApiModule, WorkspacesModule],
   controllers: [PurchasesController],
-  providers: [PurchaseCommands, PurchaseQueries, PurchaseRepository],
+  providers: [
+    CreatePurchase,
+    SetAutoRenew,
+    RenewPurchase,
+    SetNameservers,
+    ConnectPurchase,
+    PurchaseActors,
+    AutoConnectCheck,
+    PurchaseQueries,
+    PurchaseRepository,
+  ],
   exports: [PurchaseRepository],
 })
 export class PurchasesApiModule {}

@@ -1,19 +1,4 @@
-/** The registrant of record, forwarded to the registrar verbatim (SPEC 2.6). */
-export interface Registrant {
-  firstName: string;
-  lastName: string;
-  email: string;
-  /** `+CC.NUMBER`, e.g. `+1.5555555555`. */
-  phone: string;
-  address1: string;
-  address2?: string;
-  city: string;
-  stateOrProvince: string;
-  postalCode: string;
-  /** ISO 3166-1 alpha-2. */
-  country: string;
-  organization?: string;
-}
+import type { Registrant } from '@app/domain-model';
 
 export type RegistrarDnsRecordType = 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | 'SRV' | 'URL' | 'URL301' | 'FRAME';
 
@@ -98,3 +83,5 @@ export abstract class Registrar {
   /** Custom nameservers; an empty list restores the registrar's defaults (and its DNS). */
   abstract setNameservers(hostname: string, nameservers: string[]): Promise<void>;
 }
+
+export type { Registrant };

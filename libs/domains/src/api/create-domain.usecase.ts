@@ -1,0 +1,78 @@
+import { PreflightWarning } from '@app/domain-model';
+import { DomainError } from '@app/kernel';
+import { newId } from '@app/persistence';
+import { WorkspaceRepository } from '@app/workspaces';
+import { Injectable } from '@nestjs/common';
+import { DEFAULT_SETTINGS } from '../model/domain.record';
+import { DomainView } from '../model/domain.view';
+import { DomainActors } from './domain-actors.client';
+import { DomainPreflight } from './domain-preflight.service';
+import { DomainProjectCheck } from './domain-project.check';
+import { DomainViews } from './domain-views.service';
+import { definedOnly } from './dto/defined-only';
+import { CreateDomainDto } from './dto/create-domain.dto';
+import { HostnameClaims } from './hostname-claim.service';
+
+/** POST /v1/domains: checks in the API, then the domain's actor creates it (and checks the hostname is free). */
+@Injectable()
+export class CreateDomain {
+  constructor(
+    private readonly actors: DomainActors,
+    private readonly preflight: DomainPreflight,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly projects: DomainProjectCheck,
+    private readonly views: DomainViews,
+    private readonly claims: HostnameClaims,
+  ) {}
+
+  async execute(
+    workspaceId: string,
+    dto: CreateDomainDto,
+  ): Promise<{ domain: DomainView; warnings?: PreflightWarning[] }> {
+    // The checks wait on the database and DNS, not on each other: they run together, and their
+    // failures are reported in the order they always were (billing, hostname, project, origin).
+    const normalized = settle(() => this.preflight.hostname(dto.hostname));
+    const [workspace, project, origin] = await Promise.allSettled([
+      this.workspaces.paymentMethodOf(workspaceId),
+      this.projects.check(workspaceId, dto.projectId),
+      this.preflight.origin(dto.originUrl),
+    ]);
+    const paymentMethodId = valueOf(workspace);
+    if (!paymentMethodId) {
+      throw new DomainError(
+        'billing_required',
+        'Connecting a domain needs an active subscription: add a card to the workspace first',
+      );
+    }
+    const { hostname, apex } = valueOf(normalized);
+    valueOf(project);
+    valueOf(origin);
+    // The DNS warnings only warn: CAA and the DNS diagnostics overlap the actor's round trip.
+    const warningChecks = Promise.all([this.preflight.caa(hostname), this.preflight.dns(hostname)]);
+    warningChecks.catch(() => undefined);
+    const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
+    const create = () => this.actors.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings });
+    const { domain } = await create().catch((error: unknown) =>
+      this.claims.afterConflict(error, workspaceId, hostname, create),
+    );
+    this.views.written(workspaceId, domain);
+    const warnings = (await warningChecks).flat();
+    return warnings.length ? { domain, warnings } : { domain };
+  }
+}
+
+type Settled<T> = PromiseSettledResult<T>;
+
+function settle<T>(work: () => T): Settled<T> {
+  try {
+    return { status: 'fulfilled', value: work() };
+  } catch (reason) {
+    return { status: 'rejected', reason };
+  }
+}
+
+/** The value, or the error the step failed with. */
+function valueOf<T>(result: Settled<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+}

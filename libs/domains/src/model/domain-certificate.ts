@@ -1,0 +1,84 @@
+import { CertificateObservation, DnsProblem, DomainState, transition } from '@app/domain-model';
+import type { ServedCertificate } from '@app/domain-model';
+import { DomainRecord } from './domain.record';
+
+export type CertificateState = 'none' | 'valid' | 'renewal_due' | 'expired';
+
+const DAY_MS = 86_400_000;
+
+/** The stored certificate's state at `now`: renewal is due `renewDays` before expiry. */
+export function certificateState(
+  record: Pick<DomainRecord, 'machine'>,
+  now: Date,
+  renewDays: number,
+): CertificateState {
+  const expiresAt = record.machine.certificateExpiresAt;
+  if (!expiresAt) return 'none';
+  const left = Date.parse(expiresAt) - now.getTime();
+  if (left <= 0) return 'expired';
+  return left <= renewDays * DAY_MS ? 'renewal_due' : 'valid';
+}
+
+/**
+ * What the state machine is told about the certificate. One due for renewal still serves; a refusal
+ * sticks. A certificate we hold but the hostname does not actually serve (wrong name or outside its
+ * validity, seen over TLS) counts as none: visitors get no working HTTPS, whatever the store says.
+ * An unreachable hostname judges nothing (the fault may lie between this node and the edge).
+ */
+export function observedCertificate(
+  record: Pick<DomainRecord, 'machine'>,
+  now: Date,
+  renewDays: number,
+  served?: ServedCertificate['outcome'],
+): CertificateObservation {
+  const state = certificateState(record, now, renewDays);
+  if (state === 'none') return record.machine.certificateError ? 'failed' : 'none';
+  if (state === 'expired') return 'expired';
+  return served === 'wrong_name' || served === 'outside_validity' ? 'none' : 'valid';
+}
+
+/**
+ * Whether the probe at `now` also reads the served certificate: once per `servedIntervalS` for each
+ * domain, at its own phase, so the handshakes spread evenly over the edges (at 1,000,000 domains every
+ * probe would cost the edges 3,333 handshakes a second). Stateless: the probe whose interval crosses
+ * the domain's served-check boundary does it.
+ */
+export function servedCheckDue(
+  nowMs: number,
+  phase: number,
+  monitorIntervalS: number,
+  servedIntervalS: number,
+): boolean {
+  if (servedIntervalS <= monitorIntervalS) return true;
+  const slot = (ms: number) => Math.floor((ms / 1000 + phase * servedIntervalS) / servedIntervalS);
+  return slot(nowMs) !== slot(nowMs - monitorIntervalS * 1000);
+}
+
+/**
+ * Whether a probe that saw `dns` (and maybe a served certificate) would leave the domain exactly as
+ * stored: same machine state but the probe time, no event, and no certificate to order (the stored one
+ * is valid and not due for renewal). The monitor then skips the actor: at 1,000,000 domains almost
+ * every probe is such a no-op, and activating an actor for it (a snapshot read, memory, passivation
+ * churn) would cost more than the probe. A state changed since the row was read is seen next probe.
+ */
+export function probeChangesNothing(
+  machine: DomainState,
+  dns: 'not_resolving' | 'incorrect' | 'correct',
+  served: ServedCertificate['outcome'] | undefined,
+  now: Date,
+  renewDays: number,
+  problem?: DnsProblem,
+): boolean {
+  const record = { machine };
+  if (dns === 'correct' && certificateState(record, now, renewDays) !== 'valid') return false;
+  const certificate = observedCertificate(record, now, renewDays, served);
+  const next = transition(machine, { type: 'probe_observed', dns, certificate, problem }, now);
+  if (next.events.length) return false;
+  return (
+    JSON.stringify({ ...next.state, lastProbeAt: undefined }) === JSON.stringify({ ...machine, lastProbeAt: undefined })
+  );
+}
+
+/** Only a domain holding a certificate has one to compare with what is served. */
+export const holdsCertificate = (record: Pick<DomainRecord, 'machine'>): boolean =>
+  record.machine.certificateExpiresAt !== undefined;

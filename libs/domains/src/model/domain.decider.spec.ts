@@ -1,0 +1,75 @@
+import { initialDomainState } from '@app/domain-model';
+import { decideCheck, decideCreate, decideObserve, decideRelease } from './domain.decider';
+import { DomainEnv } from './domain.effects';
+import { DEFAULT_SETTINGS, DomainRecord } from './domain.record';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const ENV: DomainEnv = {
+  id: 'dom_1',
+  now: NOW,
+  edge: { cnameTarget: 'edge.example.net', ipv4: ['192.0.2.1'] },
+  renewDays: 30,
+  probePhase: 0.5,
+};
+const RECORD: DomainRecord = {
+  ...DEFAULT_SETTINGS,
+  originUrl: 'https://origin.example.org',
+  id: 'dom_1',
+  workspaceId: 'ws_1',
+  hostname: 'shop.example.com',
+  apex: false,
+  probePhase: 0.5,
+  machine: initialDomainState(NOW),
+  createdAt: NOW.toISOString(),
+  updatedAt: NOW.toISOString(),
+};
+const CREATE = {
+  type: 'create',
+  workspaceId: 'ws_1',
+  hostname: 'shop.example.com',
+  apex: false,
+  settings: { ...DEFAULT_SETTINGS, originUrl: 'https://origin.example.org' },
+} as const;
+const CORRECT = { type: 'observe', dns: 'correct', originBlocked: false } as const;
+
+/** The decider's answers as data: no ports, no context, only (record, command, answers) -> outcome. */
+describe('domain decider', () => {
+  it('asks whether the hostname is taken before it creates', () => {
+    expect(decideCreate(undefined, CREATE, ENV, {})).toEqual({
+      need: { type: 'hostname_taken', hostname: 'shop.example.com' },
+    });
+    const outcome = decideCreate(undefined, CREATE, ENV, { hostnameTaken: false });
+    expect(outcome).toMatchObject({ decision: { state: RECORD, events: [{ type: 'domain.created' }] }, effects: [] });
+  });
+
+  it('asks for a probe on check, reading the served certificate only when it holds one', () => {
+    expect(decideCheck(RECORD, ENV, {})).toEqual({
+      need: { type: 'probe', hostname: 'shop.example.com', originUrl: RECORD.originUrl, readServedCertificate: false },
+    });
+    const holding = { ...RECORD, machine: { ...RECORD.machine, certificateExpiresAt: '2026-06-01T00:00:00Z' } };
+    expect(decideCheck(holding, ENV, {})).toMatchObject({ need: { readServedCertificate: true } });
+  });
+
+  it.each([
+    ['correct DNS, no certificate', RECORD, [{ type: 'order_certificate', id: 'dom_1', hostname: 'shop.example.com' }]],
+    [
+      'a redirectWww domain names its twin',
+      { ...RECORD, redirectWww: true },
+      [{ type: 'order_certificate', id: 'dom_1', hostname: 'shop.example.com', twin: 'www.shop.example.com' }],
+    ],
+    ['a refusal less than an hour ago', { ...RECORD, certificateRetryAt: '2026-01-01T00:30:00Z' }, []],
+    ['a released hostname', { ...RECORD, releasedAt: '2025-12-31T00:00:00Z' }, []],
+  ])('a probe with %s returns the certificate orders as effects', (_case, record, effects) => {
+    const outcome = decideObserve(record, CORRECT, ENV);
+    // toEqual counts an undefined `twin` as absent.
+    expect('decision' in outcome && outcome.effects).toEqual(effects);
+  });
+
+  it('a release returns the failed domain and its one event; a repeated release changes nothing', () => {
+    const first = decideRelease(RECORD, { type: 'release', hostname: 'shop.example.com' }, ENV);
+    if (!('decision' in first)) throw new Error('expected a decision');
+    expect(first.decision.events?.map((e) => e.type)).toEqual(['domain.failed']);
+    const again = decideRelease(first.decision.state!, { type: 'release', hostname: 'shop.example.com' }, ENV);
+    expect(again).toMatchObject({ decision: { state: first.decision.state, events: [] }, effects: [] });
+  });
+});

@@ -1,0 +1,193 @@
+import type { CommandOf, OutboxEvent, ReplyOf } from '@app/kernel';
+import { DomainEvent, DomainInput, DomainState, initialDomainState, transition } from '@app/domain-model';
+import { DomainError, notFound, wwwTwin } from '@app/kernel';
+import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
+import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome } from './domain.effects';
+import { DomainCommand, DomainProtocol } from './domain.protocol';
+import { DomainRecord } from './domain.record';
+import { DomainView, toDomainView } from './domain.view';
+
+/**
+ * The domain actor's decisions, pure: for each command, the next record, its outbox events, the
+ * reply and the effects to run (or first a query to answer). The status machine itself is
+ * `transition` in domain-model; this adds what the record holds around it (settings, certificate
+ * retries, the release of a hostname) and the certificate orders a probe calls for.
+ */
+type Command<K extends keyof DomainProtocol> = CommandOf<DomainProtocol, K>;
+type Outcome<K extends keyof DomainProtocol> = DomainOutcome<ReplyOf<DomainProtocol, K>>;
+interface Next {
+  state: DomainRecord;
+  events: OutboxEvent[];
+  effects: DomainEffect[];
+}
+
+/** After a refusal (CAA, policy) a new order waits this long, unless the customer asks for a check. */
+export const REFUSED_RETRY_MS = 60 * 60 * 1000;
+
+/** Whether anything but the probe time moved: unchanged observations are not written. */
+const sameMachine = (a: DomainState, b: DomainState) =>
+  JSON.stringify({ ...a, lastProbeAt: undefined }) === JSON.stringify({ ...b, lastProbeAt: undefined });
+
+/** The record a command addresses: it exists, is not deleted, and belongs to the caller's workspace. */
+export function liveRecord(state: DomainRecord | undefined, command: DomainCommand): DomainRecord {
+  if (!state || state.machine.deleted) throw notFound('Domain');
+  if ('workspaceId' in command && state.workspaceId !== command.workspaceId) throw notFound('Domain');
+  return state;
+}
+
+export function decideCreate(
+  state: DomainRecord | undefined,
+  command: Command<'create'>,
+  env: DomainEnv,
+  answers: DomainAnswers,
+): Outcome<'create'> {
+  if (state) throw new DomainError('conflict', 'A domain with this id already exists');
+  if (answers.hostnameTaken === undefined) return { need: { type: 'hostname_taken', hostname: command.hostname } };
+  if (answers.hostnameTaken)
+    throw new DomainError('conflict', `${command.hostname} is already connected`, { hostname: command.hostname });
+  const now = env.now.toISOString();
+  const record: DomainRecord = {
+    ...command.settings,
+    id: env.id,
+    workspaceId: command.workspaceId,
+    hostname: command.hostname,
+    apex: command.apex,
+    probePhase: env.probePhase,
+    machine: initialDomainState(env.now),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const domain = toDomainView(record, env.edge);
+  const events = [{ type: 'domain.created', workspaceId: record.workspaceId, data: { domain } }];
+  return { decision: { state: record, events, reply: { domain } }, effects: [] };
+}
+
+export function decidePatch(record: DomainRecord, command: Command<'patch'>, env: DomainEnv): Outcome<'patch'> {
+  const { changes } = command;
+  const updated: DomainRecord = { ...record, ...changes, updatedAt: env.now.toISOString() };
+  // The API ran the SSRF preflight on a new origin before sending it: it is allowed.
+  const next = changes.originUrl ? apply(updated, { type: 'origin_allowed' }, env) : unchanged(updated);
+  return withReply(next, env);
+}
+
+export function decideDelete(record: DomainRecord, env: DomainEnv): Outcome<'delete'> {
+  const { state, events } = apply(record, { type: 'deleted' }, env);
+  return {
+    decision: { state, events, reply: { deleted: true, id: record.id, hostname: record.hostname } },
+    effects: [],
+  };
+}
+
+/** The customer's check: probes now, then decides as the monitor's probe would, ordering past a refusal. */
+export function decideCheck(record: DomainRecord, env: DomainEnv, answers: DomainAnswers): Outcome<'check'> {
+  const { probe } = answers;
+  if (!probe) {
+    const { hostname, originUrl } = record;
+    return { need: { type: 'probe', hostname, originUrl, readServedCertificate: holdsCertificate(record) } };
+  }
+  const input: DomainInput = probe.originBlocked
+    ? { type: 'origin_blocked' }
+    : {
+        type: 'probe_observed',
+        dns: probe.dns,
+        certificate: observedCertificate(record, env.now, env.renewDays, probe.served),
+        problem: probe.problem,
+      };
+  return withReply(probed(record, input, env, true), env);
+}
+
+/** The monitor's probe; one that moves nothing but the probe time is not written. */
+export function decideObserve(record: DomainRecord, command: Command<'observe'>, env: DomainEnv): Outcome<'observe'> {
+  const input: DomainInput = command.originBlocked
+    ? { type: 'origin_blocked' }
+    : {
+        type: 'probe_observed',
+        dns: command.dns,
+        certificate: observedCertificate(record, env.now, env.renewDays, command.served),
+        problem: command.problem,
+      };
+  const next = probed(record, input, env, false);
+  if (!next.events.length && sameMachine(record.machine, next.state.machine))
+    return { decision: { reply: { unchanged: true } }, effects: next.effects };
+  return withReply(next, env);
+}
+
+export function decideCertificate(
+  record: DomainRecord,
+  command: Command<'certificate'>,
+  env: DomainEnv,
+): Outcome<'certificate'> {
+  const cleared: DomainRecord = { ...record, certificateRetryAt: undefined, certificateNote: undefined };
+  switch (command.result) {
+    case 'issued':
+      return withReply(apply(cleared, { type: 'certificate_issued', expiresAt: command.expiresAt }, env), env);
+    case 'failed': {
+      const certificateRetryAt = new Date(env.now.getTime() + REFUSED_RETRY_MS).toISOString();
+      const input: DomainInput = { type: 'certificate_failed', reason: command.reason };
+      return withReply(apply({ ...cleared, certificateRetryAt }, input, env), env);
+    }
+    case 'deferred': {
+      const note = `The certificate authority asked us to wait until ${command.retryAt}: ${command.reason}`;
+      const state: DomainRecord = {
+        ...record,
+        certificateRetryAt: command.retryAt,
+        certificateNote: note,
+        updatedAt: env.now.toISOString(),
+      };
+      return withReply(unchanged(state), env);
+    }
+  }
+}
+
+/** Idempotent: a second claimer's release of an already released domain changes nothing. */
+export function decideRelease(record: DomainRecord, command: Command<'release'>, env: DomainEnv): Outcome<'release'> {
+  if (record.hostname !== command.hostname) throw notFound('Domain');
+  if (record.releasedAt) return withReply(unchanged(record), env);
+  const released: DomainRecord = { ...record, releasedAt: env.now.toISOString() };
+  return withReply(apply(released, { type: 'hostname_claimed' }, env), env);
+}
+
+/**
+ * Applies a probe; with DNS right and no usable certificate, orders one in the background. After
+ * a refusal the next order waits an hour (or until the customer asks for a check); after a CA
+ * rate limit it waits as long as the CA said, check or not.
+ */
+function probed(record: DomainRecord, input: DomainInput, env: DomainEnv, forced: boolean): Next {
+  const next = apply(record, input, env);
+  const cert = certificateState(record, env.now, env.renewDays);
+  const retryAt = record.certificateRetryAt ? Date.parse(record.certificateRetryAt) : 0;
+  const waiting = retryAt > env.now.getTime() && (!forced || record.certificateNote !== undefined);
+  const ordering = input.type === 'probe_observed' && input.dns === 'correct' && !record.releasedAt;
+  if (!ordering || cert === 'valid' || waiting) return next;
+  const twin = record.redirectWww ? wwwTwin(record.hostname) : undefined;
+  return { ...next, effects: [{ type: 'order_certificate', id: record.id, hostname: record.hostname, twin }] };
+}
+
+/** The machine's transition on the record: status, timestamps and the events with the domain as it is now. */
+function apply(record: DomainRecord, input: DomainInput, env: DomainEnv): Next {
+  const { now } = env;
+  const result = transition(record.machine, input, now);
+  const verifiedNow = result.state.status === 'verified' && record.machine.status !== 'verified';
+  const state: DomainRecord = {
+    ...record,
+    machine: result.state,
+    updatedAt: result.events.length ? now.toISOString() : record.updatedAt,
+    verifiedAt: verifiedNow && !record.verifiedAt ? now.toISOString() : record.verifiedAt,
+  };
+  return { state, events: result.events.map((event) => outboxEvent(state, event, env)), effects: [] };
+}
+
+function outboxEvent(record: DomainRecord, event: DomainEvent, env: DomainEnv): OutboxEvent {
+  const { type, previousStatus, reason, certificateRenewed } = event;
+  return {
+    type,
+    workspaceId: record.workspaceId,
+    data: { domain: toDomainView(record, env.edge), previousStatus, reason, certificateRenewed },
+  };
+}
+
+const unchanged = (state: DomainRecord): Next => ({ state, events: [], effects: [] });
+
+function withReply({ state, events, effects }: Next, env: DomainEnv): DomainOutcome<{ domain: DomainView }> {
+  return { decision: { state, events, reply: { domain: toDomainView(state, env.edge) } }, effects };
+}

@@ -1,0 +1,43 @@
+import type { Decision } from '@app/kernel';
+import type { ServedCertificate } from '@app/domain-model';
+import { DnsObservation, DnsProblem } from '@app/domain-model';
+import { DomainRecord } from './domain.record';
+import type { EdgeSettings } from '@app/kernel';
+
+/**
+ * What the domain decider asks its runner for, as data. A query's answer is fed back into the
+ * same decision (the decider runs again with it); an effect is only carried out.
+ */
+export type DomainQuery =
+  /** Whether a live domain (not released to another workspace) already holds the hostname. */
+  | { type: 'hostname_taken'; hostname: string }
+  /** The same probe the monitor runs, now: the origin against the SSRF rules, then DNS, then TLS. */
+  | { type: 'probe'; hostname: string; originUrl: string; readServedCertificate: boolean };
+
+/** The answers so far, one per query type. */
+export interface DomainAnswers {
+  hostnameTaken?: boolean;
+  probe?: ProbeOutcome;
+}
+
+/** What a probe saw; `served` only when DNS was correct and the domain holds a certificate. */
+export type ProbeOutcome =
+  | { originBlocked: true }
+  | { originBlocked: false; dns: DnsObservation; problem?: DnsProblem; served?: ServedCertificate['outcome'] };
+
+/** Orders a certificate in the background; `twin`: the www twin of a `redirectWww` domain. */
+export type DomainEffect = { type: 'order_certificate'; id: string; hostname: string; twin?: string };
+
+/** Either a query to answer first, or the decision (state, events, reply) and the effects to carry out. */
+export type DomainOutcome<R> = { need: DomainQuery } | { decision: Decision<DomainRecord, R>; effects: DomainEffect[] };
+
+/** What every decision reads besides the record: the time, the id and the node's settings. */
+export interface DomainEnv {
+  id: string;
+  now: Date;
+  edge: EdgeSettings;
+  /** Renew from this many days before expiry. */
+  renewDays: number;
+  /** Where in each monitor interval this domain is probed, in [0, 1) (for a new domain). */
+  probePhase: number;
+}

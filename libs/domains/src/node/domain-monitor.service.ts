@@ -1,0 +1,207 @@
+import { ActorNode } from '@app/actors';
+import { BackgroundLoop } from '@app/background';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { Bus } from '@app/bus';
+import { DnsLookupError, DnsProber, OriginPreflight, ServedCertificate, ServedCertificateProbe } from '@app/dns';
+import { DomainError, publishEdgeInvalidation } from '@app/kernel';
+import { MikroSqlExecutor } from '@app/persistence';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { DOMAIN_KIND, DomainCommand } from '../model/domain.protocol';
+import { holdsCertificate, probeChangesNothing, servedCheckDue } from '../model/domain-certificate';
+import { MonitorMetrics } from './monitor.metrics';
+import { DueDomain, claimDueDomains, releaseDomains } from '../store/monitor.queries';
+
+/** Origins shared by many domains are checked once a minute, not once per domain. */
+const ORIGIN_CACHE_MS = 60_000;
+const TICK_MS = 1_000;
+/** Most rows one claim asks for: bounds the claim's transaction and the rows held in memory. */
+const MAX_CLAIM = 1_024;
+
+/**
+ * Probes the domains of the shards this node owns, each once per interval at its own phase, at
+ * most `monitorConcurrency` at a time; observations go to the domain's actor on this node.
+ *
+ * While more is due than fits, the claim loop runs ahead of the probes: up to twice
+ * `monitorConcurrency` claimed domains wait in a queue, so a finishing probe starts the next one at once instead of
+ * waiting for a claim's round trip to the database (claims run in the background, in large
+ * batches). With nothing due, the only work is one claim per tick.
+ */
+@Injectable()
+export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(DomainMonitor.name);
+  private readonly metrics = MonitorMetrics.get();
+  private readonly origins = new Map<string, { blocked: boolean; at: number }>();
+  private readonly claims = new BackgroundLoop({
+    everyMs: TICK_MS,
+    run: () => this.claimAhead(),
+    logger: this.logger,
+    failure: 'Monitor pass failed',
+  });
+  private inFlight = 0;
+  /** Claimed, not yet started (`head` is the next one): a queue that never shifts. */
+  private queue: DueDomain[] = [];
+  private head = 0;
+  /** The last claim came back full: more is due than fits, so refill as probes finish. */
+  private backlog = false;
+  private stopped = false;
+
+  constructor(
+    private readonly node: ActorNode,
+    private readonly db: MikroSqlExecutor,
+    private readonly prober: DnsProber,
+    private readonly preflight: OriginPreflight,
+    private readonly served: ServedCertificateProbe,
+    private readonly bus: Bus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.claims.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    // A claim in progress ends after its query; what it claimed is then released with the rest.
+    await this.claims.stop();
+    // Claimed but never started: due again now, for whichever node owns them next.
+    const left = this.queue.slice(this.head).map((d) => d.id);
+    this.queue = [];
+    this.head = 0;
+    await releaseDomains(this.db, left).catch((err: unknown) =>
+      this.logger.warn({ err }, 'Releasing claimed domains failed; they are probed next interval'),
+    );
+  }
+
+  private get queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Claims what is due and starts probing it; keeps claiming ahead while full batches come back. */
+  private async claimAhead(): Promise<void> {
+    const cap = this.config.monitorConcurrency;
+    for (;;) {
+      // Room for a full set of probes in flight plus twice as many claimed and waiting.
+      const room = Math.min(MAX_CLAIM, 3 * cap - this.inFlight - this.queued);
+      const shards = this.node.shards.ownedShards();
+      if (room <= 0 || !shards.length || this.stopped) return;
+      const due = await claimDueDomains(this.db, shards, this.config.monitorIntervalSeconds, room);
+      for (const domain of due) {
+        if (domain.stale) this.metrics.probes.inc({ outcome: 'skipped_stale' });
+        else this.queue.push(domain);
+      }
+      this.pump();
+      this.backlog = due.length === room;
+      // Claim again only once the queue runs low: batches stay large, claims stay rare.
+      if (!this.backlog || this.queued > cap) return;
+    }
+  }
+
+  /** Starts queued probes up to the cap. */
+  private pump(): void {
+    const cap = this.config.monitorConcurrency;
+    while (this.inFlight < cap && this.head < this.queue.length) {
+      const domain = this.queue[this.head];
+      this.queue[this.head++] = undefined as unknown as DueDomain;
+      this.start(domain);
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    }
+  }
+
+  private start(domain: DueDomain): void {
+    this.inFlight++;
+    const started = performance.now();
+    this.probe(domain)
+      .then((outcome) => this.metrics.probes.inc({ outcome }))
+      .catch((err: unknown) => {
+        this.metrics.probes.inc({ outcome: 'error' });
+        this.logger.warn({ err, domainId: domain.id }, 'Probe failed');
+      })
+      .finally(() => {
+        this.metrics.probeSeconds.observe((performance.now() - started) / 1000);
+        this.inFlight--;
+        if (this.stopped) return;
+        this.pump();
+        // A claim in progress refills the queue itself; otherwise claim ahead now, not at the next tick.
+        if (this.backlog && this.queued <= this.config.monitorConcurrency) this.claims.runIfIdle();
+      });
+  }
+
+  private async probe(domain: DueDomain): Promise<string> {
+    // A domain whose hostname moved to another workspace is final: nothing to probe.
+    if (domain.machine.statusReason === 'moved_to_another_owner') return 'moved';
+    const originBlocked = await this.originBlocked(domain.originUrl);
+    let command: DomainCommand;
+    let outcome: string;
+    // A wrong certificate served while we hold a good one means an edge cache missed an update.
+    let edgeStale = false;
+    if (originBlocked) {
+      command = { type: 'observe', dns: 'not_resolving', originBlocked: true };
+      outcome = 'origin_blocked';
+    } else {
+      try {
+        const probe = await this.prober.probe(domain.hostname);
+        const served =
+          probe.dns === 'correct' && this.servedCheckDue(domain) ? await this.readServed(domain) : undefined;
+        edgeStale = served !== undefined && served !== 'valid';
+        const { problem } = probe;
+        if (probeChangesNothing(domain.machine, probe.dns, served, new Date(), this.config.certRenewDays, problem)) {
+          if (edgeStale) publishEdgeInvalidation(this.bus, domain.hostname);
+          return probe.dns;
+        }
+        command = { type: 'observe', dns: probe.dns, originBlocked: false, served, problem };
+        outcome = probe.dns;
+      } catch (error) {
+        // A resolver outage says nothing about the customer's DNS: record it, change nothing.
+        if (error instanceof DnsLookupError) return 'lookup_failed';
+        throw error;
+      }
+    }
+    const response = await this.node.host.dispatch(domain.shard, {
+      kind: DOMAIN_KIND,
+      id: domain.id,
+      command,
+      commandId: randomUUID(),
+      attempt: 1,
+    });
+    // A changed status can change what the edge does with the name: every edge re-reads it.
+    const changed = 'ok' in response && response.ok && !isUnchanged(response.reply);
+    if (changed || edgeStale) {
+      publishEdgeInvalidation(this.bus, domain.hostname);
+    }
+    return outcome;
+  }
+
+  private servedCheckDue(domain: DueDomain): boolean {
+    const { monitorIntervalSeconds, servedCheckIntervalSeconds } = this.config;
+    return (
+      holdsCertificate(domain) &&
+      servedCheckDue(Date.now(), Number(domain.probePhase), monitorIntervalSeconds, servedCheckIntervalSeconds)
+    );
+  }
+
+  private async readServed(domain: DueDomain): Promise<ServedCertificate['outcome']> {
+    const { outcome } = await this.served.check(domain.hostname);
+    this.metrics.servedChecks.inc({ outcome });
+    return outcome;
+  }
+
+  private async originBlocked(originUrl: string): Promise<boolean> {
+    const cached = this.origins.get(originUrl);
+    if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS) return cached.blocked;
+    const blocked = await this.preflight.check(originUrl).then(
+      () => false,
+      (error: unknown) => error instanceof DomainError && error.details?.reason === 'ssrf_blocked',
+    );
+    if (this.origins.size > 10_000) this.origins.clear();
+    this.origins.set(originUrl, { blocked, at: Date.now() });
+    return blocked;
+  }
+}
+
+const isUnchanged = (reply: unknown): boolean =>
+  typeof reply === 'object' && reply !== null && 'unchanged' in reply && reply.unchanged === true;

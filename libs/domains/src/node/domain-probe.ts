@@ -1,0 +1,44 @@
+import { DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
+import { DomainError } from '@app/kernel';
+import { ProbeOutcome } from '../model/domain.effects';
+
+/** Runs a domain's `probe` query: what the domain actor's check asks for. */
+export interface DomainProbe {
+  probe(hostname: string, originUrl: string, readServedCertificate: boolean, now: () => Date): Promise<ProbeOutcome>;
+}
+
+/**
+ * The same probe the monitor runs, now: the origin against the SSRF rules (only a block counts: any
+ * other preflight failure leaves the verdict to DNS), DNS against the edge, and the certificate the
+ * hostname serves when DNS is correct and the domain holds one.
+ */
+export class LiveDomainProbe implements DomainProbe {
+  constructor(
+    private readonly prober: DnsProber,
+    private readonly preflight: OriginPreflight,
+    private readonly served?: ServedCertificateProbe,
+  ) {}
+
+  async probe(
+    hostname: string,
+    originUrl: string,
+    readServedCertificate: boolean,
+    now: () => Date,
+  ): Promise<ProbeOutcome> {
+    const blocked = await this.preflight.check(originUrl).then(
+      () => false,
+      (error: unknown) =>
+        error instanceof DomainError && error.code === 'preflight_failed' && error.details?.reason === 'ssrf_blocked',
+    );
+    if (blocked) return { originBlocked: true };
+    const probe = await this.prober.probe(hostname).catch((error: unknown) => {
+      throw new DomainError(
+        'service_unavailable',
+        `DNS lookup failed: ${error instanceof Error ? error.message : 'unknown'}`,
+      );
+    });
+    const served =
+      probe.dns === 'correct' && readServedCertificate ? await this.served?.check(hostname, now()) : undefined;
+    return { originBlocked: false, dns: probe.dns, problem: probe.problem, served: served?.outcome };
+  }
+}

@@ -1,0 +1,117 @@
+import { ActorContext, Decision, ProtocolActor, ProtocolHandlers, dispatch, hash53 } from '@app/actors';
+import {
+  decideCertificate,
+  decideCheck,
+  decideCreate,
+  decideDelete,
+  decideObserve,
+  decidePatch,
+  decideRelease,
+  liveRecord,
+} from '../model/domain.decider';
+import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome, DomainQuery } from '../model/domain.effects';
+import { DOMAIN_KIND, DomainCommand, DomainProtocol, DomainReply } from '../model/domain.protocol';
+import { DomainRecord } from '../model/domain.record';
+import type { EdgeSettings } from '@app/kernel';
+import { DomainStore } from '../store/domain.store';
+import { DomainProbe } from './domain-probe';
+
+type Ctx = ActorContext<DomainRecord>;
+
+/** Orders certificates in the background (CertificateManager on nodes). */
+export interface CertificateRequester {
+  /** `twin`: the www twin of a `redirectWww` domain, named too when its DNS points at the edge. */
+  request(domain: { id: string; hostname: string; twin?: string }): void;
+}
+
+/** Where the actor's queries and effects go. */
+export interface DomainActorDeps {
+  hostnames: { hostnameTaken(hostname: string): Promise<boolean> };
+  probe: DomainProbe;
+  certificates?: CertificateRequester;
+  edge: EdgeSettings;
+  monitorIntervalSeconds: number;
+  /** Renew from this many days before expiry. */
+  renewDays: number;
+}
+
+/**
+ * The connected domain: a small runner of the pure decider (model/domain.decider.ts). It answers the
+ * decider's queries (hostname taken, probe) through its ports, carries out the effects it returns
+ * (certificate orders) and hands back the decision, which the host persists with its events.
+ */
+export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> {
+  readonly kind = DOMAIN_KIND;
+  readonly store: DomainStore;
+
+  constructor(private readonly deps: DomainActorDeps) {
+    this.store = new DomainStore(Math.min(10, deps.monitorIntervalSeconds));
+  }
+
+  async handle(ctx: Ctx, command: DomainCommand): Promise<Decision<DomainRecord, DomainReply>> {
+    return dispatch(this.handlers, ctx, command, undefined);
+  }
+
+  private readonly handlers: ProtocolHandlers<DomainRecord, DomainProtocol> = {
+    create: (ctx, command) => this.run(ctx, (env, answers) => decideCreate(ctx.state, command, env, answers)),
+    patch: (ctx, command) => this.onLive(ctx, command, (record, env) => decidePatch(record, command, env)),
+    delete: (ctx, command) => this.onLive(ctx, command, (record, env) => decideDelete(record, env)),
+    check: (ctx, command) => this.onLive(ctx, command, (record, env, answers) => decideCheck(record, env, answers)),
+    observe: (ctx, command) => this.onLive(ctx, command, (record, env) => decideObserve(record, command, env)),
+    certificate: (ctx, command) => this.onLive(ctx, command, (record, env) => decideCertificate(record, command, env)),
+    release: (ctx, command) => this.onLive(ctx, command, (record, env) => decideRelease(record, command, env)),
+  };
+
+  /** A command to an existing domain: 404 for a missing, deleted or other workspace's domain. */
+  private async onLive<R>(
+    ctx: Ctx,
+    command: DomainCommand,
+    decide: (record: DomainRecord, env: DomainEnv, answers: DomainAnswers) => DomainOutcome<R>,
+  ): Promise<Decision<DomainRecord, R>> {
+    const record = liveRecord(ctx.state, command);
+    return this.run(ctx, (env, answers) => decide(record, env, answers));
+  }
+
+  /** Decides, answering each query the decider asks first; then runs the effects it returned. */
+  private async run<R>(
+    ctx: Ctx,
+    decide: (env: DomainEnv, answers: DomainAnswers) => DomainOutcome<R>,
+  ): Promise<Decision<DomainRecord, R>> {
+    const answers: DomainAnswers = {};
+    for (;;) {
+      const outcome = decide(this.env(ctx), answers);
+      if ('decision' in outcome) {
+        outcome.effects.forEach((effect) => this.carryOut(effect));
+        return outcome.decision;
+      }
+      await this.answer(ctx, outcome.need, answers);
+    }
+  }
+
+  private async answer(ctx: Ctx, query: DomainQuery, answers: DomainAnswers): Promise<void> {
+    switch (query.type) {
+      case 'hostname_taken':
+        answers.hostnameTaken = await this.deps.hostnames.hostnameTaken(query.hostname);
+        return;
+      case 'probe':
+        answers.probe = await this.deps.probe.probe(query.hostname, query.originUrl, query.readServedCertificate, () =>
+          ctx.now(),
+        );
+        return;
+    }
+  }
+
+  private carryOut(effect: DomainEffect): void {
+    switch (effect.type) {
+      case 'order_certificate':
+        this.deps.certificates?.request({ id: effect.id, hostname: effect.hostname, twin: effect.twin });
+        return;
+    }
+  }
+
+  /** Read afresh on every decision: a query may have taken a while (a probe reads DNS and TLS). */
+  private env(ctx: Ctx): DomainEnv {
+    const { edge, renewDays } = this.deps;
+    return { id: ctx.id, now: ctx.now(), edge, renewDays, probePhase: (hash53(ctx.id, 7) % 1_000_000) / 1_000_000 };
+  }
+}

@@ -1,0 +1,99 @@
+import { MikroSqlExecutor } from '@app/persistence';
+import { afterCursor, encodeCursor } from '@app/http';
+import { notFound } from '@app/kernel';
+import { Injectable } from '@nestjs/common';
+import { DomainRecord } from '../model/domain.record';
+
+export interface DomainListQuery {
+  hostname?: string;
+  status?: string;
+  projectId?: string;
+  /** The console's filters: hostnames starting with this text, and the monitor's verdict. */
+  hostnamePrefix?: string;
+  monitorStatus?: string;
+  cursor?: string;
+  limit: number;
+}
+
+interface Row {
+  state: DomainRecord;
+  id: string;
+}
+
+/** Reads of live domains; every query is scoped by the workspace it is given. */
+@Injectable()
+export class DomainRepository {
+  constructor(private readonly db: MikroSqlExecutor) {}
+
+  async get(workspaceId: string, id: string): Promise<DomainRecord> {
+    const rows = await this.db.query<Row>(
+      'select state from domains where id = ? and workspace_id = ? and deleted_at is null',
+      [id, workspaceId],
+    );
+    if (!rows[0]) throw notFound('Domain');
+    return rows[0].state;
+  }
+
+  async hostnameTaken(hostname: string): Promise<boolean> {
+    return (
+      (
+        await this.db.query('select 1 from domains where hostname = ? and deleted_at is null and released_at is null', [
+          hostname,
+        ])
+      ).length > 0
+    );
+  }
+
+  /** The live domain holding the hostname (not released to another workspace), if any. */
+  async holderOf(hostname: string): Promise<{ id: string; workspaceId: string } | undefined> {
+    const rows = await this.db.query<{ id: string; workspace_id: string }>(
+      'select id, workspace_id from domains where hostname = ? and deleted_at is null and released_at is null',
+      [hostname],
+    );
+    return rows[0] && { id: rows[0].id, workspaceId: rows[0].workspace_id };
+  }
+
+  async list(
+    workspaceId: string,
+    query: DomainListQuery,
+  ): Promise<{ records: DomainRecord[]; nextCursor: string | null }> {
+    const where = ['workspace_id = ?', 'deleted_at is null'];
+    const params: unknown[] = [workspaceId];
+    if (query.hostname !== undefined) {
+      where.push('hostname = ?');
+      params.push(query.hostname);
+    }
+    if (query.status) {
+      where.push('status = ?');
+      params.push(query.status);
+    }
+    if (query.projectId !== undefined) {
+      where.push('project_id = ?');
+      params.push(query.projectId);
+    }
+    if (query.hostnamePrefix) {
+      where.push("hostname like ? escape '\\'");
+      params.push(`${query.hostnamePrefix.replace(/[\\%_]/g, '\\$&')}%`);
+    }
+    if (query.monitorStatus) {
+      where.push('monitor_status = ?');
+      params.push(query.monitorStatus);
+    }
+    if (query.cursor && query.hostname === undefined) {
+      const after = afterCursor(query.cursor);
+      where.push(after.sql);
+      params.push(...after.params);
+    }
+    const rows = await this.db.query<Row>(
+      `select id, state from domains where ${where.join(' and ')} order by created_at desc, id desc limit ?`,
+      [...params, query.limit + 1],
+    );
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    const more = rows.length > query.limit && query.hostname === undefined;
+    return {
+      records: page.map((r) => r.state),
+      nextCursor: more && last ? encodeCursor({ createdAt: last.state.createdAt, id: last.id }) : null,
+    };
+  }
+}

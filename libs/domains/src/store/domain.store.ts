@@ -1,0 +1,80 @@
+import { Snapshot, SnapshotStore, SnapshotWrite } from '@app/actors';
+import type { SqlExecutor } from '@app/persistence';
+import { DomainRecord } from '../model/domain.record';
+
+/**
+ * Domain snapshots in `domains`: the record as JSON plus the columns reads and the monitor query
+ * (workspace, hostname unique among live domains not released to another workspace, status, shard, next probe time).
+ * `on conflict do nothing` also catches a hostname taken meanwhile: the write reports a conflict.
+ */
+export class DomainStore implements SnapshotStore<DomainRecord> {
+  /** The first probe comes soon after connecting: the customer may have set DNS up already. */
+  constructor(private readonly firstProbeAfterSeconds = 10) {}
+
+  async load(db: SqlExecutor, id: string): Promise<Snapshot<DomainRecord> | undefined> {
+    const rows = await db.query<{ state: DomainRecord; version: string }>(
+      'select state, version from domains where id = ?',
+      [id],
+    );
+    return rows[0] && { state: rows[0].state, version: Number(rows[0].version) };
+  }
+
+  async write(tx: SqlExecutor, items: SnapshotWrite<DomainRecord>[]): Promise<Set<string>> {
+    const written = new Set<string>();
+    const inserts = items.filter((i) => i.expectedVersion === 0);
+    const updates = items.filter((i) => i.expectedVersion > 0);
+    if (inserts.length) {
+      const rows = await tx.query<{ id: string }>(
+        `insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, probe_phase, next_probe_at, created_at, updated_at, project_id)
+         select u.id, u.workspace_id, u.hostname, u.shard, u.status, u.monitor_status, u.state, 1, u.phase,
+                now() + ? * interval '1 second', u.created_at, u.created_at, u.project_id
+         from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::jsonb[], ?::float8[], ?::timestamptz[], ?::text[])
+           as u(id, workspace_id, hostname, shard, status, monitor_status, state, phase, created_at, project_id)
+         on conflict do nothing returning id`,
+        [
+          this.firstProbeAfterSeconds,
+          inserts.map((i) => i.id),
+          inserts.map((i) => i.state.workspaceId),
+          inserts.map((i) => i.state.hostname),
+          inserts.map((i) => i.shard),
+          inserts.map((i) => i.state.machine.status),
+          inserts.map((i) => i.state.machine.monitorStatus),
+          inserts.map((i) => JSON.stringify(i.state)),
+          inserts.map((i) => i.state.probePhase),
+          inserts.map((i) => i.state.createdAt),
+          inserts.map((i) => i.state.projectId ?? null),
+        ],
+      );
+      rows.forEach((r) => written.add(r.id));
+    }
+    if (updates.length) {
+      const rows = await tx.query<{ id: string }>(
+        `update domains d set state = u.state, status = u.status, monitor_status = u.monitor_status,
+           version = d.version + 1, updated_at = u.updated_at, project_id = u.project_id,
+           deleted_at = case when u.deleted then coalesce(d.deleted_at, now()) else null end,
+           released_at = u.released_at
+         from unnest(?::text[], ?::bigint[], ?::jsonb[], ?::text[], ?::text[], ?::bool[], ?::timestamptz[], ?::text[], ?::timestamptz[])
+           as u(id, expected, state, status, monitor_status, deleted, updated_at, project_id, released_at)
+         where d.id = u.id and d.version = u.expected returning d.id`,
+        [
+          updates.map((i) => i.id),
+          updates.map((i) => i.expectedVersion),
+          updates.map((i) => JSON.stringify(i.state)),
+          updates.map((i) => i.state.machine.status),
+          updates.map((i) => i.state.machine.monitorStatus),
+          updates.map((i) => i.state.machine.deleted),
+          updates.map((i) => i.state.updatedAt),
+          updates.map((i) => i.state.projectId ?? null),
+          updates.map((i) => i.state.releasedAt ?? null),
+        ],
+      );
+      rows.forEach((r) => written.add(r.id));
+      // A deleted (or released) domain's certificate goes with it, in the same transaction.
+      const deleted = updates
+        .filter((i) => (i.state.machine.deleted || i.state.releasedAt) && written.has(i.id))
+        .map((i) => i.id);
+      if (deleted.length) await tx.query('delete from certificates where domain_id = any(?::text[])', [deleted]);
+    }
+    return written;
+  }
+}

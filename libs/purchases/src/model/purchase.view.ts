@@ -1,0 +1,97 @@
+import { RenewalState } from './renewal.saga';
+import { PurchaseRecord } from './purchase.record';
+
+export interface PurchaseView {
+  id: string;
+  workspaceId: string;
+  hostname: string;
+  years: number;
+  wholesaleCents: number;
+  feeCents: number;
+  totalCents: number;
+  currency: 'USD';
+  registrar: string;
+  registrarDomainId: string | null;
+  status: string;
+  registrant: { firstName: string; lastName: string; email: string; country: string };
+  whoisPrivacyEnabled: boolean;
+  autoRenew: boolean;
+  expiresAt: string | null;
+  customerReference: string | null;
+  connectedDomainId: string | null;
+  nameservers: string[];
+  failure: { code: string; stage: string; reason: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The DomainPurchase of SPEC 2.5, as the API and webhook payloads show it. */
+export function toPurchaseView(record: PurchaseRecord): PurchaseView {
+  const { saga, registrant } = record;
+  const renewed = [...record.renewals].reverse().find((r) => r.step === 'renewed');
+  return {
+    id: record.id,
+    workspaceId: record.workspaceId,
+    hostname: record.hostname,
+    years: record.years,
+    wholesaleCents: record.wholesaleCents,
+    feeCents: record.feeCents,
+    totalCents: record.totalCents,
+    currency: record.currency,
+    registrar: record.registrar,
+    registrarDomainId: saga.registrarDomainId ?? null,
+    status: saga.status,
+    registrant: {
+      firstName: registrant.firstName,
+      lastName: registrant.lastName,
+      email: registrant.email,
+      country: registrant.country,
+    },
+    whoisPrivacyEnabled: record.whoisPrivacyEnabled,
+    autoRenew: record.autoRenew,
+    expiresAt: renewed?.expiresAt ?? saga.expiresAt ?? null,
+    customerReference: record.customerReference ?? null,
+    connectedDomainId: saga.connectedDomainId ?? null,
+    nameservers: record.nameservers,
+    failure: saga.failure ?? null,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** The expiry after the latest successful renewal. */
+export function currentExpiry(record: PurchaseRecord): string | undefined {
+  const renewed = [...record.renewals].reverse().find((r) => r.step === 'renewed');
+  return renewed?.expiresAt ?? record.saga.expiresAt;
+}
+
+/** One renewal as an answer shows it: what it charged and how far it moved the expiry. */
+export interface RenewalView {
+  n: number;
+  years: number;
+  wholesaleCents: number;
+  feeCents: number;
+  totalCents: number;
+  currency: 'USD';
+  auto: boolean;
+  status: RenewalState['step'];
+  previousExpiresAt: string;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export function toRenewalView(renewal: RenewalState): RenewalView {
+  return {
+    n: renewal.n,
+    years: renewal.years,
+    wholesaleCents: renewal.wholesaleCents,
+    feeCents: renewal.feeCents,
+    totalCents: renewal.totalCents,
+    currency: 'USD',
+    auto: renewal.auto,
+    status: renewal.step,
+    previousExpiresAt: renewal.previousExpiresAt,
+    expiresAt: renewal.expiresAt ?? null,
+    createdAt: renewal.createdAt,
+  };
+}
