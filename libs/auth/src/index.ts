@@ -1,9 +1,9 @@
 export {
+  AdminOnly,
   ALL_SCOPES,
   ANY_SCOPE,
-  AUTH_KIND,
-  AdminOnly,
   AnyScope,
+  AUTH_KIND,
   type AuthKind,
   CONNECT_SESSION_ALLOWED,
   ConnectSessionAllowed,

@@ -1,4 +1,4 @@
-export * from './bus';
-export * from './in-process.bus';
-export * from './nats.bus';
-export * from './bus.module';
+export { Bus, NoRespondersError, RequestTimeoutError } from './bus';
+export { InProcessBus } from './in-process.bus';
+export { NatsBus } from './nats.bus';
+export { BusModule } from './bus.module';

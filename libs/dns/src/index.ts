@@ -1,8 +1,13 @@
-export * from './dns-resolver';
-export * from './dns-prober';
-export * from './caa-lookup';
-export * from './origin-preflight';
-export * from './dns.module';
-export * from './served-certificate.probe';
-export * from './dns-diagnostics';
-export * from './dns-wire';
+export {
+  type CaaAnswer,
+  DnsLookupError,
+  DnsResolver,
+  LOOKUP_TYPES,
+  type LookupRecord,
+  type LookupType,
+} from './dns-resolver';
+export { DnsProber } from './dns-prober';
+export { climbCaa } from './caa-lookup';
+export { OriginPreflight, type OriginVerdict } from './origin-preflight';
+export { DnsModule } from './dns.module';
+export { type ServedCertificate, ServedCertificateProbe } from './served-certificate.probe';

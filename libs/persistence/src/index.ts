@@ -1,9 +1,6 @@
-export * from './embedded-postgres';
-export * from './orm-options';
-export * from './migrate';
-export * from './persistence.module';
-export * from './database-health.service';
-export * from './ids';
-export { DATABASE_TARGET } from './migration-runner.service';
-export * from './sql-executor';
-export * from './pg-direct';
+export { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
+export { PersistenceModule } from './persistence.module';
+export { DatabaseHealth } from './database-health.service';
+export { newId, randomBase62 } from './ids';
+export { MikroSqlExecutor, type SqlExecutor } from './sql-executor';
+export { PgDirect } from './pg-direct';

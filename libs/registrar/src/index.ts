@@ -1,6 +1,14 @@
-export * from './registrar.port';
-export * from './registrar.module';
-export * from './domain-name';
-export * from './sandbox-price-table';
-export { SandboxRegistrar, SANDBOX_DEFAULT_DNS, SANDBOX_DEFAULT_NAMESERVERS } from './sandbox/sandbox.registrar';
+export {
+  type DomainAvailability,
+  type RegisterRequest,
+  type Registrant,
+  Registrar,
+  type RegistrarDnsRecord,
+  RegistrarRefusedError,
+  RegistrarUnavailableError,
+  type Registration,
+  type WholesalePrice,
+} from './registrar.port';
+export { RegistrarModule } from './registrar.module';
+export { SANDBOX_DEFAULT_DNS, SANDBOX_DEFAULT_NAMESERVERS, SandboxRegistrar } from './sandbox/sandbox.registrar';
 export { NamecheapRegistrar } from './namecheap/namecheap.registrar';
