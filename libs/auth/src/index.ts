@@ -1,9 +1,9 @@
 export {
-  AdminOnly,
   ALL_SCOPES,
   ANY_SCOPE,
-  AnyScope,
   AUTH_KIND,
+  AdminOnly,
+  AnyScope,
   type AuthKind,
   CONNECT_SESSION_ALLOWED,
   ConnectSessionAllowed,

@@ -1,4 +1,5 @@
-export { type AppConfig, loadConfig, type NamedResolver, type ProcessRole } from './app-config';
+/** Validated configuration: read process.env once at start and hand out typed values. */
 export { APP_CONFIG, ConfigModule } from './config.module';
+export { type AppConfig, loadConfig, type NamedResolver, type ProcessRole } from './app-config';
 export { loadConfigOrExit } from './load-or-exit';
 export type { Env } from './env-parsers';

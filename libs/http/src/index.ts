@@ -1,12 +1,17 @@
+/** The HTTP transport shared by every app: the Fastify app, error envelope, validation and paging. */
+// App and module
+export { configureHttpApp, createFastifyAdapter, createHttpApp } from './http-app';
+export { HttpCoreModule } from './http-core.module';
+export { onHttpResponse } from './http-observer';
+// Errors: DomainError code -> status and the {error, message, details} envelope
 export { statusOf } from './error-status';
 export { type ErrorEnvelope, mapError } from './error-envelope';
 export { replyWithError } from './all-exceptions.filter';
-export { createValidationPipe } from './validation.pipe';
-export { configureHttpApp, createFastifyAdapter, createHttpApp } from './http-app';
-export { HttpCoreModule } from './http-core.module';
 export { ReplayedResponse } from './replayed-response';
+// Validation
+export { createValidationPipe } from './validation.pipe';
+export { IsMetadata } from './is-metadata.validator';
+export { IsNullable, IsOmittable, nullableProperties } from './optional.validators';
+// Keyset paging
 export { afterCursor, encodeCursor, microsKey, page } from './keyset-cursor';
 export { PageQueryDto } from './page-query.dto';
-export { IsMetadata } from './is-metadata.validator';
-export { onHttpResponse } from './http-observer';
-export { IsNullable, IsOmittable, nullableProperties } from './optional.validators';

@@ -1,3 +1,6 @@
+/** Charging for purchases: the Payments port, its Nest module and the sandbox and Stripe adapters. */
+export { PaymentsModule } from './payments.module';
+// The port and its types
 export {
   type Charge,
   type ChargeRequest,
@@ -7,6 +10,6 @@ export {
   RefundRefusedError,
   type RefundRequest,
 } from './payments.port';
-export { PaymentsModule } from './payments.module';
+// Adapters
 export { SandboxPayments } from './sandbox/sandbox.payments';
 export { StripePayments } from './stripe/stripe.payments';

@@ -1,6 +1,10 @@
-export { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
+/** PostgreSQL: the MikroORM module, raw SQL executors, ids and the embedded database for standalone runs. */
 export { PersistenceModule } from './persistence.module';
 export { DatabaseHealth } from './database-health.service';
-export { newId, randomBase62 } from './ids';
+// Raw SQL, only in the files raw-sql.ts names
 export { MikroSqlExecutor, type SqlExecutor } from './sql-executor';
 export { PgDirect } from './pg-direct';
+// Ids
+export { newId, randomBase62 } from './ids';
+// Embedded PostgreSQL for the standalone process
+export { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';

@@ -1,3 +1,6 @@
+/** Domain registration: the Registrar port, its Nest module and the sandbox and Namecheap adapters. */
+export { RegistrarModule } from './registrar.module';
+// The port and its types
 export {
   type DomainAvailability,
   type RegisterRequest,
@@ -9,6 +12,6 @@ export {
   type Registration,
   type WholesalePrice,
 } from './registrar.port';
-export { RegistrarModule } from './registrar.module';
+// Adapters
 export { SANDBOX_DEFAULT_DNS, SANDBOX_DEFAULT_NAMESERVERS, SandboxRegistrar } from './sandbox/sandbox.registrar';
 export { NamecheapRegistrar } from './namecheap/namecheap.registrar';
