@@ -1,3 +1,3 @@
-export * from './admin.module';
-export * from './admin.usecases';
+export { AdminModule } from './admin.module';
+export { AdminUseCases } from './admin.usecases';
 export { ClusterAdminModule } from './cluster-admin.module';

@@ -1,3 +1,3 @@
-export { type ApiKey, type ApiKeyView, toApiKeyView } from './api-key.entity';
+export { type ApiKeyView, toApiKeyView } from './api-key.entity';
 export { ApiKeyService } from './api-key.service';
 export { ApiKeysModule } from './api-keys.module';

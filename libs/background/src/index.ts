@@ -1,1 +1,1 @@
-export { BackgroundLoop, type BackgroundLoopOptions } from './background-loop';
+export { BackgroundLoop } from './background-loop';

@@ -1,5 +1,2 @@
-export * from './acme-issuer.service';
-export * from './certificate.repository';
-export * from './certificate-manager.service';
-export * from './certificates.module';
-export * from './issuance-error';
+export { CertificateManager } from './certificate-manager.service';
+export { CertificatesModule } from './certificates.module';

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from './index';
+import { loadConfig } from './app-config';
+import { ConfigError } from './env-parsers';
 
 const cluster = {
   DATABASE_URL: 'postgres://u@db/x',

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from './index';
+import { loadConfig } from './app-config';
 
 describe('DOMAIN_CONNECT_* settings', () => {
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 })

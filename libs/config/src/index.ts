@@ -1,5 +1,5 @@
-export * from './app-config';
-export * from './config.module';
-export * from './load-or-exit';
-export { ConfigError } from './env-parsers';
+/** Validated configuration: read process.env once at start and hand out typed values. */
+export { APP_CONFIG, ConfigModule } from './config.module';
+export { type AppConfig, loadConfig, type NamedResolver, type ProcessRole } from './app-config';
+export { loadConfigOrExit } from './load-or-exit';
 export type { Env } from './env-parsers';

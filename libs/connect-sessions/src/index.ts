@@ -1,3 +1,2 @@
-export * from './connect-session.token';
-export * from './connect-sessions.service';
-export * from './connect-sessions.module';
+export { ConnectSessions } from './connect-sessions.service';
+export { ConnectSessionsModule } from './connect-sessions.module';

@@ -1,10 +1,4 @@
-export * from './provider-profile';
-export * from './provider-catalog';
-export * from './detect-provider';
-export * from './registrable-domain';
-export * from './provider-detector.service';
-export * from './domain-connect';
-export * from './domain-connect.client';
-export * from './instructions.builder';
-export * from './connect-instructions.service';
-export * from './connect.module';
+export { registrableDomain } from './registrable-domain';
+export { ProviderDetector } from './provider-detector.service';
+export { publicKeyTxtRecords } from './domain-connect';
+export { ConnectApiModule } from './connect.module';

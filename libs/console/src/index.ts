@@ -1,3 +1,1 @@
-export * from './access';
-export * from './console.module';
-export * from './console-users.store';
+export { ConsoleModule } from './console.module';

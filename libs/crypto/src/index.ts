@@ -1,2 +1,2 @@
-export * from './secret-box';
-export * from './crypto.module';
+export { SecretBox } from './secret-box';
+export { CryptoModule } from './crypto.module';

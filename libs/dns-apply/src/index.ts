@@ -1,4 +1,1 @@
-export * from './dns-provider';
-export * from './dns-apply.plan';
-export * from './dns-apply.usecase';
-export * from './dns-apply.module';
+export { DnsApplyModule } from './dns-apply.module';

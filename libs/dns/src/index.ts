@@ -1,8 +1,16 @@
-export * from './dns-resolver';
-export * from './dns-prober';
-export * from './caa-lookup';
-export * from './origin-preflight';
-export * from './dns.module';
-export * from './served-certificate.probe';
-export * from './dns-diagnostics';
-export * from './dns-wire';
+/** DNS lookups and probes: the resolver, the domain prober, CAA climbing, origin preflight and served certificates. */
+export { DnsModule } from './dns.module';
+// Services
+export { DnsProber } from './dns-prober';
+export { OriginPreflight, type OriginVerdict } from './origin-preflight';
+export { type ServedCertificate, ServedCertificateProbe } from './served-certificate.probe';
+export { climbCaa } from './caa-lookup';
+// The resolver and its record types
+export {
+  type CaaAnswer,
+  DnsLookupError,
+  DnsResolver,
+  LOOKUP_TYPES,
+  type LookupRecord,
+  type LookupType,
+} from './dns-resolver';

@@ -1,15 +1,17 @@
-export * from './error-status';
-export * from './error-envelope';
-export * from './all-exceptions.filter';
-export * from './validation.pipe';
-export * from './request-id';
-export * from './json-body-parser';
-export * from './http-app';
-export * from './http-core.module';
-export * from './replayed-response';
-export * from './keyset-cursor';
-export * from './page-query.dto';
-export * from './form-body-parser';
-export * from './is-metadata.validator';
-export * from './http-observer';
-export * from './optional.validators';
+/** The HTTP transport shared by every app: the Fastify app, error envelope, validation and paging. */
+// App and module
+export { configureHttpApp, createFastifyAdapter, createHttpApp } from './http-app';
+export { HttpCoreModule } from './http-core.module';
+export { onHttpResponse } from './http-observer';
+// Errors: DomainError code -> status and the {error, message, details} envelope
+export { statusOf } from './error-status';
+export { type ErrorEnvelope, mapError } from './error-envelope';
+export { replyWithError } from './all-exceptions.filter';
+export { ReplayedResponse } from './replayed-response';
+// Validation
+export { createValidationPipe } from './validation.pipe';
+export { IsMetadata } from './is-metadata.validator';
+export { IsNullable, IsOmittable, nullableProperties } from './optional.validators';
+// Keyset paging
+export { afterCursor, encodeCursor, microsKey, page } from './keyset-cursor';
+export { PageQueryDto } from './page-query.dto';

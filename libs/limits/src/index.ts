@@ -1,3 +1,2 @@
-export * from './rate-limit.rules';
-export * from './idempotency.interceptor';
-export * from './limits.module';
+export { Idempotent, IDEMPOTENT } from './idempotency.interceptor';
+export { LimitsModule } from './limits.module';

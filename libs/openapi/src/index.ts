@@ -1,5 +1,4 @@
-export * from './openapi.module';
-export * from './openapi.service';
-export * from './operations';
+export { OpenApiModule } from './openapi.module';
+export { OpenApiService } from './openapi.service';
+export { OPERATIONS } from './operations';
 export { isApiPath } from './route-scanner';
-export type { RouteInfo } from './route-scanner';

@@ -1,9 +1,10 @@
-export * from './embedded-postgres';
-export * from './orm-options';
-export * from './migrate';
-export * from './persistence.module';
-export * from './database-health.service';
-export * from './ids';
-export { DATABASE_TARGET } from './migration-runner.service';
-export * from './sql-executor';
-export * from './pg-direct';
+/** PostgreSQL: the MikroORM module, raw SQL executors, ids and the embedded database for standalone runs. */
+export { PersistenceModule } from './persistence.module';
+export { DatabaseHealth } from './database-health.service';
+// Raw SQL, only in the files raw-sql.ts names
+export { MikroSqlExecutor, type SqlExecutor } from './sql-executor';
+export { PgDirect } from './pg-direct';
+// Ids
+export { newId, randomBase62 } from './ids';
+// Embedded PostgreSQL for the standalone process
+export { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';

@@ -1,4 +1,2 @@
-export * from './project.entity';
-export * from './project.view';
-export * from './project.repository';
-export * from './projects.module';
+export { ProjectRepository } from './project.repository';
+export { ProjectsModule } from './projects.module';

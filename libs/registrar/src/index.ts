@@ -1,6 +1,17 @@
-export * from './registrar.port';
-export * from './registrar.module';
-export * from './domain-name';
-export * from './sandbox-price-table';
-export { SandboxRegistrar, SANDBOX_DEFAULT_DNS, SANDBOX_DEFAULT_NAMESERVERS } from './sandbox/sandbox.registrar';
+/** Domain registration: the Registrar port, its Nest module and the sandbox and Namecheap adapters. */
+export { RegistrarModule } from './registrar.module';
+// The port and its types
+export {
+  type DomainAvailability,
+  type RegisterRequest,
+  type Registrant,
+  Registrar,
+  type RegistrarDnsRecord,
+  RegistrarRefusedError,
+  RegistrarUnavailableError,
+  type Registration,
+  type WholesalePrice,
+} from './registrar.port';
+// Adapters
+export { SANDBOX_DEFAULT_DNS, SANDBOX_DEFAULT_NAMESERVERS, SandboxRegistrar } from './sandbox/sandbox.registrar';
 export { NamecheapRegistrar } from './namecheap/namecheap.registrar';

@@ -1,2 +1,2 @@
-export * from './runtime.module';
-export * from './bootstrap';
+export { type FeatureModule, type ResolvedDatabase, RuntimeModule } from './runtime.module';
+export { runMain } from './bootstrap';

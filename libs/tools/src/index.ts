@@ -1,3 +1,3 @@
-export * from './tools.module';
-export * from './record-values';
-export { RecordChecks, type HostnameCheckView } from './record-checks.service';
+export { RecordChecksApiModule, ToolsApiModule } from './tools.module';
+export { registrarValueProblem } from './record-values';
+export { type HostnameCheckView, RecordChecks } from './record-checks.service';

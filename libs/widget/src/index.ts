@@ -1,2 +1,1 @@
-export * from './widget-cors';
-export * from './widget.module';
+export { WidgetModule } from './widget.module';

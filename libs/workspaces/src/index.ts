@@ -1,3 +1,3 @@
-export * from './workspace.entity';
-export * from './workspace.repository';
-export * from './workspaces.module';
+export { toWorkspaceView, Workspace, type WorkspaceView } from './workspace.entity';
+export { WorkspaceRepository } from './workspace.repository';
+export { WorkspacesModule } from './workspaces.module';
