@@ -1,15 +1,15 @@
 import { CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { DeliveryRepository } from './delivery.repository';
-import { toDeliveryView } from './delivery.view';
+import { DeliveryRepository } from '../store/delivery.repository';
+import { toDeliveryView } from '../model/delivery.view';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { ListDeliveriesDto } from './dto/list-deliveries.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
 import { PageQueryDto } from '@app/http';
 import { Idempotent } from '@app/limits';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
-import { EndpointRepository } from './endpoint.repository';
-import { toEndpointView } from './endpoint.view';
+import { EndpointRepository } from '../store/endpoint.repository';
+import { toEndpointView } from '../model/endpoint.view';
 import { WebhookEndpoints } from './webhook-endpoints.usecase';
 
 @Controller('v1/webhook-endpoints')

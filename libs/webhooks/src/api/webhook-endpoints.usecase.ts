@@ -3,12 +3,12 @@ import { CLOCK, Clock, DomainError } from '@app/kernel';
 import { Inject, Injectable } from '@nestjs/common';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
-import { EndpointRepository } from './endpoint.repository';
-import { EndpointView, toEndpointView } from './endpoint.view';
-import { EventRepository } from './event.repository';
-import { TEST_EVENT_TYPE, normalizeFilter } from './event-types';
-import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from './secret-rotation';
-import { newEndpointId, newWebhookSecret } from './webhook-ids';
+import { EndpointRepository } from '../store/endpoint.repository';
+import { EndpointView, toEndpointView } from '../model/endpoint.view';
+import { EventRepository } from '../store/event.repository';
+import { TEST_EVENT_TYPE, normalizeFilter } from '../model/event-types';
+import { DEFAULT_OVERLAP_SECONDS, overlapEnd } from '../model/secret-rotation';
+import { newEndpointId, newWebhookSecret } from '../store/webhook-ids';
 
 /** Changes to webhook endpoints. The secret is sealed at rest and shown only by create and rotate. */
 @Injectable()
