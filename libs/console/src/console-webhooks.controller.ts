@@ -1,12 +1,15 @@
 import { DomainError } from '@app/kernel';
 import {
+  CreateWebhookEndpoint,
   CreateWebhookEndpointDto,
   DELIVERY_STATUSES,
   DeliveryRepository,
   EndpointRepository,
   EventReplay,
+  RemoveWebhookEndpoint,
+  RotateWebhookSecret,
+  UpdateWebhookEndpoint,
   UpdateWebhookEndpointDto,
-  WebhookEndpoints,
   toDeliveryView,
   toEndpointView,
 } from '@app/webhooks';
@@ -35,7 +38,10 @@ export class ConsoleWebhooksController {
   constructor(
     private readonly workspaces: ConsoleWorkspaces,
     private readonly endpoints: EndpointRepository,
-    private readonly usecases: WebhookEndpoints,
+    private readonly createEndpoint: CreateWebhookEndpoint,
+    private readonly updateEndpoint: UpdateWebhookEndpoint,
+    private readonly rotateSecret: RotateWebhookSecret,
+    private readonly removeEndpoint: RemoveWebhookEndpoint,
     private readonly deliveries: DeliveryRepository,
     private readonly replays: EventReplay,
     private readonly audit: ConsoleAudit,
@@ -61,7 +67,7 @@ export class ConsoleWebhooksController {
   async create(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Body() body: FormBody) {
     const w = await this.workspaces.context(actor, ws, true);
     const dto = await validated(CreateWebhookEndpointDto, { url: field(body, 'url'), events: fields(body, 'events') });
-    const { endpoint } = await this.usecases.create(ws, dto);
+    const { endpoint } = await this.createEndpoint.execute(ws, dto);
     await this.audit.record({
       workspaceId: ws,
       actor: actor.user.email,
@@ -104,7 +110,7 @@ export class ConsoleWebhooksController {
       events: fields(body, 'events'),
       enabled: checked(field(body, 'enabled')),
     });
-    await this.usecases.update(ws, id, dto);
+    await this.updateEndpoint.execute(ws, id, dto);
     await this.audit.record({
       workspaceId: ws,
       actor: actor.user.email,
@@ -118,7 +124,7 @@ export class ConsoleWebhooksController {
   @Post('w/:ws/webhooks/:id/rotate')
   async rotate(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string) {
     const w = await this.workspaces.context(actor, ws, true);
-    const { endpoint } = await this.usecases.rotateSecret(ws, id);
+    const { endpoint } = await this.rotateSecret.execute(ws, id);
     await this.audit.record({
       workspaceId: ws,
       actor: actor.user.email,
@@ -143,7 +149,7 @@ export class ConsoleWebhooksController {
   @Post('w/:ws/webhooks/:id/delete')
   async remove(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string) {
     await this.workspaces.context(actor, ws, true);
-    await this.usecases.remove(ws, id);
+    await this.removeEndpoint.execute(ws, id);
     await this.audit.record({
       workspaceId: ws,
       actor: actor.user.email,

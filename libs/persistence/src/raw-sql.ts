@@ -64,15 +64,15 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     why: 'the saved card read on every domain creation (one prepared statement); the rest is MikroORM',
   },
   // Webhooks: the outbox relay and the delivery workers.
-  'libs/webhooks/src/relay.queries.ts': {
+  'libs/webhooks/src/store/relay.queries.ts': {
     kind: 'hot path',
     why: 'outbox relay: claims batches (skip locked) and fans events out to deliveries in one statement',
   },
-  'libs/webhooks/src/delivery.queries.ts': {
+  'libs/webhooks/src/store/delivery.queries.ts': {
     kind: 'hot path',
     why: 'delivery claims (skip locked) with lease timeouts, and the events they carry',
   },
-  'libs/webhooks/src/outcome.writer.ts': {
+  'libs/webhooks/src/store/outcome.writer.ts': {
     kind: 'hot path',
     why: 'delivery outcomes group-written in one unnest update per batch',
   },
@@ -118,11 +118,11 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     why: 'HTTP-01 key authorizations written with their expiry on the database clock, insert-if-absent',
   },
   // Read models: joins and reports over several aggregates, keyset pages.
-  'libs/webhooks/src/event.repository.ts': {
+  'libs/webhooks/src/store/event.repository.ts': {
     kind: 'read model',
     why: 'the outbox as the events API (keyset pages with microsecond cursors) and the test event it queues',
   },
-  'libs/webhooks/src/delivery.repository.ts': {
+  'libs/webhooks/src/store/delivery.repository.ts': {
     kind: 'read model',
     why: 'deliveries with their attempts, keyset pages',
   },

@@ -7,4 +7,4 @@ export {
   VerifyOptions,
   WebhookVerificationError,
   verifyWebhook,
-} from '../../webhooks/src/verify-signature';
+} from '../../webhooks/src/model/verify-signature';

@@ -1,21 +1,25 @@
 /** Webhooks: endpoints, the events API, the outbox relay (JetStream + deliveries) and signed delivery. */
-export * from './envelope';
-export * from './event-stream';
-export * from './event-types';
-export * from './retry-schedule';
-export { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from './secret-rotation';
-export * from './signature';
-export * from './verify-signature';
-export * from './webhooks.module';
-export { DeliveryWorker, LEASE_MS, MAX_IN_FLIGHT, PER_ENDPOINT } from './delivery-worker.service';
-export { OutboxRelay } from './outbox-relay.service';
-export { DELIVERY_TIMEOUT_MS } from './webhook-sender';
-export { EndpointRepository } from './endpoint.repository';
-export { EventRepository } from './event.repository';
-export { DeliveryRepository } from './delivery.repository';
-export { WebhookEndpoints } from './webhook-endpoints.usecase';
-export { EventReplay } from './event-replay.usecase';
-export { toEndpointView, type EndpointView } from './endpoint.view';
-export { toDeliveryView, DELIVERY_STATUSES, type DeliveryView, type DeliveryStatus } from './delivery.view';
-export { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
-export { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
+export { WebhooksApiModule, WebhooksNodeModule } from './webhooks.module';
+
+// The api's use cases and stores, shared with the console.
+export { CreateWebhookEndpoint } from './api/create-webhook-endpoint.usecase';
+export { UpdateWebhookEndpoint } from './api/update-webhook-endpoint.usecase';
+export { RotateWebhookSecret } from './api/rotate-webhook-secret.usecase';
+export { RemoveWebhookEndpoint } from './api/remove-webhook-endpoint.usecase';
+export { EventReplay } from './api/event-replay.usecase';
+export { CreateWebhookEndpointDto } from './api/dto/create-webhook-endpoint.dto';
+export { UpdateWebhookEndpointDto } from './api/dto/update-webhook-endpoint.dto';
+export { EndpointRepository } from './store/endpoint.repository';
+export { DeliveryRepository } from './store/delivery.repository';
+
+// The wire contract: event types, envelopes, JetStream names, signatures, retry offsets.
+export { EVENT_TYPES } from './model/event-types';
+export { buildEnvelope, envelopeBody } from './model/envelope';
+export { eventSubject, streamName } from './node/event-stream';
+export { verifyWebhook } from './model/verify-signature';
+export { attemptOffsets } from './model/retry-schedule';
+export { toEndpointView, type EndpointView } from './model/endpoint.view';
+export { toDeliveryView, DELIVERY_STATUSES, type DeliveryView } from './model/delivery.view';
+
+// The node's delivery worker, which tests and benchmarks drive and size.
+export { DeliveryWorker, MAX_IN_FLIGHT, PER_ENDPOINT } from './node/delivery-worker.service';

@@ -5,26 +5,40 @@ import { DnsModule, OriginPreflight } from '@app/dns';
 import { CLOCK, Clock } from '@app/kernel';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
-import { DeliveryAttempt } from './delivery-attempt';
-import { DeliveryWorker } from './delivery-worker.service';
-import { DeliveryRepository } from './delivery.repository';
-import { EndpointRepository } from './endpoint.repository';
-import { EventReplay } from './event-replay.usecase';
-import { EventStream } from './event-stream';
-import { EventRepository } from './event.repository';
-import { EventsController } from './events.controller';
-import { OutboxRelay } from './outbox-relay.service';
-import { WebhookEndpoint } from './webhook-endpoint.entity';
-import { WebhookEndpointsController } from './webhook-endpoints.controller';
-import { WebhookEndpoints } from './webhook-endpoints.usecase';
-import { WebhookSender } from './webhook-sender';
+import { DeliveryAttempt } from './node/delivery-attempt';
+import { DeliveryWorker } from './node/delivery-worker.service';
+import { DeliveryRepository } from './store/delivery.repository';
+import { EndpointRepository } from './store/endpoint.repository';
+import { CreateWebhookEndpoint } from './api/create-webhook-endpoint.usecase';
+import { EventReplay } from './api/event-replay.usecase';
+import { RemoveWebhookEndpoint } from './api/remove-webhook-endpoint.usecase';
+import { RotateWebhookSecret } from './api/rotate-webhook-secret.usecase';
+import { SendTestEvent } from './api/send-test-event.usecase';
+import { UpdateWebhookEndpoint } from './api/update-webhook-endpoint.usecase';
+import { EventStream } from './node/event-stream';
+import { EventRepository } from './store/event.repository';
+import { EventsController } from './api/events.controller';
+import { OutboxRelay } from './node/outbox-relay.service';
+import { WebhookEndpoint } from './store/webhook-endpoint.entity';
+import { WebhookEndpointsController } from './api/webhook-endpoints.controller';
+import { WebhookSender } from './node/webhook-sender';
+
+const STORES = [EndpointRepository, EventRepository, DeliveryRepository];
+const USE_CASES = [
+  CreateWebhookEndpoint,
+  UpdateWebhookEndpoint,
+  RemoveWebhookEndpoint,
+  RotateWebhookSecret,
+  SendTestEvent,
+  EventReplay,
+];
 
 /** /v1/webhook-endpoints and /v1/events (api, standalone). */
 @Module({
   imports: [MikroOrmModule.forFeature([WebhookEndpoint])],
   controllers: [WebhookEndpointsController, EventsController],
-  providers: [EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
-  exports: [EndpointRepository, EventRepository, DeliveryRepository, WebhookEndpoints, EventReplay],
+  providers: [...STORES, ...USE_CASES],
+  exports: [...STORES, ...USE_CASES],
 })
 export class WebhooksApiModule {}
 

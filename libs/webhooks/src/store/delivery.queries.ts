@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '@app/persistence';
-import { EventRow } from './envelope';
+import { EventRow } from '../model/envelope';
 import { withDates } from './row-dates';
 
 /** A due delivery as a worker claims it: everything an attempt needs. */

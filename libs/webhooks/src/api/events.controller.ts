@@ -3,7 +3,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ListEventsDto } from './dto/list-events.dto';
 import { ReplayEventDto } from './dto/replay-event.dto';
 import { EventReplay } from './event-replay.usecase';
-import { EventRepository } from './event.repository';
+import { EventRepository } from '../store/event.repository';
 
 @Controller('v1/events')
 @ScopeResourceOf('webhooks')

@@ -1,6 +1,6 @@
 import { IsOmittable } from '@app/http';
 import { IsInt, Max, Min } from 'class-validator';
-import { MAX_OVERLAP_SECONDS } from '../secret-rotation';
+import { MAX_OVERLAP_SECONDS } from '../../model/secret-rotation';
 
 /** POST /v1/webhook-endpoints/{id}/rotate-secret: an optional body. */
 export class RotateSecretDto {

@@ -1,22 +1,30 @@
 import { CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { DeliveryRepository } from './delivery.repository';
-import { toDeliveryView } from './delivery.view';
+import { DeliveryRepository } from '../store/delivery.repository';
+import { toDeliveryView } from '../model/delivery.view';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { ListDeliveriesDto } from './dto/list-deliveries.dto';
 import { RotateSecretDto } from './dto/rotate-secret.dto';
 import { PageQueryDto } from '@app/http';
 import { Idempotent } from '@app/limits';
 import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
-import { EndpointRepository } from './endpoint.repository';
-import { toEndpointView } from './endpoint.view';
-import { WebhookEndpoints } from './webhook-endpoints.usecase';
+import { EndpointRepository } from '../store/endpoint.repository';
+import { toEndpointView } from '../model/endpoint.view';
+import { CreateWebhookEndpoint } from './create-webhook-endpoint.usecase';
+import { RemoveWebhookEndpoint } from './remove-webhook-endpoint.usecase';
+import { RotateWebhookSecret } from './rotate-webhook-secret.usecase';
+import { SendTestEvent } from './send-test-event.usecase';
+import { UpdateWebhookEndpoint } from './update-webhook-endpoint.usecase';
 
 @Controller('v1/webhook-endpoints')
 @ScopeResourceOf('webhooks')
 export class WebhookEndpointsController {
   constructor(
-    private readonly usecases: WebhookEndpoints,
+    private readonly createEndpoint: CreateWebhookEndpoint,
+    private readonly updateEndpoint: UpdateWebhookEndpoint,
+    private readonly removeEndpoint: RemoveWebhookEndpoint,
+    private readonly rotateSecret: RotateWebhookSecret,
+    private readonly sendTestEvent: SendTestEvent,
     private readonly endpoints: EndpointRepository,
     private readonly deliveries: DeliveryRepository,
   ) {}
@@ -24,7 +32,7 @@ export class WebhookEndpointsController {
   @Post()
   @Idempotent()
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateWebhookEndpointDto) {
-    return this.usecases.create(p.workspaceId, body);
+    return this.createEndpoint.execute(p.workspaceId, body);
   }
 
   @Get()
@@ -40,25 +48,25 @@ export class WebhookEndpointsController {
 
   @Patch(':id')
   update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: UpdateWebhookEndpointDto) {
-    return this.usecases.update(p.workspaceId, id, body);
+    return this.updateEndpoint.execute(p.workspaceId, id, body);
   }
 
   @Delete(':id')
   remove(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
-    return this.usecases.remove(p.workspaceId, id);
+    return this.removeEndpoint.execute(p.workspaceId, id);
   }
 
   @Post(':id/rotate-secret')
   @HttpCode(200)
   rotate(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body() body: RotateSecretDto) {
-    return this.usecases.rotateSecret(p.workspaceId, id, body?.overlapSeconds ?? undefined);
+    return this.rotateSecret.execute(p.workspaceId, id, body?.overlapSeconds ?? undefined);
   }
 
   /** Sends a signed `webhook_endpoint.test` event to this endpoint through the normal delivery path. */
   @Post(':id/test')
   @HttpCode(202)
   sendTest(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
-    return this.usecases.sendTestEvent(p.workspaceId, id);
+    return this.sendTestEvent.execute(p.workspaceId, id);
   }
 
   @Get(':id/deliveries')

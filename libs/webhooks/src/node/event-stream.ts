@@ -1,7 +1,7 @@
 import { Bus, NatsBus } from '@app/bus';
 import { Logger } from '@nestjs/common';
 import { JetStreamClient, nanos } from 'nats';
-import { EventEnvelope } from './envelope';
+import { EventEnvelope } from '../model/envelope';
 
 /** Internal subscribers read events from this stream; JetStream drops a re-published id within the window. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;

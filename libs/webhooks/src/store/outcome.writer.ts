@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { SqlExecutor } from '@app/persistence';
-import { AttemptOutcome } from './delivery-outcome';
+import { AttemptOutcome } from '../model/delivery-outcome';
 
 const MAX_BATCH = 1_000;
 const RETRY_MS = 500;

@@ -1,10 +1,10 @@
 import { SecretBox } from '@app/crypto';
 import { Clock } from '@app/kernel';
 import { Logger } from '@nestjs/common';
-import { ClaimedDelivery } from './delivery.queries';
-import { AttemptOutcome, decideOutcome, disabledOutcome } from './delivery-outcome';
-import { SerializedEvent, serializedEnvelopeBody, unixSeconds } from './envelope';
-import { signingSecrets } from './secret-rotation';
+import { ClaimedDelivery } from '../store/delivery.queries';
+import { AttemptOutcome, decideOutcome, disabledOutcome } from '../model/delivery-outcome';
+import { SerializedEvent, serializedEnvelopeBody, unixSeconds } from '../model/envelope';
+import { signingSecrets } from '../model/secret-rotation';
 import {
   DELIVERY_ID_HEADER,
   EVENT_ID_HEADER,
@@ -12,7 +12,7 @@ import {
   SIGNATURE_HEADER,
   USER_AGENT,
   signatureHeader,
-} from './signature';
+} from '../model/signature';
 import { WebhookSender } from './webhook-sender';
 import { WebhookMetrics } from './webhooks.metrics';
 

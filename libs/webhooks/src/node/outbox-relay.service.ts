@@ -4,9 +4,9 @@ import { CLOCK, Clock } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DeliveryWorker } from './delivery-worker.service';
-import { buildEnvelope, unixSeconds } from './envelope';
+import { buildEnvelope, unixSeconds } from '../model/envelope';
 import { EventStream } from './event-stream';
-import { receivesEvent } from './event-types';
+import { receivesEvent } from '../model/event-types';
 import {
   NewDelivery,
   anyUnrelayed,
@@ -14,7 +14,7 @@ import {
   enabledEndpoints,
   insertDeliveries,
   markRelayed,
-} from './relay.queries';
+} from '../store/relay.queries';
 import { WebhookMetrics } from './webhooks.metrics';
 
 const BATCH = 500;

@@ -3,7 +3,7 @@ import { notFound } from '@app/kernel';
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { EndpointRecord } from './endpoint.view';
+import { EndpointRecord } from '../model/endpoint.view';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 
 export interface EndpointChanges {

@@ -7,12 +7,12 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DeliveryAttempt } from './delivery-attempt';
-import { ClaimedDelivery, claimDue, releaseClaims, renewClaims } from './delivery.queries';
+import { ClaimedDelivery, claimDue, releaseClaims, renewClaims } from '../store/delivery.queries';
 import { EndpointLanes } from './endpoint-lanes';
-import { SerializedEvent } from './envelope';
+import { SerializedEvent } from '../model/envelope';
 import { EventCache } from './event-cache';
-import { OutcomeWriter } from './outcome.writer';
-import { DELIVERIES_DUE_SUBJECT } from './wake';
+import { OutcomeWriter } from '../store/outcome.writer';
+import { DELIVERIES_DUE_SUBJECT } from '../model/wake';
 
 /** Attempts running or waiting on this node, and per endpoint. */
 export const MAX_IN_FLIGHT = 512;

@@ -1,6 +1,6 @@
 import { microsKey } from '@app/http';
 import { ArrayType, Entity, Formula, PrimaryKey, Property } from '@mikro-orm/core';
-import { EndpointRecord } from './endpoint.view';
+import { EndpointRecord } from '../model/endpoint.view';
 
 /** A receiver of a workspace's events (`webhook_endpoints`); the secrets stay sealed. */
 @Entity({ tableName: 'webhook_endpoints' })

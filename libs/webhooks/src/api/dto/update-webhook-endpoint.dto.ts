@@ -1,6 +1,6 @@
 import { IsOmittable } from '@app/http';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length } from 'class-validator';
-import { EVENT_TYPES } from '../event-types';
+import { EVENT_TYPES } from '../../model/event-types';
 
 const TYPES_MESSAGE = `each value in events must be one of: ${EVENT_TYPES.join(', ')}`;
 

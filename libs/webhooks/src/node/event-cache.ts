@@ -1,7 +1,7 @@
 import { BoundedCache } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
-import { eventsByIds } from './delivery.queries';
-import { SerializedEvent, serializeEvent } from './envelope';
+import { eventsByIds } from '../store/delivery.queries';
+import { SerializedEvent, serializeEvent } from '../model/envelope';
 
 const MAX_EVENTS = 5_000;
 

@@ -1,7 +1,7 @@
 import { OriginPreflight } from '@app/dns';
 import { DomainError } from '@app/kernel';
 import { performance } from 'node:perf_hooks';
-import { SendResult } from './delivery-outcome';
+import { SendResult } from '../model/delivery-outcome';
 import { PostTarget, PostTimeoutError, post } from './http-post';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;

@@ -2,7 +2,7 @@ import { notFound } from '@app/kernel';
 import { MikroSqlExecutor, newId } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { afterCursor, microsKey, page } from '@app/http';
-import { EventEnvelope, EventRow, buildEnvelope, unixSeconds } from './envelope';
+import { EventEnvelope, EventRow, buildEnvelope, unixSeconds } from '../model/envelope';
 import { withDates } from './row-dates';
 
 export interface EventListQuery {

@@ -1,12 +1,12 @@
 import { Bus } from '@app/bus';
 import { CLOCK, Clock, DomainError } from '@app/kernel';
 import { Inject, Injectable } from '@nestjs/common';
-import { DeliveryRepository } from './delivery.repository';
-import { DeliveryView, toDeliveryView } from './delivery.view';
-import { EndpointRepository } from './endpoint.repository';
-import { EventRepository } from './event.repository';
-import { matchesFilter } from './event-types';
-import { DELIVERIES_DUE_SUBJECT } from './wake';
+import { DeliveryRepository } from '../store/delivery.repository';
+import { DeliveryView, toDeliveryView } from '../model/delivery.view';
+import { EndpointRepository } from '../store/endpoint.repository';
+import { EventRepository } from '../store/event.repository';
+import { matchesFilter } from '../model/event-types';
+import { DELIVERIES_DUE_SUBJECT } from '../model/wake';
 
 /** Sends an event again: to one endpoint, or to every enabled endpoint whose filter matches. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { afterCursor, microsKey, page } from '@app/http';
-import { DeliveryRecord, DeliveryStatus } from './delivery.view';
+import { DeliveryRecord, DeliveryStatus } from '../model/delivery.view';
 import { withDates } from './row-dates';
 import { newDeliveryId } from './webhook-ids';
 

@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsISO8601, IsOptional } from 'class-validator';
-import { EVENT_TYPES } from '../event-types';
+import { EVENT_TYPES } from '../../model/event-types';
 import { PageQueryDto } from '@app/http';
 
 /** `type=a&type=b` or `type=a,b`. */

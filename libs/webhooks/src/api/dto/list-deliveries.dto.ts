@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { DELIVERY_STATUSES, DeliveryStatus } from '../delivery.view';
+import { DELIVERY_STATUSES, DeliveryStatus } from '../../model/delivery.view';
 import { PageQueryDto } from '@app/http';
 
 export class ListDeliveriesDto extends PageQueryDto {
