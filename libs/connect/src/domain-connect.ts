@@ -1,8 +1,14 @@
 import { createPrivateKey, createPublicKey, createSign, createVerify, KeyObject } from 'node:crypto';
 
 /** Why Domain Connect cannot be offered for a domain (SPEC 2.3). */
-export type DomainConnectReason =
-  'no_discovery_record' | 'settings_unavailable' | 'no_sync_support' | 'template_not_adopted' | 'lookup_failed';
+export const DOMAIN_CONNECT_REASONS = [
+  'no_discovery_record',
+  'settings_unavailable',
+  'no_sync_support',
+  'template_not_adopted',
+  'lookup_failed',
+] as const;
+export type DomainConnectReason = (typeof DOMAIN_CONNECT_REASONS)[number];
 
 /** The fields of a DNS provider's settings document we use (`GET https://{_domainconnect}/v2/{domain}/settings`). */
 export interface DomainConnectSettings {

@@ -13,12 +13,16 @@ export interface InstructionRecord {
   ttl: number;
 }
 
+/** How the customer points the hostname at the edge: A records or a CNAME. */
+export const CONNECT_METHODS = ['a', 'cname'] as const;
+export type ConnectMethod = (typeof CONNECT_METHODS)[number];
+
 /** The connect instructions object (SPEC 2.3). */
 export interface ConnectInstructions {
   hostname: string;
   provider: { id: string; name: string; detected: boolean };
   apex: boolean;
-  method: 'a' | 'cname';
+  method: ConnectMethod;
   methodReason: string;
   records: InstructionRecord[];
   steps: string[];
@@ -54,7 +58,7 @@ export function editorName(hostname: string, zone: string, provider?: ProviderPr
   return hostname.endsWith(`.${zone}`) ? hostname.slice(0, -(zone.length + 1)) : hostname;
 }
 
-function chooseMethod(input: InstructionsInput, atZoneApex: boolean): { method: 'a' | 'cname'; reason: string } {
+function chooseMethod(input: InstructionsInput, atZoneApex: boolean): { method: ConnectMethod; reason: string } {
   const { hostname, provider, edge } = input;
   const target = edge.cnameTarget;
   if (!atZoneApex) {
@@ -87,7 +91,7 @@ function chooseMethod(input: InstructionsInput, atZoneApex: boolean): { method: 
 function recordStep(
   record: InstructionRecord,
   provider: ProviderProfile | undefined,
-  method: 'a' | 'cname',
+  method: ConnectMethod,
   atZoneApex: boolean,
 ): string {
   const fields = provider?.fields ?? { name: 'Name (Host)', value: 'Value (Points to)' };

@@ -1,19 +1,24 @@
+import type { DnsRecordView } from '@app/domains';
+
 /** The DNS providers dns/apply can write to (DESIGN decision 4). */
 export const DNS_PROVIDER_IDS = ['cloudflare', 'digitalocean'] as const;
 export type DnsProviderId = (typeof DNS_PROVIDER_IDS)[number];
 
 /** A record the domain needs at its hostname (the domain's own dnsRecords). */
 export interface DesiredRecord {
-  type: 'A' | 'CNAME';
+  type: DnsRecordView['type'];
   name: string;
   value: string;
   ttl: number;
 }
 
 /** A record now in place at the provider: created by this call, or already right and kept. */
+export const WRITE_ACTIONS = ['created', 'kept'] as const;
+export type WriteAction = (typeof WRITE_ACTIONS)[number];
+
 export interface WrittenRecord extends DesiredRecord {
   id: string;
-  action: 'created' | 'kept';
+  action: WriteAction;
 }
 
 export interface ApplyResult {

@@ -29,9 +29,22 @@ export interface CaaEvaluation {
   criticalUnknownTag?: string;
 }
 
+/**
+ * The codes of a PreflightWarning: CAA, then `dns_<kind>` for each DnsProblemKind. `satisfies` rejects
+ * a code that names no kind; dnsProblemWarning's `dns_${kind}` fails to compile when a kind is missing.
+ */
+export const PREFLIGHT_WARNING_CODES = [
+  'caa_blocks_letsencrypt',
+  'dns_stray_aaaa',
+  'dns_proxied',
+  'dns_broken_delegation',
+  'dns_stale_cache',
+] as const satisfies readonly ('caa_blocks_letsencrypt' | `dns_${DnsProblemKind}`)[];
+export type PreflightWarningCode = (typeof PREFLIGHT_WARNING_CODES)[number];
+
 /** A non-blocking finding of domain create: CAA, or a DNS mistake named by dns-problem.ts. */
 export interface PreflightWarning {
-  code: 'caa_blocks_letsencrypt' | `dns_${DnsProblemKind}`;
+  code: PreflightWarningCode;
   message: string;
   /** The CAA records found (empty for DNS warnings, which name theirs in `records`). */
   caaRecords: string[];

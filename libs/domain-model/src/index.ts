@@ -3,8 +3,8 @@ export { HostnameError, normalizeHostname, normalizeLookupHostname, normalizePur
 export type { NormalizedHostname } from './hostname';
 export { checkResolvedAddresses, classifyAddress, OriginUrlError, parseOriginUrl } from './ssrf';
 export type { AddressVerdict, ParsedOrigin, ResolvedCheck } from './ssrf';
-export { CA_DOMAINS, caaIssuer, caaWarning, evaluateCaa, formatCaaRecord } from './caa';
-export type { CaaClimbStep, CaaEvaluation, CaaRecord, PreflightWarning } from './caa';
+export { CA_DOMAINS, caaIssuer, caaWarning, evaluateCaa, formatCaaRecord, PREFLIGHT_WARNING_CODES } from './caa';
+export type { CaaClimbStep, CaaEvaluation, CaaRecord, PreflightWarning, PreflightWarningCode } from './caa';
 export { initialDomainState, statusEventType, transition } from './domain.machine';
 export { NEVER_CORRECT_DNS_GRACE_MS, WRONG_DNS_PROBES_TO_FAIL } from './domain.rules';
 export * from './domain.types';

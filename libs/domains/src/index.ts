@@ -5,9 +5,9 @@ export { CreateDomainDto } from './api/dto/create-domain.dto';
 export { UpdateDomainDto } from './api/dto/update-domain.dto';
 export { DOMAIN_KIND, domainProtocol } from './model/domain.protocol';
 export type { DomainCommand, DomainProtocol, DomainReply } from './model/domain.protocol';
-export { DEFAULT_SETTINGS } from './model/domain.record';
+export { DEFAULT_SETTINGS, DOMAIN_MODES, REDIRECT_STATUSES } from './model/domain.record';
 export type { DomainRecord, DomainSettings } from './model/domain.record';
-export { requiredDnsRecords, toDomainView } from './model/domain.view';
+export { DNS_RECORD_VIEW_TYPES, requiredDnsRecords, toDomainView } from './model/domain.view';
 export type { DnsRecordView, DomainView } from './model/domain.view';
 export { DomainRepository } from './store/domain.repository';
 /** The monitor's claim query, measured by bench/lib/monitor-claim.ts. */

@@ -2,6 +2,7 @@ import { ALL_SCOPES, Public } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Controller, Get, Header, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { GRANT_TYPES } from './oauth-request';
 
 /** RFC 8414 authorization server metadata. */
 @Public()
@@ -20,7 +21,7 @@ export class DiscoveryController {
       token_endpoint: `${issuer}/oauth/token`,
       revocation_endpoint: `${issuer}/oauth/revoke`,
       introspection_endpoint: `${issuer}/oauth/introspect`,
-      grant_types_supported: ['client_credentials'],
+      grant_types_supported: [...GRANT_TYPES],
       response_types_supported: [],
       token_endpoint_auth_methods_supported: authMethods,
       revocation_endpoint_auth_methods_supported: authMethods,

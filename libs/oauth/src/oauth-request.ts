@@ -61,13 +61,16 @@ function formDecode(value: string): string {
   }
 }
 
+/** The grants the token endpoint serves (also announced by discovery and the API document). */
+export const GRANT_TYPES = ['client_credentials'] as const;
+
 /** The grant the token endpoint was asked for; only client_credentials exists. */
 export function checkGrantType(body: OAuthBody): void {
   const grant = param(body, 'grant_type');
   if (grant === undefined) throw invalidRequest('The grant_type parameter is required', { parameter: 'grant_type' });
-  if (grant !== 'client_credentials') {
-    throw new DomainError('unsupported_grant_type', `Unsupported grant_type ${grant}: use client_credentials`, {
-      supported: ['client_credentials'],
+  if (!(GRANT_TYPES as readonly string[]).includes(grant)) {
+    throw new DomainError('unsupported_grant_type', `Unsupported grant_type ${grant}: use ${GRANT_TYPES.join(', ')}`, {
+      supported: [...GRANT_TYPES],
     });
   }
 }

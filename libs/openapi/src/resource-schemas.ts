@@ -1,4 +1,13 @@
 import { ALL_SCOPES } from '@app/auth';
+import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
+import { LOOKUP_TYPES } from '@app/dns';
+import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
+import { DOMAIN_STATUSES, MONITOR_STATUSES, PREFLIGHT_WARNING_CODES } from '@app/domain-model';
+import { DNS_RECORD_VIEW_TYPES, DOMAIN_MODES, REDIRECT_STATUSES } from '@app/domains';
+import { CURRENCIES, PURCHASE_STATUSES } from '@app/purchases';
+import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';
+import { LOOKUP_RCODES, LOOKUP_STATUSES, RECORD_STATUSES, RESOLVER_STATUSES } from '@app/tools';
+import { DELIVERY_STATUSES } from '@app/webhooks';
 import { ERROR_CODES } from './error-responses';
 import { SchemaObject, arrayOf, bool, dateTime, freeForm, int, nullable, obj, oneOfValues, ref, str } from './schema';
 
@@ -19,7 +28,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     ['details'],
   ),
   DnsRecord: obj({
-    type: oneOfValues('A', 'CNAME'),
+    type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
     name: str(),
     value: str(),
     ttl: int(),
@@ -27,13 +36,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
   PreflightWarning: obj(
     {
       code: {
-        ...oneOfValues(
-          'caa_blocks_letsencrypt',
-          'dns_stray_aaaa',
-          'dns_proxied',
-          'dns_broken_delegation',
-          'dns_stale_cache',
-        ),
+        ...oneOfValues(...PREFLIGHT_WARNING_CODES),
         description:
           '`caa_blocks_letsencrypt`; or a DNS mistake found before connecting: AAAA records beside correct A ' +
           'records (`dns_stray_aaaa`), a record proxied by Cloudflare (`dns_proxied`), SERVFAIL under a delegated ' +
@@ -60,11 +63,11 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     apex: bool,
     originUrl: { type: 'string', format: 'uri' },
     metadata: freeForm,
-    mode: oneOfValues('proxy', 'redirect'),
+    mode: oneOfValues(...DOMAIN_MODES),
     keepHost: bool,
     redirectWww: bool,
-    redirectStatus: { type: 'integer', enum: [301, 302] },
-    status: oneOfValues('pending', 'verified', 'failed', 'expired'),
+    redirectStatus: { type: 'integer', enum: [...REDIRECT_STATUSES] },
+    status: oneOfValues(...DOMAIN_STATUSES),
     statusReason: nullable(
       str(
         'Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, ' +
@@ -72,16 +75,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
           'the hostname; final)',
       ),
     ),
-    monitorStatus: oneOfValues(
-      'unknown',
-      'dns_not_resolving',
-      'dns_incorrect',
-      'pending_ssl',
-      'active_ssl',
-      'target_not_loading',
-      'ssl_failed',
-      'ssl_expired',
-    ),
+    monitorStatus: oneOfValues(...MONITOR_STATUSES),
     monitorMessage: str(
       'Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact ' +
         'mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to ' +
@@ -128,7 +122,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     eventId: str(),
     eventType: str(),
     endpointId: str(),
-    status: oneOfValues('pending', 'delivered', 'dead_lettered'),
+    status: oneOfValues(...DELIVERY_STATUSES),
     attempts: int(),
     nextAttemptAt: dateTime(true),
     firstAttemptAt: dateTime(true),
@@ -143,7 +137,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     hostname: str(),
     provider: obj({ id: str(), name: str(), detected: bool }),
     apex: bool,
-    method: oneOfValues('a', 'cname'),
+    method: oneOfValues(...CONNECT_METHODS),
     methodReason: str(),
     records: arrayOf(ref('DnsRecord')),
     steps: arrayOf(str()),
@@ -152,13 +146,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     domainConnect: obj(
       {
         supported: bool,
-        reason: oneOfValues(
-          'no_discovery_record',
-          'settings_unavailable',
-          'no_sync_support',
-          'template_not_adopted',
-          'lookup_failed',
-        ),
+        reason: oneOfValues(...DOMAIN_CONNECT_REASONS),
         providerId: str(),
         providerName: str(),
         providerDisplayName: str("The provider's own display name, preferred in UI"),
@@ -172,7 +160,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   LookupRecord: obj(
     {
-      type: oneOfValues('A', 'AAAA', 'CNAME', 'TXT', 'NS', 'MX', 'CAA'),
+      type: oneOfValues(...LOOKUP_TYPES),
       value: str('Presentation form: `10 mx.example.com`, `0 issue "letsencrypt.org"`, joined TXT, ...'),
       ttl: int('Seconds (A and AAAA only)'),
       data: freeForm,
@@ -181,12 +169,12 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
   ),
   DnsLookupResult: obj({
     hostname: str(),
-    rcode: oneOfValues('NOERROR', 'NXDOMAIN', 'UNKNOWN'),
+    rcode: oneOfValues(...LOOKUP_RCODES),
     results: arrayOf(
       obj(
         {
           type: str(),
-          status: oneOfValues('ok', 'nodata', 'nxdomain', 'error'),
+          status: oneOfValues(...LOOKUP_STATUSES),
           records: arrayOf(ref('LookupRecord')),
           error: str(),
         },
@@ -222,7 +210,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
         {
           name: str(),
           address: str(),
-          status: oneOfValues('ok', 'nodata', 'nxdomain', 'timeout', 'error'),
+          status: oneOfValues(...RESOLVER_STATUSES),
           values: arrayOf(str()),
           ttl: int(),
           matches: bool,
@@ -282,7 +270,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
           type: str(),
           name: str(),
           value: str(),
-          status: oneOfValues('found', 'missing', 'mismatch', 'error'),
+          status: oneOfValues(...RECORD_STATUSES),
           seen: arrayOf(str()),
           error: str(),
         },
@@ -298,10 +286,10 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     wholesaleCents: int('Registrar cost'),
     feeCents: int('Service fee'),
     totalCents: int('Amount charged: wholesale plus fee'),
-    currency: oneOfValues('USD'),
+    currency: oneOfValues(...CURRENCIES),
     registrar: str('Upstream registrar name'),
     registrarDomainId: nullable(str()),
-    status: oneOfValues('pending', 'completed', 'failed', 'refunded'),
+    status: oneOfValues(...PURCHASE_STATUSES),
     registrant: obj({ firstName: str(), lastName: str(), email: str(), country: str() }),
     whoisPrivacyEnabled: bool,
     autoRenew: bool,
@@ -315,7 +303,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   RegistrarDnsRecord: obj(
     {
-      type: oneOfValues('A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'URL', 'URL301', 'FRAME'),
+      type: oneOfValues(...REGISTRAR_DNS_RECORD_TYPES),
       name: str('`@` for the apex, `www`, ...'),
       value: str(),
       ttl: int(),
@@ -330,15 +318,15 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     hostname: str(),
   }),
   DnsApplied: obj({
-    provider: oneOfValues('cloudflare', 'digitalocean'),
+    provider: oneOfValues(...DNS_PROVIDER_IDS),
     written: arrayOf(
       obj({
         id: str(),
-        type: oneOfValues('A', 'CNAME'),
+        type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
         name: str(),
         value: str(),
         ttl: int(),
-        action: oneOfValues('created', 'kept'),
+        action: oneOfValues(...WRITE_ACTIONS),
       }),
     ),
     removed: int('Conflicting A, AAAA, CNAME or ALIAS records removed at the hostname'),

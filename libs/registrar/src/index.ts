@@ -7,6 +7,8 @@ export {
   type Registrant,
   Registrar,
   type RegistrarDnsRecord,
+  REGISTRAR_DNS_RECORD_TYPES,
+  type RegistrarDnsRecordType,
   RegistrarRefusedError,
   RegistrarUnavailableError,
   type Registration,

@@ -1,6 +1,19 @@
 import type { Registrant } from '@app/domain-model';
 
-export type RegistrarDnsRecordType = 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | 'SRV' | 'URL' | 'URL301' | 'FRAME';
+/** The record types the registrar's DNS takes (SPEC 2.7); the purchases DTO validates against this list. */
+export const REGISTRAR_DNS_RECORD_TYPES = [
+  'A',
+  'AAAA',
+  'CNAME',
+  'MX',
+  'TXT',
+  'NS',
+  'SRV',
+  'URL',
+  'URL301',
+  'FRAME',
+] as const;
+export type RegistrarDnsRecordType = (typeof REGISTRAR_DNS_RECORD_TYPES)[number];
 
 /** One record of the registrar's own DNS (SPEC 2.7); `ttl` is always set once normalized. */
 export interface RegistrarDnsRecord {

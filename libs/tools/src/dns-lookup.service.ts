@@ -2,18 +2,24 @@ import { DnsLookupError, DnsResolver, LOOKUP_TYPES, LookupRecord, LookupType } f
 import { normalizeLookupHostname } from '@app/domain-model';
 import { Injectable } from '@nestjs/common';
 
+/** `error`: the resolver did not answer (timeout, SERVFAIL, refused); `error` then holds its code. */
+export const LOOKUP_STATUSES = ['ok', 'nodata', 'nxdomain', 'error'] as const;
+export type LookupStatus = (typeof LOOKUP_STATUSES)[number];
+
+/** NXDOMAIN when the name does not exist at all; NOERROR when it exists (maybe without the types asked). */
+export const LOOKUP_RCODES = ['NOERROR', 'NXDOMAIN', 'UNKNOWN'] as const;
+export type LookupRcode = (typeof LOOKUP_RCODES)[number];
+
 export interface TypeLookup {
   type: LookupType;
-  /** `error`: the resolver did not answer (timeout, SERVFAIL, refused); `error` then holds its code. */
-  status: 'ok' | 'nodata' | 'nxdomain' | 'error';
+  status: LookupStatus;
   records: LookupRecord[];
   error?: string;
 }
 
 export interface DnsLookupResult {
   hostname: string;
-  /** NXDOMAIN when the name does not exist at all; NOERROR when it exists (maybe without the types asked). */
-  rcode: 'NOERROR' | 'NXDOMAIN' | 'UNKNOWN';
+  rcode: LookupRcode;
   results: TypeLookup[];
 }
 

@@ -4,10 +4,13 @@ import { normalizeLookupHostname } from '@app/domain-model';
 import { Inject, Injectable } from '@nestjs/common';
 import { normalizeValue, splitExpected, valueSeen } from './record-values';
 
+export const RESOLVER_STATUSES = ['ok', 'nodata', 'nxdomain', 'timeout', 'error'] as const;
+export type ResolverStatus = (typeof RESOLVER_STATUSES)[number];
+
 export interface ResolverView {
   name: string;
   address: string;
-  status: 'ok' | 'nodata' | 'nxdomain' | 'timeout' | 'error';
+  status: ResolverStatus;
   /** Normalized and sorted (record-values). */
   values: string[];
   /** Lowest TTL seen (A and AAAA only). */

@@ -6,7 +6,8 @@ import { TypeLookup, lookupOne } from './dns-lookup.service';
 import { CheckRecordsDto, ExpectedRecordDto, MAX_RECORDS_PER_BATCH } from './dto/check-records.dto';
 import { normalizeValue, recordName, valueSeen } from './record-values';
 
-export type RecordStatus = 'found' | 'missing' | 'mismatch' | 'error';
+export const RECORD_STATUSES = ['found', 'missing', 'mismatch', 'error'] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
 export interface RecordCheckView {
   type: LookupType;

@@ -3,6 +3,9 @@ import { DomainState } from '@app/domain-model';
 export const DOMAIN_MODES = ['proxy', 'redirect'] as const;
 export type DomainMode = (typeof DOMAIN_MODES)[number];
 
+export const REDIRECT_STATUSES = [301, 302] as const;
+export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
+
 /** What the customer configures; PATCH changes only the fields it sends. */
 export interface DomainSettings {
   originUrl: string;
@@ -10,7 +13,7 @@ export interface DomainSettings {
   mode: DomainMode;
   keepHost: boolean;
   redirectWww: boolean;
-  redirectStatus: 301 | 302;
+  redirectStatus: RedirectStatus;
   /** The project the domain belongs to (`prj_...`), or null. */
   projectId: string | null;
 }

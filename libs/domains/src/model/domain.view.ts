@@ -1,8 +1,11 @@
 import type { EdgeSettings } from '@app/kernel';
 import { DomainRecord } from './domain.record';
 
+/** The record types a domain asks for: A at an apex, CNAME below it. */
+export const DNS_RECORD_VIEW_TYPES = ['A', 'CNAME'] as const;
+
 export interface DnsRecordView {
-  type: 'A' | 'CNAME';
+  type: (typeof DNS_RECORD_VIEW_TYPES)[number];
   name: string;
   value: string;
   ttl: number;

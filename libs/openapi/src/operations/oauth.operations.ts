@@ -1,3 +1,4 @@
+import { GRANT_TYPES } from '@app/oauth';
 import type { ErrorCode } from '@app/kernel';
 import { arrayOf, bool, envelope, freeForm, int, obj, oneOfValues, ref, str } from '../schema';
 import type { OperationDoc } from './operation-doc';
@@ -25,7 +26,7 @@ export const OAUTH_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Access token by the client credentials grant (RFC 6749 4.4)',
     requestBody: {
       contentTypes: FORM,
-      schema: obj({ grant_type: oneOfValues('client_credentials'), scope: str('Space-separated'), ...clientAuth }, [
+      schema: obj({ grant_type: oneOfValues(...GRANT_TYPES), scope: str('Space-separated'), ...clientAuth }, [
         'scope',
         'client_id',
         'client_secret',

@@ -1,3 +1,4 @@
+import { CURRENCIES, RENEWAL_STEPS } from '@app/purchases';
 import { arrayOf, bool, dateTime, envelope, freeForm, int, obj, oneOfValues, page, ref, str } from '../schema';
 import type { OperationDoc } from './operation-doc';
 
@@ -10,9 +11,9 @@ const renewal = obj({
   wholesaleCents: int(),
   feeCents: int(),
   totalCents: int('What this renewal charged'),
-  currency: oneOfValues('USD'),
+  currency: oneOfValues(...CURRENCIES),
   auto: bool,
-  status: oneOfValues('charging', 'renewing', 'refunding', 'renewed', 'failed', 'refunded'),
+  status: oneOfValues(...RENEWAL_STEPS),
   previousExpiresAt: dateTime(),
   expiresAt: dateTime(true),
   createdAt: dateTime(),
@@ -22,7 +23,7 @@ const renewal = obj({
 export const PURCHASE_OPERATIONS: Record<string, OperationDoc> = {
   'GET /v1/domain-purchases/check': {
     summary: 'Availability and the one-year price a purchase would charge (read-only, free, no reservation)',
-    response: obj({ hostname: str(), available: bool, totalCents: int(), currency: oneOfValues('USD') }),
+    response: obj({ hostname: str(), available: bool, totalCents: int(), currency: oneOfValues(...CURRENCIES) }),
     errors: ['registrar_error', 'service_unavailable'],
   },
   'GET /v1/domain-purchases': { summary: 'List purchases', response: page('purchases', ref('DomainPurchase')) },

@@ -2,6 +2,10 @@ import type { Registrant } from '@app/domain-model';
 import { SagaState } from './purchase-saga.types';
 import { RenewalState } from './renewal.saga';
 
+/** Prices, charges and refunds are in US dollars only (the registrar's wholesale currency). */
+export const CURRENCIES = ['USD'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
 export interface AutoConnectSettings {
   originUrl: string;
   keepHost: boolean;
@@ -16,7 +20,7 @@ export interface PurchaseRecord {
   wholesaleCents: number;
   feeCents: number;
   totalCents: number;
-  currency: 'USD';
+  currency: Currency;
   registrar: string;
   /** Kept whole: recovery registers with it; reads show a subset. */
   registrant: Registrant;

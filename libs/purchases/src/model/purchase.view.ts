@@ -1,5 +1,5 @@
 import { RenewalState } from './renewal.saga';
-import { PurchaseRecord } from './purchase.record';
+import { Currency, PurchaseRecord } from './purchase.record';
 
 export interface PurchaseView {
   id: string;
@@ -9,7 +9,7 @@ export interface PurchaseView {
   wholesaleCents: number;
   feeCents: number;
   totalCents: number;
-  currency: 'USD';
+  currency: Currency;
   registrar: string;
   registrarDomainId: string | null;
   status: string;
@@ -72,7 +72,7 @@ export interface RenewalView {
   wholesaleCents: number;
   feeCents: number;
   totalCents: number;
-  currency: 'USD';
+  currency: Currency;
   auto: boolean;
   status: RenewalState['step'];
   previousExpiresAt: string;

@@ -3,7 +3,8 @@
  * (`purchase:<id>:renew:<n>`), renew at the registrar, done; a refusal refunds. Each step is
  * persisted before its effect runs.
  */
-export type RenewalStep = 'charging' | 'renewing' | 'refunding' | 'renewed' | 'failed' | 'refunded';
+export const RENEWAL_STEPS = ['charging', 'renewing', 'refunding', 'renewed', 'failed', 'refunded'] as const;
+export type RenewalStep = (typeof RENEWAL_STEPS)[number];
 export type RenewalEffect = 'charge' | 'renew' | 'refund';
 
 export interface RenewalState {

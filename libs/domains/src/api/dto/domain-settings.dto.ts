@@ -1,6 +1,6 @@
 import { IsNullable, IsOmittable } from '@app/http';
 import { IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
-import { DOMAIN_MODES, DomainMode } from '../../model/domain.record';
+import { DOMAIN_MODES, DomainMode, REDIRECT_STATUSES, RedirectStatus } from '../../model/domain.record';
 import { IsMetadata } from './domain-settings.validators';
 
 /** The optional settings shared by create and patch. */
@@ -22,8 +22,8 @@ export class DomainSettingsDto {
   redirectWww?: boolean;
 
   @IsOmittable()
-  @IsIn([301, 302])
-  redirectStatus?: 301 | 302;
+  @IsIn(REDIRECT_STATUSES)
+  redirectStatus?: RedirectStatus;
 
   /** A project of the workspace; null means none (on patch: detaches the domain from its project). */
   @IsNullable()

@@ -1,4 +1,5 @@
 import { IsOmittable } from '@app/http';
+import { REGISTRAR_DNS_RECORD_TYPES, RegistrarDnsRecordType } from '@app/registrar';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -14,12 +15,10 @@ import {
 } from 'class-validator';
 import { IsRegistrarRecordValue, MxPriority } from './purchase.validators';
 
-export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'URL', 'URL301', 'FRAME'] as const;
-
 /** SPEC 2.7. */
 export class RegistrarDnsRecordDto {
-  @IsIn(DNS_RECORD_TYPES)
-  type!: (typeof DNS_RECORD_TYPES)[number];
+  @IsIn(REGISTRAR_DNS_RECORD_TYPES)
+  type!: RegistrarDnsRecordType;
 
   @IsString()
   @Length(1, 253)
