@@ -82,8 +82,12 @@ export function dtoSchemas(): Record<string, SchemaObject> {
       },
     },
   }) as Record<string, SchemaObject>;
+  // By name: class-validator lists DTOs in the order their files were first loaded, which any new
+  // import reshuffles; the document (and the SDK generated from it) must not depend on that.
   return Object.fromEntries(
-    Object.entries(schemas).map(([name, schema]) => [name, closeObject(freeFormObjects(schema))]),
+    Object.entries(schemas)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, schema]) => [name, closeObject(freeFormObjects(schema))]),
   );
 }
 

@@ -1007,60 +1007,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    ReplayEventDto: {
-      endpointId?: string;
+    AutoConnectDto: {
+      originUrl: string;
+      keepHost?: boolean;
     };
-    CreateWebhookEndpointDto: {
-      url: string;
-      events?: (
-        | 'domain.created'
-        | 'domain.verified'
-        | 'domain.failed'
-        | 'domain.monitor_updated'
-        | 'domain.expired'
-        | 'domain.deleted'
-        | 'domain_purchase.completed'
-        | 'domain_purchase.failed'
-      )[];
-      enabled?: boolean;
+    BulkCreateDomainsDto: {
+      domains: components['schemas']['CreateDomainDto'][];
     };
-    RotateSecretDto: {
-      overlapSeconds?: number;
+    CheckRecordsBatchDto: {
+      checks: components['schemas']['CheckRecordsDto'][];
     };
-    UpdateWebhookEndpointDto: {
-      url?: string;
-      events?: (
-        | 'domain.created'
-        | 'domain.verified'
-        | 'domain.failed'
-        | 'domain.monitor_updated'
-        | 'domain.expired'
-        | 'domain.deleted'
-        | 'domain_purchase.completed'
-        | 'domain_purchase.failed'
-      )[];
-      enabled?: boolean;
+    CheckRecordsDto: {
+      hostname: string;
+      records: components['schemas']['ExpectedRecordDto'][];
     };
-    CreateWorkspaceDto: {
-      name: string;
-      paymentMethod?: string;
+    CreateConnectSessionDto: {
+      ttlSeconds?: number;
     };
-    SetPaymentMethodDto: {
-      paymentMethod: string;
-    };
-    CreateProjectDto: {
-      name: string;
-      description?: string;
-      metadata?: {
-        [key: string]: unknown;
-      };
-    };
-    UpdateProjectDto: {
+    CreateConsoleUserDto: {
+      /** Format: email */
+      email: string;
+      password: string;
       name?: string;
-      description?: string | null;
-      metadata?: {
-        [key: string]: unknown;
-      };
+      operator?: boolean;
+      workspaceId?: string;
+      /** @enum {string} */
+      role?: 'member' | 'viewer';
     };
     CreateDomainDto: {
       hostname: string;
@@ -1075,23 +1047,6 @@ export interface components {
       /** @enum {number} */
       redirectStatus?: 301 | 302;
       projectId?: string | null;
-    };
-    /** @description `hostname` may not be sent: hostname is immutable: delete the domain and connect the new hostname instead */
-    UpdateDomainDto: {
-      originUrl?: string;
-      metadata?: {
-        [key: string]: unknown;
-      };
-      /** @enum {string} */
-      mode?: 'proxy' | 'redirect';
-      keepHost?: boolean;
-      redirectWww?: boolean;
-      /** @enum {number} */
-      redirectStatus?: 301 | 302;
-      projectId?: string | null;
-    };
-    BulkCreateDomainsDto: {
-      domains: components['schemas']['CreateDomainDto'][];
     };
     CreateOAuthClientDto: {
       name: string;
@@ -1108,6 +1063,46 @@ export interface components {
         | 'dns:write'
       )[];
     };
+    CreateProjectDto: {
+      name: string;
+      description?: string;
+      metadata?: {
+        [key: string]: unknown;
+      };
+    };
+    CreatePurchaseDto: {
+      hostname: string;
+      years?: number;
+      registrant: components['schemas']['RegistrantDto'];
+      enableWhoisPrivacy?: boolean;
+      autoRenew?: boolean;
+      maxTotalCents?: number;
+      customerReference?: string;
+      autoConnect?: components['schemas']['AutoConnectDto'];
+    };
+    CreateWebhookEndpointDto: {
+      url: string;
+      events?: (
+        | 'domain.created'
+        | 'domain.verified'
+        | 'domain.failed'
+        | 'domain.monitor_updated'
+        | 'domain.expired'
+        | 'domain.deleted'
+        | 'domain_purchase.completed'
+        | 'domain_purchase.failed'
+      )[];
+      enabled?: boolean;
+    };
+    CreateWorkspaceDto: {
+      name: string;
+      paymentMethod?: string;
+    };
+    DnsApplyDto: {
+      /** @enum {string} */
+      provider: 'cloudflare' | 'digitalocean';
+      token: string;
+    };
     ExpectedRecordDto: {
       /**
        * @description One of A, AAAA, CNAME, TXT, NS, MX, CAA (case-insensitive)
@@ -1117,12 +1112,11 @@ export interface components {
       name?: string;
       value: string;
     };
-    CheckRecordsDto: {
-      hostname: string;
-      records: components['schemas']['ExpectedRecordDto'][];
+    NameserversDto: {
+      nameservers: string[];
     };
-    CheckRecordsBatchDto: {
-      checks: components['schemas']['CheckRecordsDto'][];
+    PutDnsRecordsDto: {
+      records: components['schemas']['RegistrarDnsRecordDto'][];
     };
     RegistrantDto: {
       firstName: string;
@@ -1138,20 +1132,6 @@ export interface components {
       country: string;
       organization?: string;
     };
-    AutoConnectDto: {
-      originUrl: string;
-      keepHost?: boolean;
-    };
-    CreatePurchaseDto: {
-      hostname: string;
-      years?: number;
-      registrant: components['schemas']['RegistrantDto'];
-      enableWhoisPrivacy?: boolean;
-      autoRenew?: boolean;
-      maxTotalCents?: number;
-      customerReference?: string;
-      autoConnect?: components['schemas']['AutoConnectDto'];
-    };
     RegistrarDnsRecordDto: {
       /** @enum {string} */
       type: 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | 'SRV' | 'URL' | 'URL301' | 'FRAME';
@@ -1161,35 +1141,55 @@ export interface components {
       /** @description Required on MX records; refused on every other type */
       priority?: number;
     };
-    PutDnsRecordsDto: {
-      records: components['schemas']['RegistrarDnsRecordDto'][];
+    RenewPurchaseDto: {
+      years: number;
+    };
+    ReplayEventDto: {
+      endpointId?: string;
+    };
+    RotateSecretDto: {
+      overlapSeconds?: number;
+    };
+    SetPaymentMethodDto: {
+      paymentMethod: string;
+    };
+    /** @description `hostname` may not be sent: hostname is immutable: delete the domain and connect the new hostname instead */
+    UpdateDomainDto: {
+      originUrl?: string;
+      metadata?: {
+        [key: string]: unknown;
+      };
+      /** @enum {string} */
+      mode?: 'proxy' | 'redirect';
+      keepHost?: boolean;
+      redirectWww?: boolean;
+      /** @enum {number} */
+      redirectStatus?: 301 | 302;
+      projectId?: string | null;
+    };
+    UpdateProjectDto: {
+      name?: string;
+      description?: string | null;
+      metadata?: {
+        [key: string]: unknown;
+      };
     };
     UpdatePurchaseDto: {
       autoRenew: boolean;
     };
-    RenewPurchaseDto: {
-      years: number;
-    };
-    NameserversDto: {
-      nameservers: string[];
-    };
-    CreateConnectSessionDto: {
-      ttlSeconds?: number;
-    };
-    DnsApplyDto: {
-      /** @enum {string} */
-      provider: 'cloudflare' | 'digitalocean';
-      token: string;
-    };
-    CreateConsoleUserDto: {
-      /** Format: email */
-      email: string;
-      password: string;
-      name?: string;
-      operator?: boolean;
-      workspaceId?: string;
-      /** @enum {string} */
-      role?: 'member' | 'viewer';
+    UpdateWebhookEndpointDto: {
+      url?: string;
+      events?: (
+        | 'domain.created'
+        | 'domain.verified'
+        | 'domain.failed'
+        | 'domain.monitor_updated'
+        | 'domain.expired'
+        | 'domain.deleted'
+        | 'domain_purchase.completed'
+        | 'domain_purchase.failed'
+      )[];
+      enabled?: boolean;
     };
     Error: {
       /**
