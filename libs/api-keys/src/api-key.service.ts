@@ -3,9 +3,9 @@ import { CredentialResolver, CredentialResolvers, Principal } from '@app/auth';
 import { BackgroundLoop } from '@app/background';
 import { Bus } from '@app/bus';
 import { notFound } from '@app/kernel';
-import { PgDirect } from '@app/persistence';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ApiKeyCache } from './api-key.cache';
+import { ApiKeyHotReads } from './api-key-hot.reads';
 import { ApiKey } from './api-key.entity';
 import { apiKeyHint, generateApiKey, hashApiKey, looksLikeApiKey } from './api-key-format';
 
@@ -18,12 +18,6 @@ const RECHECK_EVERY_MS = 2_000;
 /** Hashes per recheck statement. */
 const RECHECK_BATCH = 1_000;
 export const API_KEY_REVOKED_SUBJECT = 'control.auth.api_key_revoked';
-
-interface KeyRow {
-  id: string;
-  workspace_id: string;
-  key_hash: string;
-}
 
 @Injectable()
 export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModuleDestroy {
@@ -42,7 +36,7 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
 
   constructor(
     private readonly em: EntityManager,
-    private readonly pg: PgDirect,
+    private readonly keys: ApiKeyHotReads,
     private readonly bus: Bus,
     private readonly credentials: CredentialResolvers,
   ) {}
@@ -105,11 +99,7 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
   }
 
   private async load(keyHash: string, now: number): Promise<Principal | undefined> {
-    const [row] = await this.pg.query<KeyRow>(
-      'api_keys.live',
-      'select id, workspace_id, key_hash from api_keys where key_hash = $1 and revoked_at is null',
-      [keyHash],
-    );
+    const row = await this.keys.live(keyHash);
     if (!row) {
       this.cache.delete(keyHash);
       return undefined;
@@ -124,12 +114,7 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
     const due = this.cache.dueForRecheck(now - KEEP_WARM_MS, now - CACHE_TRUST_MS / 2);
     for (let i = 0; i < due.length; i += RECHECK_BATCH) {
       const asked = due.slice(i, i + RECHECK_BATCH);
-      const rows = await this.pg.query<{ key_hash: string }>(
-        'api_keys.recheck',
-        'select key_hash from api_keys where key_hash = any($1::text[]) and revoked_at is null',
-        [asked],
-      );
-      this.cache.confirm(asked, new Set(rows.map((r) => r.key_hash)), now);
+      this.cache.confirm(asked, await this.keys.stillLive(asked), now);
     }
   }
 }

@@ -9,8 +9,8 @@ const SQL_TEXT =
   /[`'"]\s*(select\s|insert\s+into\s|update\s+[a-z_]+(\s+[a-z])?\s+set\s|delete\s+from\s|with\s+[a-z_]+\s+as\s*\()/;
 const EXECUTOR_CALL =
   /\b(db|tx|pg|lock|connection|getConnection\(\))\s*\.\s*(query|execute)\s*[<(]|\bsql\s*`|\bknex\s*\.\s*raw\s*\(/;
-const STORE_NAME = /(\.repository|\.store|\.queries|writer)\.ts$/;
-const NOT_A_STORE: RawSqlKind[] = ['infrastructure', 'to move'];
+const STORE_NAME = /(\.repository|\.store|\.queries|\.reads|writer)\.ts$/;
+const NOT_A_STORE: RawSqlKind[] = ['infrastructure'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

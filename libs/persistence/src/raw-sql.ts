@@ -14,11 +14,10 @@
  * - `read model`: reports, keyset pages with microsecond cursors, joins over several aggregates.
  * - `infrastructure`: the executors, migrations and health checks themselves.
  * - `to convert`: plain CRUD still written as SQL; it should become an entity (listed, not hidden).
- * - `to move`: SQL outside a store, owned by a slice being reworked at the same time.
- * Every entry but `infrastructure` and `to move` is a store by its name (`*.repository.ts`,
- * `*.store.ts`, `*.queries.ts`, `*writer.ts`). A path ending in `/` names a whole folder.
+ * Every entry but `infrastructure` is a store by its name (`*.repository.ts`, `*.store.ts`,
+ * `*.queries.ts`, `*.reads.ts`, `*writer.ts`). A path ending in `/` names a whole folder.
  */
-export type RawSqlKind = 'hot path' | 'atomic statement' | 'read model' | 'infrastructure' | 'to convert' | 'to move';
+export type RawSqlKind = 'hot path' | 'atomic statement' | 'read model' | 'infrastructure' | 'to convert';
 
 export interface RawSqlUse {
   kind: RawSqlKind;
@@ -43,19 +42,31 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'hot path',
     why: 'replies of retried commands (exactly-once across owners) and their batched retention',
   },
-  'libs/purchases/src/purchase.store.ts': {
+  'libs/purchases/src/store/purchase.store.ts': {
     kind: 'hot path',
     why: 'purchase actor snapshots with conditional versions',
   },
-  'libs/domains/src/domain.store.ts': {
+  'libs/domains/src/store/domain.store.ts': {
     kind: 'hot path',
     why: 'domain actor snapshots with conditional versions',
   },
-  'libs/domains/src/domain.repository.ts': {
+  'libs/domains/src/store/domain.repository.ts': {
     kind: 'hot path',
-    why: 'the domain GET fast path (PgDirect prepared statements) and keyset lists',
+    why: 'keyset lists, the hostname-taken and hostname-holder checks',
   },
-  'libs/domains/src/monitor.queries.ts': {
+  'libs/api-keys/src/api-key-hot.reads.ts': {
+    kind: 'hot path',
+    why: 'the API key of a request not in the cache, and the background recheck of cached keys',
+  },
+  'libs/domains/src/store/domain-hot.reads.ts': {
+    kind: 'hot path',
+    why: 'the domain GET fast path: one named prepared statement (PgDirect) on a view-cache miss',
+  },
+  'libs/purchases/src/store/purchase-sweep.queries.ts': {
+    kind: 'hot path',
+    why: 'stuck and due-for-renewal purchases by owned shard, every sweep of every node',
+  },
+  'libs/domains/src/store/monitor.queries.ts': {
     kind: 'hot path',
     why: 'monitor claims (for update skip locked, claim-ahead) over every live domain',
   },
@@ -126,7 +137,7 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'read model',
     why: 'deliveries with their attempts, keyset pages',
   },
-  'libs/purchases/src/purchase.repository.ts': {
+  'libs/purchases/src/store/purchase.repository.ts': {
     kind: 'read model',
     why: 'purchases read from the saga snapshots (JSON state), keyset pages',
   },
@@ -154,21 +165,6 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
   'libs/payments/src/sandbox/sandbox-ledger.repository.ts': {
     kind: 'to convert',
     why: 'the sandbox payments adapter (not production): idempotent charges and refunds',
-  },
-  // Owned by slices reworked at the same time: their SQL moves into stores there.
-  'libs/domains/src/domain.actor.ts': {
-    kind: 'to move',
-    why: 'the hostname-taken check in create; the domain machine returning effects moves it to the store',
-  },
-  'libs/domains/src/domain-views.service.ts': { kind: 'to move', why: 'libs/domains is being arranged by side' },
-  'libs/domains/src/hostname-claim.service.ts': { kind: 'to move', why: 'libs/domains is being arranged by side' },
-  'libs/purchases/src/purchase-sweeper.service.ts': {
-    kind: 'to move',
-    why: 'stuck and due-for-renewal purchases by shard; the sweeper loop is being reworked',
-  },
-  'libs/api-keys/src/api-key.service.ts': {
-    kind: 'to move',
-    why: 'the per-request key lookup (PgDirect prepared statement); key storage moves to its own lib',
   },
   // The machinery itself.
   'libs/persistence/src/sql-executor.ts': { kind: 'infrastructure', why: 'the raw SQL executor on MikroORM’s pool' },
