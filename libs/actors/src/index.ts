@@ -1,16 +1,32 @@
-export * from './actor.types';
-export * from './actor-client';
-export * from './actor-protocol';
-export * from './actor-host';
-export * from './actor-node';
-export * from './actors.metrics';
-export * from './actors.module';
-export * from './json-snapshot.store';
-export * from './lease.repository';
-export * from './mailbox';
-export * from './membership';
-export * from './placement';
-export * from './shard';
-export * from './shard-manager';
-export * from './snapshot-writer';
-export { type ClusterStatus, askClusterStatus, shardRanges } from './cluster-status';
+/** The actor runtime: what features and processes use of it (everything else stays inside). */
+export { ActorClientModule, ActorNodeModule, ActorRegistry } from './actors.module';
+export { ActorClient } from './actor-client';
+export { ActorNode } from './actor-node';
+export { ActorHost } from './actor-host';
+export type { WriteSink } from './actor-host';
+export { ActorMetrics } from './actors.metrics';
+
+// Declaring a kind: its protocol, its handlers and where it keeps snapshots.
+export { dispatch } from './actor-protocol';
+export type { ProtocolActor, ProtocolHandlers, ReplyOf } from './actor-protocol';
+export type {
+  ActorContext,
+  ActorKind,
+  ActorRequest,
+  ActorResponse,
+  Decision,
+  OutboxEvent,
+  Snapshot,
+  SnapshotStore,
+  SnapshotWrite,
+} from './actor.types';
+export { JsonSnapshotStore } from './json-snapshot.store';
+export type { PendingWrite } from './snapshot-writer';
+
+// Shards, placement and the cluster's state (for the monitor, the console and the tests).
+export { SHARD_COUNT, hash53, shardOf } from './shard';
+export { member, ownerOf } from './placement';
+export { DEFAULT_MEMBERSHIP } from './membership';
+export { DEFAULT_LEASE_TIMINGS } from './shard-manager';
+export { askClusterStatus, shardRanges } from './cluster-status';
+export type { ClusterStatus } from './cluster-status';

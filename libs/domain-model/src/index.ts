@@ -7,7 +7,16 @@ export { CA_DOMAINS, caaIssuer, caaWarning, evaluateCaa, formatCaaRecord, PREFLI
 export type { CaaClimbStep, CaaEvaluation, CaaRecord, PreflightWarning, PreflightWarningCode } from './caa';
 export { initialDomainState, statusEventType, transition } from './domain.machine';
 export { NEVER_CORRECT_DNS_GRACE_MS, WRONG_DNS_PROBES_TO_FAIL } from './domain.rules';
-export * from './domain.types';
+export { DOMAIN_STATUSES, MONITOR_STATUSES } from './domain.types';
+export type {
+  CertificateObservation,
+  DnsObservation,
+  DomainEvent,
+  DomainInput,
+  DomainState,
+  DomainStatus,
+  MonitorStatus,
+} from './domain.types';
 export { classifyDnsAnswers, dnsProblemMessage, dnsProblemWarning, isCloudflareProxyAddress } from './dns-problem';
 export type { DnsAnswers, DnsProblem, DnsProblemKind, DnsVerdict, EdgeAddresses } from './dns-problem';
 export { MOVED_TO_ANOTHER_OWNER_MESSAGE, monitorMessageOf } from './monitor-message';
