@@ -26,8 +26,12 @@ export interface DnsServer {
   setRecords(name: string, records: DnsRecord[]): void;
   /** Makes the server answer SERVFAIL for the name, whatever the type (a broken DNSSEC chain or lame zone), or not. */
   setServfail(name: string, failing?: boolean): void;
-  /** Every question received so far, in order (a real query log, to count probes). */
-  queries: { name: string; type: string; at: number }[];
+  /**
+   * Every question received so far, in order (a real query log, to count probes). `id` is the DNS
+   * message id: a resolver's retransmission after its timeout repeats it, so a count of probes
+   * counts distinct ids (a server starved of CPU for longer than the timeout logs both at once).
+   */
+  queries: { name: string; type: string; id: number; at: number }[];
   close(): Promise<void>;
 }
 
@@ -107,7 +111,8 @@ const EDNS = { type: 'OPT', name: '.', udpPayloadSize: OUR_UDP_SIZE } as dnsPack
 /** The encoded response to a query; over UDP, truncated (TC) when larger than the client accepts. */
 function respond(zones: Zones, query: dnsPacket.DecodedPacket, udp: boolean): Buffer {
   const question = query.questions?.[0];
-  if (question) zones.log.push({ name: canonical(question.name), type: question.type, at: Date.now() });
+  if (question)
+    zones.log.push({ name: canonical(question.name), type: question.type, id: query.id ?? 0, at: Date.now() });
   const { rcode, answers } = question ? lookup(zones, question) : { rcode: FORMERR, answers: [] };
   const opt = query.additionals?.find((record) => record.type === 'OPT');
   const response: dnsPacket.Packet = {
