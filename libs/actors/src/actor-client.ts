@@ -73,7 +73,6 @@ export class ActorClient {
       }
       const backoff = Math.random() * Math.min(1_000, 25 * 2 ** attempt);
       if (Date.now() + backoff >= giveUpAt) {
-        // Inside an HTTP request the log line also carries its request id (nestjs-pino's context).
         this.logger.warn({ kind, id, commandId, attempts: attempt, reason }, 'Actor command gave up: 503');
         throw new DomainError(
           'service_unavailable',

@@ -14,6 +14,13 @@ import { bearerToken, safeEqual } from './bearer';
 import { CredentialResolvers } from './credential-resolvers';
 import { Principal, RequestWithPrincipal } from './principal';
 
+/** What a route's decorators say about its credentials; read once per handler, not per request. */
+interface RouteAuth {
+  kind: AuthKind;
+  connectSessionAllowed: boolean;
+  scope: ScopeResource | typeof ANY_SCOPE | undefined;
+}
+
 interface AuthRequest extends RequestWithPrincipal {
   method: string;
   headers: Record<string, string | string[] | undefined>;
@@ -23,6 +30,9 @@ interface AuthRequest extends RequestWithPrincipal {
 /** Default-deny: every route needs a workspace credential unless marked @Public() or @AdminOnly(). */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** By controller class, then handler (a handler inherited by two controllers gets two entries). */
+  private readonly routes = new WeakMap<object, WeakMap<object, RouteAuth>>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly credentials: CredentialResolvers,
@@ -30,8 +40,7 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    const kind = this.reflector.getAllAndOverride<AuthKind | undefined>(AUTH_KIND, targets) ?? 'workspace';
+    const { kind, connectSessionAllowed, scope } = this.routeAuth(context);
     if (kind === 'public') return true;
     const request = context.switchToHttp().getRequest<AuthRequest>();
     const token = bearerToken(request.headers.authorization);
@@ -39,21 +48,30 @@ export class AuthGuard implements CanActivate {
     if (!token) throw new DomainError('unauthorized', 'Missing bearer token: send Authorization: Bearer <token>');
     const principal = await this.credentials.authenticate(token);
     if (!principal) throw new DomainError('unauthorized', 'Invalid, expired or revoked bearer token');
-    this.checkConnectSession(
-      principal,
-      request,
-      this.reflector.getAllAndOverride<boolean>(CONNECT_SESSION_ALLOWED, targets),
-    );
-    this.checkScope(
-      principal,
-      request.method,
-      this.reflector.getAllAndOverride<ScopeResource | typeof ANY_SCOPE>(SCOPE_RESOURCE, targets),
-    );
+    this.checkConnectSession(principal, request, connectSessionAllowed);
+    this.checkScope(principal, request.method, scope);
     request.principal = principal;
     return true;
   }
 
-  private checkConnectSession(principal: Principal, request: AuthRequest, allowed: boolean | undefined): void {
+  private routeAuth(context: ExecutionContext): RouteAuth {
+    const [handler, controller] = [context.getHandler(), context.getClass()];
+    let handlers = this.routes.get(controller);
+    if (!handlers) this.routes.set(controller, (handlers = new WeakMap()));
+    let route = handlers.get(handler);
+    if (!route) {
+      const targets = [handler, controller];
+      route = {
+        kind: this.reflector.getAllAndOverride<AuthKind | undefined>(AUTH_KIND, targets) ?? 'workspace',
+        connectSessionAllowed: this.reflector.getAllAndOverride<boolean>(CONNECT_SESSION_ALLOWED, targets) ?? false,
+        scope: this.reflector.getAllAndOverride<ScopeResource | typeof ANY_SCOPE>(SCOPE_RESOURCE, targets),
+      };
+      handlers.set(handler, route);
+    }
+    return route;
+  }
+
+  private checkConnectSession(principal: Principal, request: AuthRequest, allowed: boolean): void {
     if (principal.kind !== 'connect_session') return;
     if (!allowed) throw new DomainError('forbidden', 'A connect-session token cannot call this endpoint');
     if (request.params?.id !== principal.domainId) {

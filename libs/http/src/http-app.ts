@@ -1,11 +1,12 @@
 import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body-parser';
 import { registerFormBodyParser } from './form-body-parser';
 import { notifyHttpResponse } from './http-observer';
 import { REQUEST_ID_HEADER, newRequestId } from './request-id';
+import { logRequest } from './request-log';
 
 /** The Fastify adapter every app uses: body limit, request ids, no Fastify logger (pino is ours). */
 export function createFastifyAdapter(trustedProxies: string[] = []): FastifyAdapter {
@@ -19,7 +20,8 @@ export function createFastifyAdapter(trustedProxies: string[] = []): FastifyAdap
 }
 
 /**
- * Wires what lives below Nest's pipeline: JSON parsing and the request-id header on every response.
+ * Wires what lives below Nest's pipeline: JSON parsing, the request-id header on every response and
+ * the request log line.
  * Errors Fastify raises before a route runs (bad JSON, body limits) reach AllExceptionsFilter through
  * the error handler Nest installs.
  */
@@ -32,6 +34,7 @@ export function configureHttpApp(app: NestFastifyApplication): void {
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
+    logRequest(PinoLogger.root, request, reply);
     notifyHttpResponse({
       method: request.method,
       route: request.routeOptions.url ?? 'unmatched',

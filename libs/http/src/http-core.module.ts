@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import type { IncomingMessage } from 'node:http';
 import type { Options } from 'pino-http';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { logDestination, startUpAtDebug } from './log-output';
@@ -27,14 +26,13 @@ export class HttpCoreModule {
       module: HttpCoreModule,
       imports: [
         LoggerModule.forRoot({
+          // No pino-http middleware per request: request lines come from an onResponse hook
+          // (request-log.ts). pino-http still builds the root logger the app logs through.
+          forRoutes: [],
           pinoHttp: withDestination({
             level: options.logLevel,
             hooks: { logMethod: startUpAtDebug },
             base: { service: options.service },
-            // Fastify's id (also sent as x-service-request-id) is copied onto the raw request by middie.
-            genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? 'unknown',
-            customAttributeKeys: { reqId: 'requestId' },
-            autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
             // Secrets that pass through requests (the customer's DNS token of dns/apply) never reach a log line.
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.token', 'body.token', 'token'],
             serializers: {

@@ -6,6 +6,8 @@ import { DatabaseTarget, ormOptions } from './orm-options';
 import { MikroORM } from '@mikro-orm/core';
 import { MikroSqlExecutor } from './sql-executor';
 import { PgDirect } from './pg-direct';
+import { RequestScopedEntityManager } from './request-scope';
+import { RequestScopeHook } from './request-scope.hook';
 
 export interface PersistenceOptions extends DatabaseTarget {
   migrateOnStart: boolean;
@@ -17,16 +19,24 @@ export interface PersistenceOptions extends DatabaseTarget {
 export class PersistenceModule {
   static forRoot(options: PersistenceOptions): DynamicModule {
     const target: DatabaseTarget = { url: options.url, embedded: options.embedded };
+    const scope = new RequestScopedEntityManager();
     return {
       module: PersistenceModule,
       imports: [
-        MikroOrmModule.forRoot({ ...ormOptions(target), autoLoadEntities: true, registerRequestContext: true }),
+        MikroOrmModule.forRoot({
+          ...ormOptions(target, { context: scope.context }),
+          autoLoadEntities: true,
+          // Replaced by RequestScopeHook: a lazily forked EntityManager, no middleware per request.
+          registerRequestContext: false,
+        }),
       ],
       providers: [
         { provide: DATABASE_TARGET, useValue: target },
         { provide: MIGRATE_ON_START, useValue: options.migrateOnStart },
         MigrationRunner,
         DatabaseHealth,
+        { provide: RequestScopedEntityManager, useValue: scope },
+        RequestScopeHook,
         { provide: MikroSqlExecutor, inject: [MikroORM], useFactory: (orm: MikroORM) => MikroSqlExecutor.of(orm) },
         { provide: PgDirect, inject: [MikroORM], useFactory: (orm: MikroORM) => PgDirect.of(orm) },
       ],
