@@ -19,6 +19,13 @@ import request from 'supertest';
  * (it plays the caching recursive resolver), `authoritative` plays the customers' nameservers and
  * the TLD's (DNS_AUTHORITATIVE_PORT points there; their NS names resolve to 127.0.0.1).
  */
+/**
+ * How long a create or a check may take when the nameservers the diagnostics ask never answer: the
+ * diagnostics' budget (4 s) and the resolver's own lookups, with room for a loaded machine. Nine
+ * silent addresses asked one after another took 18 s and more.
+ */
+const SILENT_NAMESERVERS_BOUND_MS = 12_000;
+
 describe('DNS problems named precisely', () => {
   let resolver: DnsServer;
   let authoritative: DnsServer;
@@ -170,5 +177,52 @@ describe('DNS problems named precisely', () => {
     // When the nameservers hold the old record too, it is a plain wrong record again.
     authoritative.setRecords('shop.stale-cache.com', [{ type: 'CNAME', data: 'other-host.saas-test.net' }]);
     await waitForMonitor(body.domain.id, (d) => d.monitorMessage === 'Update your CNAME');
+  });
+
+  it('nameservers that never answer (port 53 filtered) cost a bounded wait: create and /check answer the plain verdict', async () => {
+    // Nine nameserver addresses nobody listens on (the authoritative server is bound to 127.0.0.1
+    // only), as behind an egress filter on port 53. Asked one after another, 2 s each, they held
+    // create and the check 20 s each, past the actor's 15 s attempt (the check answered on the API's
+    // retry; a few more addresses and it is a 503 at the 30 s deadline).
+    resolver.setRecords('shop.silent-ns.com', [{ type: 'CNAME', data: 'other-host.saas-test.net' }]);
+    resolver.setRecords(
+      'silent-ns.com',
+      [1, 2, 3].map((n) => ({ type: 'NS' as const, data: `ns${n}.silent-ns.net` })),
+    );
+    for (const n of [1, 2, 3])
+      resolver.setRecords(
+        `ns${n}.silent-ns.net`,
+        [1, 2, 3].map((host) => ({ type: 'A' as const, data: `127.0.${n}.${host}` })),
+      );
+    let started = Date.now();
+    const { body } = await connect('shop.silent-ns.com');
+    const createMs = Date.now() - started;
+    expect(body.warnings).toBeUndefined();
+
+    started = Date.now();
+    const checked = await request(t.server).post(`/v1/domains/${body.domain.id}/check`).set(auth);
+    const checkMs = Date.now() - started;
+    expect(createMs).toBeLessThan(SILENT_NAMESERVERS_BOUND_MS);
+    expect(checkMs).toBeLessThan(SILENT_NAMESERVERS_BOUND_MS);
+    expect(checked.status).toBe(200);
+    expect(checked.body.domain).toMatchObject({ monitorStatus: 'dns_incorrect', monitorMessage: 'Update your CNAME' });
+  });
+
+  it("a SERVFAIL whose TLD servers never answer costs a bounded wait too (the delegation's question)", async () => {
+    resolver.setServfail('silent-tld.org');
+    resolver.setServfail('www.silent-tld.org');
+    resolver.setRecords(
+      'org',
+      [1, 2, 3].map((n) => ({ type: 'NS' as const, data: `ns${n}.silent-tld-servers.net` })),
+    );
+    for (const n of [1, 2, 3])
+      resolver.setRecords(
+        `ns${n}.silent-tld-servers.net`,
+        [1, 2, 3].map((host) => ({ type: 'A' as const, data: `127.0.${n + 10}.${host}` })),
+      );
+    const started = Date.now();
+    const { body } = await connect('www.silent-tld.org');
+    expect(Date.now() - started).toBeLessThan(SILENT_NAMESERVERS_BOUND_MS);
+    expect(body.warnings).toBeUndefined();
   });
 });

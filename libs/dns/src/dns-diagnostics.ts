@@ -9,7 +9,13 @@ export interface DnsDiagnosticsOptions {
   authoritativePort: number;
   /** OUTBOUND_ALLOW_CIDRS: nameservers at private addresses are asked only when exempted. */
   allowCidrs: readonly string[];
+  /** One question's wait for its answer (2 s). */
   timeoutMs?: number;
+  /**
+   * The longest one diagnosis (brokenDelegation, staleCache) may take, whatever the nameservers do
+   * (4 s): past it the probe keeps its plain verdict, so a check or a monitor pass stays prompt.
+   */
+  budgetMs?: number;
 }
 
 interface Zone {
@@ -20,6 +26,24 @@ interface Zone {
 /** Zone lookups are shared by every hostname of a zone for a minute. */
 const ZONE_CACHE_MS = 60_000;
 const MAX_NAMESERVERS = 3;
+/** Nameserver addresses asked at once (the first that answers settles it). */
+const MAX_SERVERS = 6;
+const DEFAULT_BUDGET_MS = 4_000;
+
+/** The first of `attempts` to give a value; undefined once all gave none (failures count as none). */
+function firstAnswer<T>(attempts: Promise<T | undefined>[]): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    let left = attempts.length;
+    if (!left) return resolve(undefined);
+    for (const attempt of attempts)
+      attempt
+        .then(
+          (value) => value !== undefined && resolve(value),
+          () => undefined,
+        )
+        .finally(() => --left === 0 && resolve(undefined));
+  });
+}
 
 /**
  * The questions behind the precise DNS messages (issue 17, part 3) that one resolver answer cannot
@@ -39,38 +63,58 @@ export class DnsDiagnostics {
    * The resolvers answered SERVFAIL for `hostname`: a broken delegation when a parent of the name
    * (up to its registrable domain) is delegated, i.e. has NS records; undefined when nothing above
    * answers either, which looks like a resolver outage and says nothing about the customer.
+   * Undefined too when the answer takes longer than the budget.
    */
-  async brokenDelegation(hostname: string): Promise<DnsProblem | undefined> {
+  brokenDelegation(hostname: string): Promise<DnsProblem | undefined> {
+    return this.withinBudget(this.findBrokenDelegation(hostname));
+  }
+
+  /**
+   * The resolvers answered `seen` (wrong); when the zone's own nameservers already answer right, the
+   * resolvers serve an old cached answer: names it with the TTL it has left. Undefined when they do
+   * not, or do not answer within the budget (nameservers behind a filter on port 53, or gone).
+   */
+  staleCache(hostname: string, seen: DnsAnswers, now = new Date()): Promise<DnsProblem | undefined> {
+    return this.withinBudget(this.findStaleCache(hostname, seen, now));
+  }
+
+  /**
+   * A diagnosis only refines a verdict the probe already has: it must never hold the probe (a
+   * check's answer, a monitor slot) for longer than the budget. The questions cut short end on
+   * their own timeouts.
+   */
+  private withinBudget(diagnosis: Promise<DnsProblem | undefined>): Promise<DnsProblem | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), this.options.budgetMs ?? DEFAULT_BUDGET_MS);
+      timer.unref();
+    });
+    return Promise.race([diagnosis.catch(() => undefined), budget]).finally(() => clearTimeout(timer));
+  }
+
+  private async findBrokenDelegation(hostname: string): Promise<DnsProblem | undefined> {
     const zone = await this.zoneOf(hostname);
     if (!zone) return undefined;
     return { kind: 'broken_delegation', hostname, zone: zone.zone, nameservers: zone.nameservers };
   }
 
-  /**
-   * The resolvers answered `seen` (wrong); when the zone's own nameservers already answer right, the
-   * resolvers serve an old cached answer: names it with the TTL it has left.
-   */
-  async staleCache(hostname: string, seen: DnsAnswers, now = new Date()): Promise<DnsProblem | undefined> {
+  private async findStaleCache(hostname: string, seen: DnsAnswers, now: Date): Promise<DnsProblem | undefined> {
     const zone = await this.zoneOf(hostname);
     if (!zone) return undefined;
+    // Every nameserver at once: one that never answers must not make the others wait their turn.
     const servers = await this.addressesOf(zone.nameservers);
-    for (const server of servers) {
-      const answers = await this.authoritativeAnswers(server, hostname).catch(() => undefined);
-      if (!answers) continue;
-      if (classifyDnsAnswers(hostname, answers, this.options.edge).dns !== 'correct') return undefined;
-      const cached = await this.cachedRecord(hostname, seen);
-      const expiresAt =
-        cached.ttl !== undefined
-          ? new Date(Math.ceil((now.getTime() + cached.ttl * 1000) / 60_000) * 60_000)
-          : undefined;
-      return {
-        kind: 'stale_cache',
-        hostname,
-        cached: cached.text,
-        ...(cached.ttl !== undefined ? { ttl: cached.ttl, expiresAt: expiresAt!.toISOString() } : {}),
-      };
-    }
-    return undefined;
+    const answers = await firstAnswer(servers.map((server) => this.authoritativeAnswers(server, hostname)));
+    if (!answers) return undefined;
+    if (classifyDnsAnswers(hostname, answers, this.options.edge).dns !== 'correct') return undefined;
+    const cached = await this.cachedRecord(hostname, seen);
+    const expiresAt =
+      cached.ttl !== undefined ? new Date(Math.ceil((now.getTime() + cached.ttl * 1000) / 60_000) * 60_000) : undefined;
+    return {
+      kind: 'stale_cache',
+      hostname,
+      cached: cached.text,
+      ...(cached.ttl !== undefined ? { ttl: cached.ttl, expiresAt: expiresAt!.toISOString() } : {}),
+    };
   }
 
   /** The closest name from `hostname` up to its registrable domain with NS records. */
@@ -102,14 +146,16 @@ export class DnsDiagnostics {
   private async delegationAtParent(registrable: string): Promise<Zone | undefined> {
     const parent = registrable.slice(registrable.indexOf('.') + 1);
     if (!parent || parent === registrable) return undefined;
-    for (const server of await this.addressesOf(await this.nameservers(parent))) {
-      const answer = await this.ask(server, registrable, 'NS', false).catch(() => undefined);
-      const nameservers = [...(answer?.answers ?? []), ...(answer?.authorities ?? [])]
-        .filter((r) => r.type === 'NS' && r.name === registrable)
-        .map((r) => r.value);
-      if (nameservers.length) return { zone: registrable, nameservers };
-    }
-    return undefined;
+    const servers = await this.addressesOf(await this.nameservers(parent));
+    return firstAnswer(
+      servers.map(async (server) => {
+        const answer = await this.ask(server, registrable, 'NS', false);
+        const nameservers = [...answer.answers, ...answer.authorities]
+          .filter((r) => r.type === 'NS' && r.name === registrable)
+          .map((r) => r.value);
+        return nameservers.length ? { zone: registrable, nameservers } : undefined;
+      }),
+    );
   }
 
   /** NS records owned by `name` itself (a CNAME at the name is not a delegation). */
@@ -131,6 +177,7 @@ export class DnsDiagnostics {
     const blocked = new Set(checkResolvedAddresses(addresses, this.options.allowCidrs).offending.map((o) => o.address));
     return addresses
       .filter((address) => !blocked.has(address))
+      .slice(0, MAX_SERVERS)
       .map((host) => ({ host, port: this.options.authoritativePort }));
   }
 
