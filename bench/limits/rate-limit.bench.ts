@@ -78,7 +78,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     return {
       method:
         `Two dist/apps/api processes on the benchmark's database and NATS prefix, identical but for RATE_LIMITS ` +
-        `(on: SPEC section 8's limits counted in PostgreSQL by libs/limits' group-committed upsert: one statement per round trip for all requests waiting; off). One workspace with ` +
+        `(on: SPEC section 8's limits, budget reserved in PostgreSQL by libs/limits' group-committed upsert, a tenth of the limit at a time, and spent in memory; off). One workspace with ` +
         `${KEYS.toLocaleString('en-US')} API keys issued through the admin API; every request takes the next key in ` +
         `turn, so no key reaches its 60 per minute and the limiter always lets the request through (the cost measured ` +
         `is the counting, not cheaper 429s). autocannon (${CONNECTIONS} keep-alive connections, one request in ` +

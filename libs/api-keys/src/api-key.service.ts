@@ -84,6 +84,11 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
     return looksLikeApiKey(token);
   }
 
+  /** The principal of a key confirmed live within the trust window, without I/O. */
+  cached(token: string, now = Date.now()): Principal | undefined {
+    return looksLikeApiKey(token) ? this.cache.get(hashApiKey(token), now) : undefined;
+  }
+
   /** The principal of a live key, or undefined for an unknown, malformed or revoked one. */
   async authenticate(token: string, now = Date.now()): Promise<Principal | undefined> {
     if (!looksLikeApiKey(token)) return undefined;

@@ -1,6 +1,6 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError } from '@app/kernel';
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   ANY_SCOPE,
@@ -13,6 +13,9 @@ import {
 import { bearerToken, safeEqual } from './bearer';
 import { CredentialResolvers } from './credential-resolvers';
 import { Principal, RequestWithPrincipal } from './principal';
+
+/** A controller method, as Nest's execution context and the reflector know it. */
+type RouteHandler = ReturnType<ExecutionContext['getHandler']>;
 
 /** What a route's decorators say about its credentials; read once per handler, not per request. */
 interface RouteAuth {
@@ -48,14 +51,40 @@ export class AuthGuard implements CanActivate {
     if (!token) throw new DomainError('unauthorized', 'Missing bearer token: send Authorization: Bearer <token>');
     const principal = await this.credentials.authenticate(token);
     if (!principal) throw new DomainError('unauthorized', 'Invalid, expired or revoked bearer token');
-    this.checkConnectSession(principal, request, connectSessionAllowed);
-    this.checkScope(principal, request.method, scope);
+    const denied = this.denial(principal, request, { kind, connectSessionAllowed, scope });
+    if (denied) throw denied;
     request.principal = principal;
     return true;
   }
 
+  /**
+   * For a fast path that answers before Nest's pipeline: sets the principal and answers true when
+   * the route takes a workspace credential, the token's principal is known in memory and the route
+   * admits it; answers false otherwise (the request then meets this guard as usual, which
+   * authenticates it or answers the error).
+   */
+  authorizeCached(request: AuthRequest, controller: Type, handler: RouteHandler): boolean {
+    const route = this.routeAuthOf(controller, handler);
+    if (route.kind !== 'workspace') return false;
+    const token = bearerToken(request.headers.authorization);
+    const principal = token ? this.credentials.cached(token) : undefined;
+    if (!principal || this.denial(principal, request, route)) return false;
+    request.principal = principal;
+    return true;
+  }
+
+  private denial(principal: Principal, request: AuthRequest, route: RouteAuth): DomainError | undefined {
+    return (
+      this.connectSessionDenial(principal, request, route.connectSessionAllowed) ??
+      this.scopeDenial(principal, request.method, route.scope)
+    );
+  }
+
   private routeAuth(context: ExecutionContext): RouteAuth {
-    const [handler, controller] = [context.getHandler(), context.getClass()];
+    return this.routeAuthOf(context.getClass(), context.getHandler());
+  }
+
+  private routeAuthOf(controller: Type, handler: RouteHandler): RouteAuth {
     let handlers = this.routes.get(controller);
     if (!handlers) this.routes.set(controller, (handlers = new WeakMap()));
     let route = handlers.get(handler);
@@ -71,25 +100,27 @@ export class AuthGuard implements CanActivate {
     return route;
   }
 
-  private checkConnectSession(principal: Principal, request: AuthRequest, allowed: boolean): void {
-    if (principal.kind !== 'connect_session') return;
-    if (!allowed) throw new DomainError('forbidden', 'A connect-session token cannot call this endpoint');
+  private connectSessionDenial(principal: Principal, request: AuthRequest, allowed: boolean): DomainError | undefined {
+    if (principal.kind !== 'connect_session') return undefined;
+    if (!allowed) return new DomainError('forbidden', 'A connect-session token cannot call this endpoint');
     if (request.params?.id !== principal.domainId) {
-      throw new DomainError('forbidden', 'This connect-session token is scoped to another domain');
+      return new DomainError('forbidden', 'This connect-session token is scoped to another domain');
     }
+    return undefined;
   }
 
-  private checkScope(
+  private scopeDenial(
     principal: Principal,
     method: string,
     resource: ScopeResource | typeof ANY_SCOPE | undefined,
-  ): void {
-    if (!principal.scopes || principal.kind === 'connect_session' || resource === ANY_SCOPE) return;
-    if (!resource) throw new DomainError('forbidden', 'This endpoint is not available to scoped tokens');
+  ): DomainError | undefined {
+    if (!principal.scopes || principal.kind === 'connect_session' || resource === ANY_SCOPE) return undefined;
+    if (!resource) return new DomainError('forbidden', 'This endpoint is not available to scoped tokens');
     const needed = `${resource}:${method === 'GET' || method === 'HEAD' ? 'read' : 'write'}`;
     if (!principal.scopes.includes(needed)) {
-      throw new DomainError('forbidden', `This token lacks the ${needed} scope`, { requiredScope: needed });
+      return new DomainError('forbidden', `This token lacks the ${needed} scope`, { requiredScope: needed });
     }
+    return undefined;
   }
 
   private checkAdmin(token: string | undefined): boolean {

@@ -6,7 +6,7 @@ import { CredentialResolvers } from './credential-resolvers';
 /** The default-deny guard and the registry every credential kind (API keys, OAuth, connect sessions) joins. */
 @Global()
 @Module({
-  providers: [CredentialResolvers, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [CredentialResolvers],
+  providers: [CredentialResolvers, AuthGuard, { provide: APP_GUARD, useExisting: AuthGuard }],
+  exports: [CredentialResolvers, AuthGuard],
 })
 export class AuthModule {}

@@ -12,6 +12,7 @@ export {
   type ScopeResource,
   ScopeResourceOf,
 } from './auth.decorators';
+export { AuthGuard } from './auth.guard';
 export { AuthModule } from './auth.module';
 export { safeEqual } from './bearer';
 export { type CredentialResolver, CredentialResolvers } from './credential-resolvers';

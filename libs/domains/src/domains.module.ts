@@ -20,6 +20,7 @@ import { DomainPreflight } from './api/domain-preflight.service';
 import { DomainHotReads } from './store/domain-hot.reads';
 import { DomainRepository } from './store/domain.repository';
 import { DomainViews } from './api/domain-views.service';
+import { DomainReadFastPath } from './api/domain-read.fast-path';
 import { DomainsController } from './api/domains.controller';
 import { BulkCreateDomains } from './api/bulk-create.usecase';
 import { DomainsBulkController } from './api/domains-bulk.controller';
@@ -40,6 +41,7 @@ import { HostnameClaims } from './api/hostname-claim.service';
     DomainPreflight,
     DomainRepository,
     DomainViews,
+    DomainReadFastPath,
     DomainHotReads,
     BulkCreateDomains,
     HostnameClaims,

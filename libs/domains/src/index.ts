@@ -1,5 +1,6 @@
 /** What other libs use of connected domains: the modules, the read side, and the actor's protocol. */
 export { DomainsApiModule, DomainsNodeModule } from './domains.module';
+export { DomainReadFastPath } from './api/domain-read.fast-path';
 export { DomainCommands } from './api/domain-commands';
 export { CreateDomainDto } from './api/dto/create-domain.dto';
 export { UpdateDomainDto } from './api/dto/update-domain.dto';

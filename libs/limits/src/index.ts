@@ -1,2 +1,3 @@
 export { Idempotent, IDEMPOTENT } from './idempotency.interceptor';
 export { LimitsModule } from './limits.module';
+export { RateLimitGuard } from './rate-limit.guard';

@@ -7,11 +7,12 @@ import { RateLimitStore } from './rate-limit.store';
 /**
  * Rate limits on every API handler (a global guard, after authentication); idempotency on the
  * routes marked @Idempotent() (their own interceptor, resolved in each controller's module, hence
- * global and exporting its store).
+ * global and exporting its store). The guard is exported for fast paths that answer before Nest's
+ * pipeline (RateLimitGuard.admitLocally).
  */
 @Global()
 @Module({
-  providers: [RateLimitStore, IdempotencyStore, { provide: APP_GUARD, useClass: RateLimitGuard }],
-  exports: [IdempotencyStore],
+  providers: [RateLimitStore, IdempotencyStore, RateLimitGuard, { provide: APP_GUARD, useExisting: RateLimitGuard }],
+  exports: [IdempotencyStore, RateLimitGuard],
 })
 export class LimitsModule {}

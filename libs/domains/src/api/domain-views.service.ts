@@ -21,6 +21,8 @@ export class DomainViews implements OnModuleInit, OnModuleDestroy {
   readonly cache = new DomainViewCache(DOMAIN_VIEW_CACHE_ENTRIES, DOMAIN_VIEW_CACHE_TTL_MS);
   private readonly edge: EdgeSettings;
   private readonly stop: (() => void)[] = [];
+  /** Views are replaced, never changed, in the cache: a body serialized once stays right. */
+  private readonly bodies = new WeakMap<DomainView, string>();
 
   constructor(
     private readonly reads: DomainHotReads,
@@ -54,6 +56,15 @@ export class DomainViews implements OnModuleInit, OnModuleDestroy {
     const view = toDomainView(state, this.edge);
     this.cache.putRead(workspaceId, view, started);
     return view;
+  }
+
+  /** The cached view's answer body (`{"domain": ...}`), serialized once per view; undefined on a miss. */
+  cachedBody(workspaceId: string, id: string): string | undefined {
+    const view = this.cache.get(workspaceId, id);
+    if (!view) return undefined;
+    let body = this.bodies.get(view);
+    if (body === undefined) this.bodies.set(view, (body = JSON.stringify({ domain: view })));
+    return body;
   }
 
   /** A view a command of this replica got back from the domain's actor (after its commit). */
