@@ -8,6 +8,9 @@ import { ConsoleDomainsController } from './console-domains.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 import { ConsoleAuditController } from './console-audit.controller';
 import { ConsoleClusterController } from './console-cluster.controller';
+import { ConsolePurchasesController } from './console-purchases.controller';
+import { ConsolePurchases } from './console-purchases.service';
+import { PurchasesApiModule } from '@app/purchases';
 import { ConsoleTimeline } from './console-timeline.service';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
@@ -33,6 +36,7 @@ import { SignInThrottle } from './signin-throttle.store';
     WebhooksApiModule,
     ConnectSessionsModule,
     RecordChecksApiModule,
+    PurchasesApiModule,
   ],
   controllers: [
     ConsoleAuthController,
@@ -41,6 +45,7 @@ import { SignInThrottle } from './signin-throttle.store';
     ConsoleWebhooksController,
     ConsoleAuditController,
     ConsoleClusterController,
+    ConsolePurchasesController,
     ConsoleUsersAdminController,
   ],
   providers: [
@@ -52,6 +57,7 @@ import { SignInThrottle } from './signin-throttle.store';
     ConsoleGuard,
     ConsoleTimeline,
     ConsoleQueries,
+    ConsolePurchases,
   ],
   exports: [ConsoleUsers],
 })
