@@ -11,6 +11,8 @@ import { ConsoleClusterController } from './console-cluster.controller';
 import { ConsolePurchasesController } from './console-purchases.controller';
 import { ConsolePurchases } from './console-purchases.service';
 import { PurchasesApiModule } from '@app/purchases';
+import { OAuthModule } from '@app/oauth';
+import { ConsoleOAuthClientsController } from './console-oauth-clients.controller';
 import { ConsoleTimeline } from './console-timeline.service';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
@@ -37,6 +39,7 @@ import { SignInThrottle } from './signin-throttle.store';
     ConnectSessionsModule,
     RecordChecksApiModule,
     PurchasesApiModule,
+    OAuthModule,
   ],
   controllers: [
     ConsoleAuthController,
@@ -46,6 +49,7 @@ import { SignInThrottle } from './signin-throttle.store';
     ConsoleAuditController,
     ConsoleClusterController,
     ConsolePurchasesController,
+    ConsoleOAuthClientsController,
     ConsoleUsersAdminController,
   ],
   providers: [

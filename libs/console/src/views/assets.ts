@@ -68,6 +68,8 @@ table.editor select{width:auto;padding:6px}
 input[aria-invalid=true]{border-color:var(--bad)!important}
 .inline-check{display:flex;gap:6px;align-items:center;font-weight:400;margin:0;white-space:nowrap}
 .spaced{margin-top:10px}
+fieldset.scopes{border:1px solid var(--line);border-radius:8px;padding:10px 14px;display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:6px 14px}
+fieldset.scopes legend{font-weight:600;font-size:14px;padding:0 4px}
 `;
 
 /** Progressive enhancement only: every form works without it. */
