@@ -209,7 +209,7 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     expect(Object.keys(status.body.nodes[0].rates).sort()).toEqual(
       expect.arrayContaining(['monitorProbes', 'webhookAttempts']),
     );
-    await consoleShot(page, 'cluster');
+    await consoleShot(page, 'cluster-figures');
     await page.context().close();
   });
 

@@ -59,7 +59,7 @@ export function clusterPage(actor: ConsoleActor, c: ClusterView) {
             ${perSecond(sum(c, 'monitorProbes'))} <span class="muted" style="font-size:16px">probes/s</span>
           </div>
           <p>
-            Lag ${pill(behind ? 'pending' : 'active')} <strong>${duration(c.monitor.lagSeconds)}</strong>
+            Lag ${pill(behind ? 'behind' : 'on_time')} <strong>${duration(c.monitor.lagSeconds)}</strong>
             <span class="muted"
               >· oldest overdue probe; ${c.monitor.overdue > 10_000 ? 'over 10,000' : c.monitor.overdue} domains
               overdue</span

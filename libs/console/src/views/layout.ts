@@ -126,6 +126,8 @@ const TONES: Record<string, string> = {
   renewed: 'ok',
   on: 'ok',
   off: 'neutral',
+  on_time: 'ok',
+  behind: 'bad',
   member: 'ok',
   enabled: 'ok',
   pending: 'wait',

@@ -34,9 +34,12 @@ export function oauthClientsPage(
       ${
         options.issued
           ? html`<div class="secret" role="status">
-              <strong>Your new client</strong> — copy the secret now, it will not be shown again.
-              <span class="muted">Client id</span> <code id="client-id">${options.issued.clientId}</code>
-              <span class="muted">Client secret</span> <code id="client-secret">${options.issued.secret}</code
+              <strong>Your new client</strong> — copy the secret now, it will not be shown again. <br /><span
+                class="muted"
+                >Client id</span
+              >
+              <code id="client-id">${options.issued.clientId}</code> <span class="muted">Client secret</span>
+              <code id="client-secret">${options.issued.secret}</code
               ><button type="button" class="secondary" data-copy="client-secret" hidden>Copy secret</button>
             </div>`
           : ''

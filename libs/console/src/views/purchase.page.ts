@@ -35,7 +35,8 @@ function liveValue(value: unknown): Html | string {
     return html`${value.map((v) => html`<code>${JSON.stringify(v).replace(/^"|"$/g, '')}</code><br />`)}`;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (value === null || value === undefined) return '—';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) ? when(value) : value;
+  return JSON.stringify(value);
 }
 
 const labelOf = (key: string) => key.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());
@@ -82,7 +83,7 @@ function actionsCards(actor: ConsoleActor, w: WorkspaceContext, d: PurchaseDetai
       </form>
       <h3>Auto-renew ${pill(p.autoRenew ? 'on' : 'off')}</h3>
       <p class="muted">
-        ${p.autoRenew ? 'Renewed for a year shortly before it expires.' : `Off: the domain lapses at ${p.expiresAt ?? 'its expiry'}.`}
+        ${p.autoRenew ? 'Renewed for a year shortly before it expires.' : html`Off: the domain lapses at ${when(p.expiresAt)}.`}
       </p>
       ${
         w.canWrite
