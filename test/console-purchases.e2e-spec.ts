@@ -156,6 +156,28 @@ describe('the console: domain purchases in headless Chromium', () => {
     expect(
       await t.db.query("select 1 from sandbox_charges where metadata->>'purchaseId' = $1", [bought.id]),
     ).toHaveLength(2);
+    // The same renew form sent twice (a double click, a resent POST) renews and charges once.
+    const statuses = await page.evaluate(
+      async ({ action }) => {
+        const doc = (globalThis as any).document;
+        const token = doc.querySelector('input[name=_csrf]').value as string;
+        const send = () =>
+          fetch(action, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: `_csrf=${encodeURIComponent(token)}&years=1&requestKey=twice-sent-form-0001`,
+            redirect: 'manual',
+          }).then((r) => r.status);
+        return [await send(), await send()];
+      },
+      { action: `/console/w/${ws}/purchases/${bought.id}/renew` },
+    );
+    expect(statuses).toEqual([0, 0]); // opaque redirects: 303 to the purchase page
+    expect(
+      await t.db.query("select 1 from sandbox_charges where metadata->>'purchaseId' = $1", [bought.id]),
+    ).toHaveLength(3);
+    const twice = (await request(t.server).get(`/v1/domain-purchases/${bought.id}`).set(auth())).body.purchase;
+    expect(Math.round((Date.parse(twice.expiresAt) - Date.parse(after.expiresAt)) / (365.25 * 86_400_000))).toBe(1);
 
     await page.getByRole('button', { name: 'Turn auto-renew on' }).click();
     await page.getByText('Auto-renew is on.').waitFor();
@@ -226,7 +248,7 @@ describe('the console: domain purchases in headless Chromium', () => {
     expect(status).toBe(403);
     expect(
       await t.db.query("select 1 from sandbox_charges where metadata->>'purchaseId' = $1", [bought.id]),
-    ).toHaveLength(2);
+    ).toHaveLength(3);
     await page.context().close();
   });
 });
