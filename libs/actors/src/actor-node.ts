@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Bus } from '@app/bus';
+import { currentRates } from '@app/metrics';
 import type { SqlExecutor } from '@app/persistence';
 import { pruneOldCommands } from './actor-command.store';
 import { ActorHost, HostLimits } from './actor-host';
@@ -21,6 +22,8 @@ export interface NodeStatus {
   shards: number[];
   residentActors: number;
   mailboxDepth: number;
+  /** This process's rate meters (`monitorProbes`, `webhookAttempts`): per second over the last minute. */
+  rates?: Record<string, number>;
 }
 
 export interface ActorNodeOptions {
@@ -125,6 +128,7 @@ export class ActorNode {
       shards: this.shards.ownedShards(),
       residentActors: this.host.residentCount,
       mailboxDepth: this.host.mailboxDepth(),
+      rates: currentRates(),
     };
   }
 }

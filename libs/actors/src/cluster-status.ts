@@ -16,6 +16,8 @@ export interface ClusterStatus {
     residentActors: number;
     mailboxDepth: number;
     members: string[];
+    /** Per second over the last minute: `monitorProbes`, `webhookAttempts` (what the node runs). */
+    rates: Record<string, number>;
   }[];
 }
 
@@ -48,6 +50,8 @@ export async function askClusterStatus(bus: Bus): Promise<ClusterStatus> {
       residentActors: n.residentActors,
       mailboxDepth: n.mailboxDepth,
       members: n.members,
+      // A node of an older version answers without rates.
+      rates: n.rates ?? {},
     })),
   };
 }

@@ -17,6 +17,13 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.secret_rotated',
   'webhook_endpoint.deleted',
   'event.replayed',
+  'purchase.renewed',
+  'purchase.auto_renew_set',
+  'purchase.nameservers_set',
+  'purchase.dns_replaced',
+  'purchase.connected',
+  'oauth_client.created',
+  'oauth_client.revoked',
   'user.created',
   'user.signed_out_everywhere',
 ] as const;

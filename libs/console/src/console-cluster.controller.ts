@@ -7,7 +7,7 @@ import { ConsoleQueries } from './console.queries';
 import { Actor } from './console-request';
 import { clusterPage } from './views/cluster.page';
 
-/** Operators only: what GET /admin/cluster answers, plus the webhook backlog. */
+/** Operators only: what GET /admin/cluster answers (with each node's rates), the monitor's lag and the webhook backlog. */
 @ConsoleController()
 export class ConsoleClusterController {
   constructor(
@@ -19,12 +19,18 @@ export class ConsoleClusterController {
   async show(@Actor() actor: ConsoleActor) {
     requireOperator(actor);
     const backlog = await this.queries.webhookBacklog();
+    const lag = await this.queries.monitorLag();
     return clusterPage(actor, {
       // The query GET /admin/cluster answers with, so the page and the endpoint cannot disagree.
       ...(await askClusterStatus(this.bus)),
       webhookBacklog: {
         pending: Number(backlog?.pending ?? 0),
         oldestDueAt: backlog?.oldest ? new Date(backlog.oldest).toISOString() : null,
+      },
+      monitor: {
+        // Due but not yet probed: a positive lag only (a next probe in the future is no lag).
+        lagSeconds: Math.max(0, lag?.lag_seconds ?? 0),
+        overdue: Number(lag?.overdue ?? 0),
       },
     });
   }

@@ -64,7 +64,7 @@ export class ConsoleDomainsController {
     const page = await this.domains.list(ws, {
       status: filters.status,
       monitorStatus: filters.monitorStatus,
-      hostnamePrefix: filters.q,
+      hostnameContains: filters.q,
       projectId: filters.projectId,
       cursor: q.cursor,
       limit: PAGE_SIZE,

@@ -1,5 +1,6 @@
 import { ExecutionContext, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { ConsoleActor } from './access';
+import type { Html } from './html';
 
 export interface ConsoleRequest {
   method: string;
@@ -30,6 +31,14 @@ export class SignInRequired extends Error {
 /** A page answer: rendered HTML, or a 303 to another console page (post/redirect/get). */
 export class Redirect {
   constructor(readonly location: string) {}
+}
+
+/** A page sent with another status than 200: a form shown again with its problems (400, 409). */
+export class PageWithStatus {
+  constructor(
+    readonly status: number,
+    readonly page: Html,
+  ) {}
 }
 
 /** Form fields as strings; a repeated field (checkbox lists) as an array. */

@@ -2,6 +2,7 @@ import { DomainError } from '@app/kernel';
 import {
   CreateWebhookEndpoint,
   CreateWebhookEndpointDto,
+  ATTEMPTS_KEPT,
   DELIVERY_STATUSES,
   DeliveryRepository,
   EndpointRepository,
@@ -21,6 +22,7 @@ import { ConsoleQueries } from './console.queries';
 import { Actor, FormBody, Redirect, field, fields } from './console-request';
 import { ConsoleWorkspaces } from './console-workspaces.service';
 import { checked, validated } from './form-validation';
+import { deliveryPage } from './views/delivery.page';
 import { deleteEndpointPage, endpointPage, webhooksPage } from './views/webhooks.page';
 
 const PAGE_SIZE = 25;
@@ -100,6 +102,20 @@ export class ConsoleWebhooksController {
       { endpoint, deliveries: page.rows.map(toDeliveryView), status, nextCursor: page.nextCursor },
       q.notice ? NOTICES[q.notice] : undefined,
     );
+  }
+
+  @Get('w/:ws/webhooks/:id/deliveries/:deliveryId')
+  async delivery(
+    @Actor() actor: ConsoleActor,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ) {
+    const w = await this.workspaces.context(actor, ws);
+    const endpoint = toEndpointView(await this.endpoints.get(ws, id));
+    const delivery = toDeliveryView(await this.deliveries.get(ws, id, deliveryId));
+    const attempts = await this.deliveries.attempts(deliveryId);
+    return deliveryPage(actor, w, { endpoint, delivery, attempts, kept: ATTEMPTS_KEPT });
   }
 
   @Post('w/:ws/webhooks/:id/edit')

@@ -8,6 +8,11 @@ import { ConsoleDomainsController } from './console-domains.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 import { ConsoleAuditController } from './console-audit.controller';
 import { ConsoleClusterController } from './console-cluster.controller';
+import { ConsolePurchasesController } from './console-purchases.controller';
+import { ConsolePurchases } from './console-purchases.service';
+import { PurchasesApiModule } from '@app/purchases';
+import { OAuthModule } from '@app/oauth';
+import { ConsoleOAuthClientsController } from './console-oauth-clients.controller';
 import { ConsoleTimeline } from './console-timeline.service';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
@@ -33,6 +38,8 @@ import { SignInThrottle } from './signin-throttle.store';
     WebhooksApiModule,
     ConnectSessionsModule,
     RecordChecksApiModule,
+    PurchasesApiModule,
+    OAuthModule,
   ],
   controllers: [
     ConsoleAuthController,
@@ -41,6 +48,8 @@ import { SignInThrottle } from './signin-throttle.store';
     ConsoleWebhooksController,
     ConsoleAuditController,
     ConsoleClusterController,
+    ConsolePurchasesController,
+    ConsoleOAuthClientsController,
     ConsoleUsersAdminController,
   ],
   providers: [
@@ -52,6 +61,7 @@ import { SignInThrottle } from './signin-throttle.store';
     ConsoleGuard,
     ConsoleTimeline,
     ConsoleQueries,
+    ConsolePurchases,
   ],
   exports: [ConsoleUsers],
 })

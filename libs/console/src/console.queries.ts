@@ -86,6 +86,20 @@ export class ConsoleQueries {
     return row;
   }
 
+  /**
+   * The monitor's lag: how long the oldest probe due is overdue, and how many are (counted up to
+   * 10,001). Both walk the next-probe index from its start, so they cost little however many domains.
+   */
+  async monitorLag(): Promise<{ lag_seconds: number | null; overdue: string } | undefined> {
+    const [row] = await this.db.query<{ lag_seconds: number | null; overdue: string }>(
+      `select extract(epoch from now() - (select min(next_probe_at) from domains where deleted_at is null))::float8
+                as lag_seconds,
+              (select count(*) from (select 1 from domains where deleted_at is null and next_probe_at < now()
+                 limit 10001) due) as overdue`,
+    );
+    return row;
+  }
+
   deadLettersByEndpoint(workspaceId: string): Promise<{ endpoint_id: string; n: string }[]> {
     return this.db.query<{ endpoint_id: string; n: string }>(
       `select endpoint_id, count(*) as n from webhook_deliveries where workspace_id = ? and status = 'dead_lettered' group by endpoint_id`,

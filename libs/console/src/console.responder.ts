@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Observable, map } from 'rxjs';
-import { Redirect } from './console-request';
+import { PageWithStatus, Redirect } from './console-request';
 import { Html } from './html';
 
 /** No framing, no inline script, nothing from another origin: the console needs none of it. */
@@ -17,7 +17,7 @@ export function pageHeaders(reply: FastifyReply): FastifyReply {
     .header('referrer-policy', 'same-origin');
 }
 
-/** Sends a returned `Html` as a page and a returned `Redirect` as 303 See Other. */
+/** Sends a returned `Html` as a page (`PageWithStatus` with its status) and a returned `Redirect` as 303 See Other. */
 @Injectable()
 export class ConsoleResponder implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -27,6 +27,10 @@ export class ConsoleResponder implements NestInterceptor {
         if (result instanceof Redirect) {
           pageHeaders(reply).status(303).header('location', result.location);
           return '';
+        }
+        if (result instanceof PageWithStatus) {
+          pageHeaders(reply).status(result.status).header('content-type', 'text/html; charset=utf-8');
+          return result.page.value;
         }
         if (result instanceof Html) {
           pageHeaders(reply).header('content-type', 'text/html; charset=utf-8');

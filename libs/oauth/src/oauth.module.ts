@@ -15,6 +15,6 @@ import { OAuthTokens } from './oauth-tokens.service';
   imports: [WorkspacesModule, MikroOrmModule.forFeature([OAuthClient])],
   controllers: [DiscoveryController, OAuthController, OAuthAdminController],
   providers: [OAuthClientRepository, OAuthTokenRepository, OAuthTokens, OAuthClients],
-  exports: [OAuthTokens],
+  exports: [OAuthTokens, OAuthClients],
 })
 export class OAuthModule {}

@@ -1,7 +1,11 @@
-import { PGlite } from '@electric-sql/pglite';
+import { type Extension, PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+
+// The package's `contrib/*` export resolves at run time but not under this tsconfig's moduleResolution.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL of the wire-protocol socket in front of PGlite. */
@@ -18,7 +22,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   mkdirSync(root, { recursive: true });
   const releaseLock = lockDataDir(root);
   try {
-    const db = await PGlite.create({ dataDir: join(root, 'pg') });
+    // pg_trgm: the console's hostname substring search (its index is created by a migration).
+    const db = await PGlite.create({ dataDir: join(root, 'pg'), extensions: { pg_trgm } });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
     await server.start();
     const url = `postgres://postgres@${server.getServerConn()}/postgres`;

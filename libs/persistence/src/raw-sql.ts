@@ -85,7 +85,7 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
   },
   'libs/webhooks/src/store/outcome.writer.ts': {
     kind: 'hot path',
-    why: 'delivery outcomes group-written in one unnest update per batch',
+    why: 'delivery outcomes group-written in one statement per batch: the unnest update, each attempt appended to its history, the history trimmed',
   },
   'libs/oauth/src/oauth-token.repository.ts': {
     kind: 'hot path',
@@ -135,7 +135,7 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
   },
   'libs/webhooks/src/store/delivery.repository.ts': {
     kind: 'read model',
-    why: 'deliveries with their attempts, keyset pages',
+    why: 'deliveries with their attempts and attempt history, keyset pages',
   },
   'libs/purchases/src/store/purchase.repository.ts': {
     kind: 'read model',

@@ -1,5 +1,16 @@
 /** What other processes load of domain purchases: the modules (the saga and protocol stay inside). */
 export { PurchasesApiModule, PurchasesNodeModule } from './purchases.module';
+// The api's use cases, DTOs and reads, shared with the console.
+export { PurchaseQueries } from './api/purchase-queries.usecase';
+export { RenewPurchase } from './api/renew-purchase.usecase';
+export { SetAutoRenew } from './api/set-auto-renew.usecase';
+export { SetNameservers } from './api/set-nameservers.usecase';
+export { ConnectPurchase } from './api/connect-purchase.usecase';
+export { PurchaseRepository } from './store/purchase.repository';
+export { PutDnsRecordsDto } from './api/dto/dns-records.dto';
+export { RenewPurchaseDto } from './api/dto/purchase-requests.dto';
+export { AutoConnectDto } from './api/dto/create-purchase.dto';
+export { toPurchaseView, toRenewalView, type PurchaseView } from './model/purchase.view';
 export { PURCHASE_KIND, purchaseProtocol } from './model/purchase.protocol';
 export type { PurchaseCommand, PurchaseProtocol, PurchaseReply } from './model/purchase.protocol';
 // The value lists the API document names (libs/openapi).

@@ -38,7 +38,8 @@ import { SAGA_STEP_LISTENER, SagaStepListener, noSagaStepListener } from './saga
     PurchaseQueries,
     PurchaseRepository,
   ],
-  exports: [PurchaseRepository],
+  // The console calls the same use cases as /v1/domain-purchases.
+  exports: [PurchaseRepository, PurchaseQueries, RenewPurchase, SetAutoRenew, SetNameservers, ConnectPurchase],
 })
 export class PurchasesApiModule {}
 

@@ -10,7 +10,8 @@ export { EventReplay } from './api/event-replay.usecase';
 export { CreateWebhookEndpointDto } from './api/dto/create-webhook-endpoint.dto';
 export { UpdateWebhookEndpointDto } from './api/dto/update-webhook-endpoint.dto';
 export { EndpointRepository } from './store/endpoint.repository';
-export { DeliveryRepository } from './store/delivery.repository';
+export { DeliveryRepository, type DeliveryAttemptRecord } from './store/delivery.repository';
+export { ATTEMPTS_KEPT } from './store/outcome.writer';
 
 // The wire contract: event types, envelopes, JetStream names, signatures, retry offsets.
 export { EVENT_TYPES } from './model/event-types';

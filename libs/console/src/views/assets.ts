@@ -58,6 +58,18 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 18px;margin:
 .pager{display:flex;justify-content:flex-end;gap:10px}
 .signin{max-width:420px;margin:64px auto}
 .stat{font-size:28px;font-weight:700}
+.field-problem{color:var(--bad);font-size:13.5px;margin:4px 0 0}
+.form-problems{background:var(--bad-bg);color:var(--bad);border:1px solid #f0b9b3;border-radius:8px;padding:10px 14px;margin-bottom:14px}
+.form-problems ul{margin:6px 0 0;padding-left:20px}
+table.editor td{padding:6px 8px;vertical-align:middle}table.editor caption{text-align:left;padding:10px;font-size:13.5px}
+table.editor input[type=text]{width:100%;padding:6px 8px;border:1px solid #b8c1cc;border-radius:6px;font:13px ui-monospace,Menlo,Consolas,monospace}
+table.editor select{width:auto;padding:6px}
+.w-num{max-width:90px}.row-new{background:#fafbfd}.row-invalid{background:#fff6f5}
+input[aria-invalid=true]{border-color:var(--bad)!important}
+.inline-check{display:flex;gap:6px;align-items:center;font-weight:400;margin:0;white-space:nowrap}
+.spaced{margin-top:10px}
+fieldset.scopes{border:1px solid var(--line);border-radius:8px;padding:10px 14px;display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:6px 14px}
+fieldset.scopes legend{font-weight:600;font-size:14px;padding:0 4px}
 `;
 
 /** Progressive enhancement only: every form works without it. */

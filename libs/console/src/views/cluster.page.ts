@@ -12,11 +12,24 @@ export interface ClusterView {
     shards: string;
     residentActors: number;
     mailboxDepth: number;
+    rates: Record<string, number>;
   }[];
   webhookBacklog: { pending: number; oldestDueAt: string | null };
+  monitor: { lagSeconds: number; overdue: number };
+}
+
+const perSecond = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(n >= 10 ? 1 : 2));
+const sum = (c: ClusterView, rate: string) => c.nodes.reduce((total, n) => total + (n.rates[rate] ?? 0), 0);
+
+function duration(seconds: number): string {
+  if (seconds < 1) return 'none';
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
 }
 
 export function clusterPage(actor: ConsoleActor, c: ClusterView) {
+  const behind = c.monitor.lagSeconds >= 60;
   return layout({
     title: 'Cluster',
     actor,
@@ -24,7 +37,10 @@ export function clusterPage(actor: ConsoleActor, c: ClusterView) {
     body: html`<div class="head">
         <div>
           <h1>Cluster</h1>
-          <p class="lead">The nodes that answered just now (the same data as <code>GET /admin/cluster</code>).</p>
+          <p class="lead">
+            The nodes that answered just now (the same data as <code>GET /admin/cluster</code>); rates are per second
+            over the last minute.
+          </p>
         </div>
       </div>
       <div class="grid">
@@ -38,9 +54,25 @@ export function clusterPage(actor: ConsoleActor, c: ClusterView) {
           </p>
         </section>
         <section class="card">
+          <h2>Monitor</h2>
+          <div class="stat">
+            ${perSecond(sum(c, 'monitorProbes'))} <span class="muted" style="font-size:16px">probes/s</span>
+          </div>
+          <p>
+            Lag ${pill(behind ? 'behind' : 'on_time')} <strong>${duration(c.monitor.lagSeconds)}</strong>
+            <span class="muted"
+              >· oldest overdue probe; ${c.monitor.overdue > 10_000 ? 'over 10,000' : c.monitor.overdue} domains
+              overdue</span
+            >
+          </p>
+        </section>
+        <section class="card">
           <h2>Webhook backlog</h2>
           <div class="stat">${c.webhookBacklog.pending}</div>
-          <p class="muted">pending deliveries · oldest due ${when(c.webhookBacklog.oldestDueAt)}</p>
+          <p class="muted">
+            pending deliveries · oldest due ${when(c.webhookBacklog.oldestDueAt)} ·
+            ${perSecond(sum(c, 'webhookAttempts'))} attempts/s
+          </p>
         </section>
       </div>
       ${
@@ -54,6 +86,8 @@ export function clusterPage(actor: ConsoleActor, c: ClusterView) {
                     <th scope="col">Shards owned</th>
                     <th scope="col">Resident actors</th>
                     <th scope="col">Mailbox depth</th>
+                    <th scope="col">Probes/s</th>
+                    <th scope="col">Webhook attempts/s</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -65,6 +99,8 @@ export function clusterPage(actor: ConsoleActor, c: ClusterView) {
                         <td>${n.shardsOwned}<br /><code class="muted">${n.shards}</code></td>
                         <td>${n.residentActors}</td>
                         <td>${n.mailboxDepth}</td>
+                        <td>${perSecond(n.rates.monitorProbes ?? 0)}</td>
+                        <td>${perSecond(n.rates.webhookAttempts ?? 0)}</td>
                       </tr>`,
                   )}
                 </tbody>

@@ -74,8 +74,8 @@ export function domainsPage(
       }
       <form method="get" action="${base}" class="filters" role="search" aria-label="Filter domains">
         <div class="field">
-          <label for="f-q">Hostname starts with</label
-          ><input id="f-q" name="q" type="search" value="${filters.q ?? ''}" placeholder="shop." />
+          <label for="f-q">Hostname contains</label
+          ><input id="f-q" name="q" type="search" value="${filters.q ?? ''}" placeholder="shop" />
         </div>
         <div class="field">
           <label for="f-status">Status</label

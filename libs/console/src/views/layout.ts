@@ -8,7 +8,17 @@ export interface WorkspaceContext {
 }
 
 export type Section =
-  'workspaces' | 'overview' | 'domains' | 'keys' | 'webhooks' | 'events' | 'audit' | 'cluster' | 'users';
+  | 'workspaces'
+  | 'overview'
+  | 'domains'
+  | 'purchases'
+  | 'keys'
+  | 'oauth'
+  | 'webhooks'
+  | 'events'
+  | 'audit'
+  | 'cluster'
+  | 'users';
 
 export interface LayoutOptions {
   title: string;
@@ -36,7 +46,9 @@ function nav(options: LayoutOptions): Html {
         ? html`<p class="side-group" title="${workspace.id}">${workspace.name}</p>
             ${navLink(w, 'Overview', section === 'overview')}
             ${navLink(`${w}/domains`, 'Domains', section === 'domains')}
+            ${navLink(`${w}/purchases`, 'Purchases', section === 'purchases')}
             ${navLink(`${w}/keys`, 'API keys', section === 'keys')}
+            ${navLink(`${w}/oauth-clients`, 'OAuth clients', section === 'oauth')}
             ${navLink(`${w}/webhooks`, 'Webhooks', section === 'webhooks')}
             ${navLink(`${w}/audit`, 'Audit log', section === 'audit')}`
         : ''
@@ -110,6 +122,12 @@ const TONES: Record<string, string> = {
   active: 'ok',
   delivered: 'ok',
   completed: 'ok',
+  refunded: 'neutral',
+  renewed: 'ok',
+  on: 'ok',
+  off: 'neutral',
+  on_time: 'ok',
+  behind: 'bad',
   member: 'ok',
   enabled: 'ok',
   pending: 'wait',

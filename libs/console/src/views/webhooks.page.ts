@@ -2,6 +2,7 @@ import { EVENT_TYPES } from '@app/webhooks';
 import type { DeliveryView, EndpointView } from '@app/webhooks';
 import { ConsoleActor } from '../access';
 import { html } from '../html';
+import { attemptText } from './attempt-text';
 import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
 
 function eventBoxes(selected: string[], disabled: boolean) {
@@ -231,11 +232,14 @@ export function endpointPage(actor: ConsoleActor, w: WorkspaceContext, d: Endpoi
                           (x) =>
                             html`<tr>
                               ${w.canWrite ? html`<td><input type="checkbox" name="eventId" value="${x.eventId}" aria-label="Select ${x.eventType} ${x.eventId}" /></td>` : ''}
-                              <td><code>${x.eventType}</code><br /><code class="muted">${x.eventId}</code></td>
+                              <td>
+                                <a href="${base}/deliveries/${x.id}"><code>${x.eventType}</code></a
+                                ><br /><code class="muted">${x.eventId}</code>
+                              </td>
                               <td>${pill(x.status)}</td>
                               <td>${x.attempts}<br /><span class="muted">first ${when(x.firstAttemptAt)}</span></td>
                               <td>
-                                ${x.lastAttempt ? html`${when(x.lastAttempt.at)}<br /><span class="muted">${x.lastAttempt.statusCode ? `HTTP ${x.lastAttempt.statusCode}` : ''} ${x.lastAttempt.error ?? ''} ${x.lastAttempt.durationMs !== null ? `${x.lastAttempt.durationMs} ms` : ''}</span>` : '—'}
+                                ${x.lastAttempt ? html`${when(x.lastAttempt.at)}<br /><span class="muted">${attemptText(x.lastAttempt.statusCode, x.lastAttempt.error, x.lastAttempt.durationMs)}</span>` : '—'}
                               </td>
                               <td>
                                 ${when(x.nextAttemptAt)}${x.deadLetteredAt ? html`<br /><span class="muted">dead-lettered ${when(x.deadLetteredAt)}</span>` : ''}

@@ -123,6 +123,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       })
       .finally(() => {
         this.metrics.probeSeconds.observe((performance.now() - started) / 1000);
+        this.metrics.probeRate.mark();
         this.inFlight--;
         if (this.stopped) return;
         this.pump();

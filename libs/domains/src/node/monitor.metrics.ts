@@ -1,4 +1,4 @@
-import { metricsRegistry } from '@app/metrics';
+import { metricsRegistry, rateMeter } from '@app/metrics';
 import { Counter, Histogram } from 'prom-client';
 
 /** Probe rates and outcomes of this node's monitor; created once per process. */
@@ -23,6 +23,9 @@ export class MonitorMetrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [metricsRegistry],
   });
+
+  /** Probes per second over the last minute, as this node reports it to the cluster status. */
+  readonly probeRate = rateMeter('monitorProbes');
 
   static get(): MonitorMetrics {
     return (MonitorMetrics.instance ??= new MonitorMetrics());

@@ -8,8 +8,8 @@ export interface DomainListQuery {
   hostname?: string;
   status?: string;
   projectId?: string;
-  /** The console's filters: hostnames starting with this text, and the monitor's verdict. */
-  hostnamePrefix?: string;
+  /** The console's filters: hostnames containing this text (a trigram index), and the monitor's verdict. */
+  hostnameContains?: string;
   monitorStatus?: string;
   cursor?: string;
   limit: number;
@@ -71,9 +71,9 @@ export class DomainRepository {
       where.push('project_id = ?');
       params.push(query.projectId);
     }
-    if (query.hostnamePrefix) {
+    if (query.hostnameContains) {
       where.push("hostname like ? escape '\\'");
-      params.push(`${query.hostnamePrefix.replace(/[\\%_]/g, '\\$&')}%`);
+      params.push(`%${query.hostnameContains.replace(/[\\%_]/g, '\\$&')}%`);
     }
     if (query.monitorStatus) {
       where.push('monitor_status = ?');

@@ -65,6 +65,7 @@ export class DeliveryAttempt {
     const outcome = decideOutcome(d, result, startedAt);
     this.metrics.deliveries.inc({ outcome: result.kind });
     this.metrics.attemptSeconds.observe(result.durationMs / 1000);
+    this.metrics.attemptRate.mark();
     if (outcome.status === 'delivered') {
       this.metrics.eventLagSeconds.observe(Math.max(0, Date.now() - event.createdAt.getTime()) / 1000);
     }

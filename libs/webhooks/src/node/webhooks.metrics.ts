@@ -1,4 +1,4 @@
-import { metricsRegistry } from '@app/metrics';
+import { metricsRegistry, rateMeter } from '@app/metrics';
 import { Counter, Histogram } from 'prom-client';
 
 /** Relay and delivery figures of this process; created once. */
@@ -33,6 +33,9 @@ export class WebhookMetrics {
     help: 'Outbox events relayed (published to JetStream when on NATS, deliveries created)',
     registers: [metricsRegistry],
   });
+
+  /** Delivery attempts per second over the last minute, as this node reports it to the cluster status. */
+  readonly attemptRate = rateMeter('webhookAttempts');
 
   static get(): WebhookMetrics {
     return (WebhookMetrics.instance ??= new WebhookMetrics());

@@ -1,6 +1,7 @@
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 import { afterCursor, microsKey, page } from '@app/http';
+import { notFound } from '@app/kernel';
 import { DeliveryRecord, DeliveryStatus } from '../model/delivery.view';
 import { withDates } from './row-dates';
 import { newDeliveryId } from './webhook-ids';
@@ -20,6 +21,16 @@ const DATES = [
   'createdAt',
 ] as const satisfies readonly (keyof DeliveryRecord)[];
 const record = (row: DeliveryRecord) => withDates(row, DATES);
+
+/** One attempt of a delivery, as the worker recorded it (the newest ATTEMPTS_KEPT of each). */
+export interface DeliveryAttemptRecord {
+  attemptedAt: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number | null;
+  /** The delivery's status after this attempt. */
+  outcome: DeliveryStatus;
+}
 
 export interface DeliveryListQuery {
   status?: DeliveryStatus;
@@ -55,6 +66,25 @@ export class DeliveryRepository {
       [...params, q.limit + 1],
     );
     return page(rows.map(record), q.limit);
+  }
+
+  async get(workspaceId: string, endpointId: string, id: string): Promise<DeliveryRecord> {
+    const rows = await this.db.query<DeliveryRecord>(
+      `select ${COLUMNS} from webhook_deliveries where id = ? and workspace_id = ? and endpoint_id = ?`,
+      [id, workspaceId, endpointId],
+    );
+    if (!rows[0]) throw notFound('Delivery');
+    return record(rows[0]);
+  }
+
+  /** The delivery's recorded attempts, newest first. */
+  async attempts(deliveryId: string): Promise<DeliveryAttemptRecord[]> {
+    const rows = await this.db.query<DeliveryAttemptRecord>(
+      `select attempted_at as "attemptedAt", status_code as "statusCode", error, duration_ms as "durationMs", outcome
+       from webhook_delivery_attempts where delivery_id = ? order by id desc`,
+      [deliveryId],
+    );
+    return rows.map((r) => ({ ...r, attemptedAt: new Date(r.attemptedAt) }));
   }
 
   /**

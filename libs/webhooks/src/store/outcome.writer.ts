@@ -53,20 +53,40 @@ export class OutcomeWriter {
   }
 }
 
+/** Attempts kept per delivery in `webhook_delivery_attempts` (the console's history); older ones are trimmed. */
+export const ATTEMPTS_KEPT = 20;
+
+/**
+ * One statement per batch: the deliveries' new state, each attempt appended to its history, and the
+ * history trimmed to the newest ATTEMPTS_KEPT. The trim sees the table before this statement's
+ * insert (one snapshot), so it keeps ATTEMPTS_KEPT - 1 older rows beside the new one.
+ */
 async function write(db: SqlExecutor, outcomes: AttemptOutcome[]): Promise<void> {
   const iso = (at: Date | null) => (at ? at.toISOString() : null);
   await db.query(
-    `update webhook_deliveries d set status = v.status, attempts = d.attempts + v.counted,
-       next_attempt_at = coalesce(v.next_at, d.next_attempt_at),
-       first_attempt_at = coalesce(d.first_attempt_at, case when v.counted = 1 then v.at end),
-       last_attempt_at = case when v.counted = 1 then v.at else d.last_attempt_at end,
-       last_status_code = v.code, last_error = v.error, last_duration_ms = v.ms,
-       delivered_at = case when v.status = 'delivered' then v.at end,
-       dead_lettered_at = case when v.status = 'dead_lettered' then v.at end,
-       claim_id = null, locked_by = null, locked_until = null
-     from unnest(?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::int[], ?::text[], ?::int[],
-       ?::timestamptz[], ?::int[]) as v(id, claim_id, status, at, code, error, ms, next_at, counted)
-     where d.id = v.id and d.claim_id = v.claim_id`,
+    `with v as (
+       select * from unnest(?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::int[], ?::text[], ?::int[],
+         ?::timestamptz[], ?::int[]) as v(id, claim_id, status, at, code, error, ms, next_at, counted)
+     ), written as (
+       update webhook_deliveries d set status = v.status, attempts = d.attempts + v.counted,
+         next_attempt_at = coalesce(v.next_at, d.next_attempt_at),
+         first_attempt_at = coalesce(d.first_attempt_at, case when v.counted = 1 then v.at end),
+         last_attempt_at = case when v.counted = 1 then v.at else d.last_attempt_at end,
+         last_status_code = v.code, last_error = v.error, last_duration_ms = v.ms,
+         delivered_at = case when v.status = 'delivered' then v.at end,
+         dead_lettered_at = case when v.status = 'dead_lettered' then v.at end,
+         claim_id = null, locked_by = null, locked_until = null
+       from v
+       where d.id = v.id and d.claim_id = v.claim_id
+       returning d.id, v.at, v.code, v.error, v.ms, v.status
+     ), trimmed as (
+       delete from webhook_delivery_attempts a using written w
+       where a.delivery_id = w.id and a.id <= (
+         select b.id from webhook_delivery_attempts b where b.delivery_id = w.id
+         order by b.id desc offset ${ATTEMPTS_KEPT - 1} limit 1)
+     )
+     insert into webhook_delivery_attempts (delivery_id, attempted_at, status_code, error, duration_ms, outcome)
+     select id, at, code, error, ms, status from written`,
     [
       outcomes.map((o) => o.id),
       outcomes.map((o) => o.claimId),

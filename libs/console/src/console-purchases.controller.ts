@@ -1,0 +1,224 @@
+import { statusOf } from '@app/http';
+import { DomainError, canonicalHostname } from '@app/kernel';
+import {
+  AutoConnectDto,
+  ConnectPurchase,
+  PURCHASE_STATUSES,
+  PurchaseRepository,
+  RenewPurchase,
+  RenewPurchaseDto,
+  SetAutoRenew,
+  SetNameservers,
+  toPurchaseView,
+} from '@app/purchases';
+import { Body, Get, Param, Post, Query } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { ConsoleActor } from './access';
+import { ConsoleAudit } from './console-audit.store';
+import { ConsoleController } from './console-controller';
+import { ConsolePurchases } from './console-purchases.service';
+import { Actor, FormBody, PageWithStatus, Redirect, field } from './console-request';
+import { ConsoleWorkspaces } from './console-workspaces.service';
+import { validated } from './form-validation';
+import { PurchaseDetail, purchasePage } from './views/purchase.page';
+import { PurchaseFilters, purchasesPage } from './views/purchases.page';
+
+const PAGE_SIZE = 25;
+const NOTICES: Record<string, string> = {
+  renewed: 'Renewed: the new expiry is below.',
+  'auto-renew-on': 'Auto-renew is on.',
+  'auto-renew-off': 'Auto-renew is off: the domain lapses at its expiry unless renewed by hand.',
+  nameservers: 'Nameservers saved. Changes can take up to 24 hours to reach every resolver.',
+  'nameservers-restored': "The registrar's own nameservers are back, and with them its DNS records.",
+  dns: 'DNS records saved at the registrar.',
+  connected: 'Connected: the domain is created and its DNS points at the edge.',
+};
+
+/** A DomainError a form can show beside itself (bad input, a registrar refusal); others are error pages. */
+const formError = (error: unknown): error is DomainError =>
+  error instanceof DomainError && error.code !== 'not_found' && error.code !== 'forbidden';
+
+/** Domain purchases through the same use cases as /v1/domain-purchases. */
+@ConsoleController()
+export class ConsolePurchasesController {
+  constructor(
+    private readonly workspaces: ConsoleWorkspaces,
+    private readonly purchases: PurchaseRepository,
+    private readonly dns: ConsolePurchases,
+    private readonly renewals: RenewPurchase,
+    private readonly autoRenews: SetAutoRenew,
+    private readonly nameserverChanges: SetNameservers,
+    private readonly connects: ConnectPurchase,
+    private readonly audit: ConsoleAudit,
+  ) {}
+
+  @Get('w/:ws/purchases')
+  async list(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Query() q: Record<string, string | undefined>) {
+    const w = await this.workspaces.context(actor, ws);
+    const status = PURCHASE_STATUSES.find((s) => s === q.status);
+    const typed = q.hostname?.trim().slice(0, 253) || undefined;
+    const filters: PurchaseFilters = { status, hostname: typed };
+    const page = await this.purchases.list(ws, {
+      hostname: typed && canonicalHostname(typed),
+      status: status ? [status] : undefined,
+      cursor: q.cursor,
+      limit: PAGE_SIZE,
+    });
+    const views = page.records.map(toPurchaseView);
+    return purchasesPage(actor, w, views, filters, page.nextCursor, Boolean(q.cursor));
+  }
+
+  @Get('w/:ws/purchases/:id')
+  async show(
+    @Actor() actor: ConsoleActor,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Query('notice') notice?: string,
+  ) {
+    const w = await this.workspaces.context(actor, ws);
+    return purchasePage(actor, w, await this.dns.detail(ws, id), notice ? NOTICES[notice] : undefined);
+  }
+
+  /** The whole edited set, refused (with the current set shown) when it changed since the form was read. */
+  @Post('w/:ws/purchases/:id/dns')
+  async saveDns(
+    @Actor() actor: ConsoleActor,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Body() body: FormBody,
+  ) {
+    const w = await this.workspaces.context(actor, ws, true);
+    const outcome = await this.dns.save(ws, id, body);
+    if (outcome.saved) {
+      await this.audit.record({
+        workspaceId: ws,
+        actor: actor.user.email,
+        action: 'purchase.dns_replaced',
+        target: id,
+        detail: { hostname: outcome.hostname, records: outcome.saved.length },
+      });
+      return new Redirect(`/console/w/${ws}/purchases/${id}?notice=dns#dns`);
+    }
+    return new PageWithStatus(outcome.status, purchasePage(actor, w, outcome.detail));
+  }
+
+  @Post('w/:ws/purchases/:id/renew')
+  async renew(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string, @Body() body: FormBody) {
+    const w = await this.workspaces.context(actor, ws, true);
+    try {
+      const years = Number(field(body, 'years'));
+      const dto = await validated(RenewPurchaseDto, { years: Number.isInteger(years) ? years : field(body, 'years') });
+      const { renewal } = await this.renewals.execute(ws, id, dto.years, requestKey(body));
+      await this.audit.record({
+        workspaceId: ws,
+        actor: actor.user.email,
+        action: 'purchase.renewed',
+        target: id,
+        detail: { years: dto.years, status: renewal.status, expiresAt: renewal.expiresAt },
+      });
+      return new Redirect(`/console/w/${ws}/purchases/${id}?notice=renewed`);
+    } catch (error) {
+      return this.refused(actor, w, id, error, { form: 'renew' });
+    }
+  }
+
+  @Post('w/:ws/purchases/:id/auto-renew')
+  async autoRenew(
+    @Actor() actor: ConsoleActor,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Body() body: FormBody,
+  ) {
+    await this.workspaces.context(actor, ws, true);
+    const value = field(body, 'autoRenew');
+    if (value !== 'true' && value !== 'false') {
+      throw new DomainError('bad_request', 'autoRenew must be true or false', { field: 'autoRenew' });
+    }
+    const { purchase } = await this.autoRenews.execute(ws, id, value === 'true');
+    await this.audit.record({
+      workspaceId: ws,
+      actor: actor.user.email,
+      action: 'purchase.auto_renew_set',
+      target: id,
+      detail: { hostname: purchase.hostname, autoRenew: purchase.autoRenew },
+    });
+    return new Redirect(`/console/w/${ws}/purchases/${id}?notice=auto-renew-${purchase.autoRenew ? 'on' : 'off'}`);
+  }
+
+  @Post('w/:ws/purchases/:id/nameservers')
+  async nameservers(
+    @Actor() actor: ConsoleActor,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Body() body: FormBody,
+  ) {
+    const w = await this.workspaces.context(actor, ws, true);
+    const typed = field(body, 'nameservers') ?? '';
+    const list = typed
+      .split(/[\s,]+/)
+      .map((ns) => ns.trim())
+      .filter(Boolean);
+    try {
+      if (list.length > 13) throw new DomainError('bad_request', `At most 13 nameservers (${list.length} given)`);
+      const { nameservers } = await this.nameserverChanges.execute(ws, id, list);
+      await this.audit.record({
+        workspaceId: ws,
+        actor: actor.user.email,
+        action: 'purchase.nameservers_set',
+        target: id,
+        detail: { nameservers },
+      });
+      return new Redirect(
+        `/console/w/${ws}/purchases/${id}?notice=${list.length ? 'nameservers' : 'nameservers-restored'}`,
+      );
+    } catch (error) {
+      return this.refused(actor, w, id, error, { form: 'nameservers', value: typed });
+    }
+  }
+
+  @Post('w/:ws/purchases/:id/connect')
+  async connect(
+    @Actor() actor: ConsoleActor,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Body() body: FormBody,
+  ) {
+    const w = await this.workspaces.context(actor, ws, true);
+    try {
+      const dto = await validated(AutoConnectDto, { originUrl: field(body, 'originUrl') });
+      const { domain } = await this.connects.execute(ws, id, dto, requestKey(body));
+      await this.audit.record({
+        workspaceId: ws,
+        actor: actor.user.email,
+        action: 'purchase.connected',
+        target: id,
+        detail: { hostname: domain.hostname, domainId: domain.id, originUrl: domain.originUrl },
+      });
+      return new Redirect(`/console/w/${ws}/purchases/${id}?notice=connected`);
+    } catch (error) {
+      return this.refused(actor, w, id, error, { form: 'connect' });
+    }
+  }
+
+  /** The purchase page again with the use case's refusal beside the form that caused it. */
+  private async refused(
+    actor: ConsoleActor,
+    w: Awaited<ReturnType<ConsoleWorkspaces['context']>>,
+    id: string,
+    error: unknown,
+    problem: Omit<NonNullable<PurchaseDetail['formProblem']>, 'message'>,
+  ) {
+    if (!formError(error)) throw error;
+    const detail = await this.dns.detail(w.id, id);
+    detail.formProblem = { ...problem, message: error.message };
+    return new PageWithStatus(statusOf(error.code), purchasePage(actor, w, detail));
+  }
+}
+
+/** A form's own idempotency key: a double submit renews or connects once (the actor keeps the key). */
+function requestKey(body: FormBody): string {
+  const key = field(body, 'requestKey');
+  return key && /^[A-Za-z0-9_-]{16,64}$/.test(key)
+    ? `console:${key}`
+    : `console:${randomBytes(12).toString('base64url')}`;
+}

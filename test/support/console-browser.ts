@@ -1,0 +1,75 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import request from 'supertest';
+import { TEST_ADMIN_TOKEN, TestApp } from './test-app';
+
+/** Where browser tests write their screenshots for review. */
+export const CONSOLE_ARTIFACTS = join(__dirname, '..', 'artifacts');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Debian's Chromium, headless, as the widget and console tests use it. */
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(CONSOLE_ARTIFACTS, { recursive: true });
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** axe-core in the page: no serious or critical accessibility violation. */
+export async function expectAccessible(page: Page): Promise<void> {
+  // Evaluated through the DevTools protocol: the console's CSP (rightly) refuses injected script tags.
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as any).axe;
+    const result = await axe.run((globalThis as any).document, { resultTypes: ['violations'] });
+    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+  })) as { id: string; impact: string; help: string }[];
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+}
+
+/** Checks accessibility, then writes `test/artifacts/console-<name>.png` (the whole page). */
+export async function consoleShot(page: Page, name: string): Promise<void> {
+  await expectAccessible(page);
+  await page.screenshot({ path: join(CONSOLE_ARTIFACTS, `console-${name}.png`), fullPage: true });
+}
+
+export interface ConsoleLogin {
+  email: string;
+  password: string;
+}
+
+/** A console user through the admin API: an operator, or a role in one workspace. */
+export async function createConsoleUser(
+  t: TestApp,
+  user: ConsoleLogin & { operator?: boolean; workspaceId?: string; role?: 'member' | 'viewer' },
+): Promise<ConsoleLogin> {
+  await request(t.server)
+    .post('/admin/console-users')
+    .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+    .send(user)
+    .expect(201);
+  return { email: user.email, password: user.password };
+}
+
+/** A signed-in page at the workspaces list. */
+export async function signInConsole(browser: Browser, base: string, who: ConsoleLogin): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${base}/console`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
+  return page;
+}
