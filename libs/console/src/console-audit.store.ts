@@ -18,6 +18,12 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.deleted',
   'event.replayed',
   'user.created',
+  'user.updated',
+  'user.disabled',
+  'user.enabled',
+  'user.signed_in',
+  'user.sso_linked',
+  'user.sso_refused',
   'user.signed_out_everywhere',
 ] as const;
 

@@ -7,6 +7,7 @@ export interface KeyRow {
   hint: string;
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt: string | null;
 }
 
 export function keysPage(
@@ -50,6 +51,7 @@ export function keysPage(
                     <th scope="col">Key</th>
                     <th scope="col">Status</th>
                     <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
                     <th scope="col">Revoked</th>
                     <th scope="col"><span class="skip">Actions</span></th>
                   </tr>
@@ -61,6 +63,7 @@ export function keysPage(
                         <td><code>${k.hint}</code><br /><code class="muted">${k.id}</code></td>
                         <td>${pill(k.revokedAt ? 'revoked' : 'active')}</td>
                         <td>${when(k.createdAt)}</td>
+                        <td>${k.lastUsedAt ? when(k.lastUsedAt) : html`<span class="muted">Never</span>`}</td>
                         <td>${when(k.revokedAt)}</td>
                         <td>
                           ${
