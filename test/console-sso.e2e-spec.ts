@@ -5,6 +5,7 @@ import {
   TEST_ADMIN_TOKEN,
   TestApp,
   createWorkspaceVia,
+  eventually,
   freePort,
   seriousViolations,
   signInWithPassword,
@@ -60,9 +61,7 @@ describe('console single sign-on (OpenID Connect) against a real issuer, in head
 
   beforeAll(async () => {
     mkdirSync(CONSOLE_ARTIFACTS, { recursive: true });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    issuer = await startOidcIssuer(`${base}/console/sso/callback`);
+    issuer = await startOidcIssuer();
     t = await startTestApp({
       env: {
         CONSOLE_OIDC_ISSUER: issuer.issuer,
@@ -72,7 +71,8 @@ describe('console single sign-on (OpenID Connect) against a real issuer, in head
         CONSOLE_OIDC_ALLOWED_DOMAINS: 'corp.example.com',
       },
     });
-    await t.app.listen(port, '127.0.0.1');
+    await t.app.listen(0, '127.0.0.1');
+    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
     await request(t.server)
       .post('/admin/console-users')
@@ -338,5 +338,60 @@ describe('console single sign-on (OpenID Connect) against a real issuer, in head
     ]);
     await memberContext.close();
     await context.close();
+  });
+
+  it('shows when each API key was last used on the keys page', async () => {
+    const { apiKey, workspaceId } = await createWorkspaceVia(t.server);
+    await request(t.server).post(`/admin/workspaces/${workspaceId}/api-keys`).set(admin).expect(201);
+    await request(t.server).get('/v1/workspace').set('authorization', `Bearer ${apiKey}`).expect(200);
+    const [used] = await eventually(
+      () =>
+        t.db.query<{ last_used_at: Date }>(
+          'select last_used_at from api_keys where workspace_id = $1 and last_used_at is not null',
+          [workspaceId],
+        ),
+      (rows) => rows.length === 1,
+      { what: 'the used key to get its last_used_at', timeoutMs: 15_000 },
+    );
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await signInWithPassword(context, base, OPERATOR);
+    await page.goto(`${base}/console/w/${workspaceId}/keys`);
+    await page.getByRole('columnheader', { name: 'Last used' }).waitFor();
+    const cells = await page.locator('tbody tr td:nth-child(4)').allTextContents();
+    const minute = used.last_used_at.toISOString().slice(0, 16).replace('T', ' ');
+    expect(cells.map((c) => c.trim())).toEqual([`${minute} UTC`, 'Never']);
+    await shot(page, 'keys-last-used');
+    await context.close();
+  });
+});
+
+describe('console single sign-on while the issuer is down', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Nothing listens on this port: discovery fails.
+    t = await startTestApp({
+      env: {
+        CONSOLE_OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`,
+        CONSOLE_OIDC_CLIENT_ID: 'console',
+        CONSOLE_OIDC_NAME: 'Down SSO',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('still serves the sign-in page, and answers the SSO button with a page saying the issuer is not answering', async () => {
+    const page = await request(t.server).get('/console/sign-in').expect(200);
+    expect(page.text).toContain('Sign in with Down SSO');
+    const down = await request(t.server).get('/console/sso/start').expect(503);
+    expect(down.headers['content-type']).toContain('text/html');
+    expect(down.text).toContain('The sign-in service is not answering');
+    expect(down.text).toContain('could not be reached');
+    expect(down.text).toContain('Back to sign-in');
+    // No flow was started, so no flow cookie.
+    expect(([] as string[]).concat(down.headers['set-cookie'] ?? []).some((c) => c.startsWith('cd_console_sso='))).toBe(
+      false,
+    );
   });
 });

@@ -2,7 +2,9 @@
 // tests. oidc-provider is ESM-only, so the test runs this in a plain Node process
 // (test/support/oidc-issuer.ts). Its own login and consent pages (devInteractions) take any
 // password: the accounts below are the in-test identities.
-// Environment: PORT, REDIRECT_URI, CLIENT_ID, CLIENT_SECRET. Prints `ready <issuer>` when listening.
+// Environment: PORT, CLIENT_ID, CLIENT_SECRET. Prints `ready <issuer>` when listening. The client
+// may use any loopback console callback (the console under test listens on a port of its own
+// choosing, after this issuer is up: no port is reserved in advance).
 import Provider from 'oidc-provider';
 
 const ACCOUNTS = {
@@ -18,7 +20,7 @@ const provider = new Provider(issuer, {
     {
       client_id: process.env.CLIENT_ID,
       client_secret: process.env.CLIENT_SECRET,
-      redirect_uris: [process.env.REDIRECT_URI],
+      redirect_uris: ['http://127.0.0.1/console/sso/callback'],
       grant_types: ['authorization_code'],
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
@@ -34,5 +36,8 @@ const provider = new Provider(issuer, {
     return { accountId: id, claims: async () => ({ sub: id, ...account }) };
   },
 });
+// oidc-provider's documented hook for redirect URI patterns.
+const LOOPBACK_CALLBACK = /^http:\/\/127\.0\.0\.1:\d+\/console\/sso\/callback$/;
+provider.Client.prototype.redirectUriAllowed = (uri) => LOOPBACK_CALLBACK.test(uri);
 provider.on('server_error', (_ctx, error) => process.stderr.write(`server_error ${error.stack}\n`));
 provider.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write(`ready ${issuer}\n`));

@@ -11,10 +11,10 @@ export interface OidcIssuer {
 
 /**
  * Starts a real OpenID Connect provider (test/support/oidc-issuer-process.mjs, the `oidc-provider`
- * package) on a free port, with one confidential client whose only redirect URI is given.
+ * package) on a free port, with one confidential client that may use any loopback console callback.
  * Accounts (any password on its login page): ada, mallory, grace (@corp.example.com), unverified.
  */
-export async function startOidcIssuer(redirectUri: string): Promise<OidcIssuer> {
+export async function startOidcIssuer(): Promise<OidcIssuer> {
   const port = await freePort();
   const clientId = 'console';
   const clientSecret = 'console-test-secret-0123456789';
@@ -22,7 +22,6 @@ export async function startOidcIssuer(redirectUri: string): Promise<OidcIssuer> 
     env: {
       ...process.env,
       PORT: String(port),
-      REDIRECT_URI: redirectUri,
       CLIENT_ID: clientId,
       CLIENT_SECRET: clientSecret,
     },

@@ -10,6 +10,12 @@ export interface KeyRow {
   lastUsedAt: string | null;
 }
 
+/** Recorded to the minute (a background write, not one per request), so shown to the minute. */
+const lastUsed = (iso: string | null) =>
+  iso
+    ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
+    : html`<span class="muted">Never</span>`;
+
 export function keysPage(
   actor: ConsoleActor,
   w: WorkspaceContext,
@@ -63,7 +69,7 @@ export function keysPage(
                         <td><code>${k.hint}</code><br /><code class="muted">${k.id}</code></td>
                         <td>${pill(k.revokedAt ? 'revoked' : 'active')}</td>
                         <td>${when(k.createdAt)}</td>
-                        <td>${k.lastUsedAt ? when(k.lastUsedAt) : html`<span class="muted">Never</span>`}</td>
+                        <td>${lastUsed(k.lastUsedAt)}</td>
                         <td>${when(k.revokedAt)}</td>
                         <td>
                           ${
