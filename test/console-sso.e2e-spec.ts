@@ -279,6 +279,12 @@ describe('console single sign-on (OpenID Connect) against a real issuer, in head
     await asMember.getByRole('heading', { name: 'Not allowed' }).waitFor();
     await shot(asMember, 'users-refused');
     await expect(asMember.getByRole('link', { name: 'Users', exact: true }).count()).resolves.toBe(0);
+    const memberCsrf = (await asMember.locator('input[name=_csrf]').first().getAttribute('value'))!;
+    const memberWrite = await asMember.request.post(`${base}/console/users`, {
+      form: { _csrf: memberCsrf, email: 'sneaky@example.com', operator: 'yes' },
+      maxRedirects: 0,
+    });
+    expect(memberWrite.status()).toBe(403);
 
     await page.getByRole('link', { name: 'new.member@example.com' }).click();
     await page.getByRole('heading', { name: 'new.member@example.com' }).waitFor();
@@ -313,6 +319,43 @@ describe('console single sign-on (OpenID Connect) against a real issuer, in head
     await page.getByText('The user is signed out on every browser.').waitFor();
     await again.goto(`${base}/console/workspaces`);
     await again.getByRole('heading', { name: 'Sign in' }).waitFor();
+
+    // Bad input and refused writes answer pages that say what is wrong, and change nothing.
+    const [created] = await t.db.query(`select id from console_users where email = 'new.member@example.com'`);
+    const csrfToken = (await page.locator('input[name=_csrf]').first().getAttribute('value'))!;
+    const post = (path: string, form: Record<string, string>, token = csrfToken, on = page) =>
+      on.request.post(`${base}${path}`, { form: { _csrf: token, ...form }, maxRedirects: 0 });
+    const refusals: [Promise<{ status(): number; text(): Promise<string> }>, number, string][] = [
+      [post('/console/users', { email: 'not-an-email', operator: 'yes' }), 400, 'email must be an email address'],
+      [post('/console/users', { email: 'ops@example.com', operator: 'yes' }), 409, 'already exists'],
+      [post('/console/users', { email: 'nobody@example.com', operator: 'no' }), 400, 'choose a workspace'],
+      [
+        post('/console/users', { email: 'short@example.com', operator: 'yes', password: 'short' }),
+        400,
+        'password must be at least 10 characters',
+      ],
+      [post(`/console/users/${created.id}/role`, { operator: 'maybe' }), 400, 'Choose operator or workspace roles'],
+      [
+        post(`/console/users/${created.id}/memberships`, { workspaceId: 'ws_missing', role: 'member' }),
+        404,
+        'Workspace was not found',
+      ],
+      [
+        post(`/console/users/${created.id}/memberships`, { workspaceId: acme, role: 'owner' }),
+        400,
+        'role must be one of member, viewer',
+      ],
+      [post(`/console/users/${created.id}/memberships/${acme}/remove`, {}), 404, 'not in that workspace'],
+      [post('/console/users/cu_missing/disable', {}), 404, 'Console user was not found'],
+      [post(`/console/users/${created.id}/disable`, {}, 'not-the-token'), 403, 'CSRF check failed'],
+    ];
+    for (const [answer, status, message] of refusals) {
+      const r = await answer;
+      expect([r.status(), await r.text()]).toEqual([status, expect.stringContaining(message)]);
+    }
+    expect(
+      await t.db.query(`select email from console_users where email in ('nobody@example.com', 'short@example.com')`),
+    ).toEqual([]);
 
     // An operator cannot lock themselves out.
     const [me] = await t.db.query(`select id from console_users where email = $1`, [OPERATOR.email]);
