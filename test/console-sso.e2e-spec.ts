@@ -438,3 +438,43 @@ describe('console single sign-on while the issuer is down', () => {
     );
   });
 });
+
+describe('console single sign-on as a public client (no secret: PKCE alone)', () => {
+  let t: TestApp;
+  let issuer: OidcIssuer;
+  let browser: Browser;
+  let base: string;
+  beforeAll(async () => {
+    issuer = await startOidcIssuer();
+    t = await startTestApp({
+      env: {
+        CONSOLE_OIDC_ISSUER: issuer.issuer,
+        CONSOLE_OIDC_CLIENT_ID: issuer.publicClientId,
+        CONSOLE_OIDC_NAME: 'Test SSO',
+      },
+    });
+    await t.app.listen(0, '127.0.0.1');
+    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    await request(t.server)
+      .post('/admin/console-users')
+      .set(admin)
+      .send({ email: 'ada@example.com', password: 'ada-password-12', operator: true })
+      .expect(201);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await issuer?.stop();
+  });
+
+  it('signs in without a client secret', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await signInWithSso(page, base, 'ada');
+    await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
+    await expect(page.locator('header').textContent()).resolves.toContain('ada@example.com');
+    await context.close();
+  });
+});

@@ -25,6 +25,14 @@ const provider = new Provider(issuer, {
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
     },
+    {
+      // A public client: no secret, PKCE alone protects the code.
+      client_id: `${process.env.CLIENT_ID}-public`,
+      redirect_uris: ['http://127.0.0.1/console/sso/callback'],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
   ],
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
   pkce: { required: () => true },

@@ -6,12 +6,15 @@ export interface OidcIssuer {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** A public client of the same issuer (no secret). */
+  publicClientId: string;
   stop(): Promise<void>;
 }
 
 /**
  * Starts a real OpenID Connect provider (test/support/oidc-issuer-process.mjs, the `oidc-provider`
- * package) on a free port, with one confidential client that may use any loopback console callback.
+ * package) on a free port, with a confidential and a public client that may use any loopback
+ * console callback.
  * Accounts (any password on its login page): ada, mallory, grace (@corp.example.com), unverified.
  */
 export async function startOidcIssuer(): Promise<OidcIssuer> {
@@ -48,6 +51,7 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
     issuer,
     clientId,
     clientSecret,
+    publicClientId: `${clientId}-public`,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
