@@ -7,7 +7,8 @@ import { ConsoleController } from './console-controller';
 import { Actor, FormBody, Redirect, field } from './console-request';
 import { ConsoleUserAdmin } from './console-user-admin.store';
 import { ConsoleUsers } from './console-users.store';
-import { userPage, usersPage } from './views/users.page';
+import { userPage } from './views/user.page';
+import { usersPage } from './views/users.page';
 
 const NOTICES: Record<string, string> = {
   role: 'The role is changed.',
