@@ -1,6 +1,6 @@
 import { APP_CONFIG, AppConfig, ConsoleOidcConfig } from '@app/config';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import * as oidc from 'openid-client';
+import type * as OpenIdClient from 'openid-client';
 import { SsoIdentity } from './sso-decision';
 
 /** What the browser's flow cookie keeps between the redirect to the issuer and the way back. */
@@ -28,6 +28,7 @@ export class SsoFailure extends Error {
   }
 }
 
+type Lib = typeof OpenIdClient;
 const SCOPE = 'openid email profile';
 const TIMEOUT_SECONDS = 10;
 
@@ -41,7 +42,7 @@ const TIMEOUT_SECONDS = 10;
 export class OidcClient {
   private readonly logger = new Logger(OidcClient.name);
   private readonly settings?: ConsoleOidcConfig;
-  private discovered?: Promise<oidc.Configuration>;
+  private discovered?: Promise<{ oidc: Lib; config: OpenIdClient.Configuration }>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.settings = config.consoleOidc;
@@ -62,7 +63,7 @@ export class OidcClient {
   }
 
   async start(redirectUri: string, next: string): Promise<{ url: string; pending: PendingSso }> {
-    const config = await this.configuration();
+    const { oidc, config } = await this.configuration();
     const verifier = oidc.randomPKCECodeVerifier();
     const pending: PendingSso = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier, redirectUri, next };
     const url = oidc.buildAuthorizationUrl(config, {
@@ -78,10 +79,10 @@ export class OidcClient {
 
   /** Redeems the code of the callback (`search`: its query string) and returns who signed in. */
   async finish(search: string, pending: PendingSso): Promise<SsoIdentity> {
-    const config = await this.configuration();
+    const { oidc, config } = await this.configuration();
     const currentUrl = new URL(pending.redirectUri);
     currentUrl.search = search;
-    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    let tokens: Awaited<ReturnType<Lib['authorizationCodeGrant']>>;
     try {
       tokens = await oidc.authorizationCodeGrant(config, currentUrl, {
         pkceCodeVerifier: pending.verifier,
@@ -110,21 +111,28 @@ export class OidcClient {
     return { issuer: claims.iss, subject: claims.sub, email, emailVerified: verified, name };
   }
 
-  private configuration(): Promise<oidc.Configuration> {
+  /**
+   * openid-client is ESM-only: loaded (Node's require(esm)) on the first sign-in, so a process
+   * without single sign-on never loads it.
+   */
+  private configuration(): Promise<{ oidc: Lib; config: OpenIdClient.Configuration }> {
     const s = this.settings;
     if (!s) {
       return Promise.reject(
         new SsoFailure(404, 'Single sign-on is off', 'Single sign-on is not configured.', 'not_configured'),
       );
     }
-    this.discovered ??= oidc
-      .discovery(
-        new URL(s.issuer),
-        s.clientId,
-        s.clientSecret,
-        s.clientSecret ? oidc.ClientSecretBasic(s.clientSecret) : oidc.None(),
-        { timeout: TIMEOUT_SECONDS, execute: s.allowHttp ? [oidc.allowInsecureRequests] : [] },
-      )
+    this.discovered ??= import('openid-client')
+      .then(async (oidc) => {
+        const config = await oidc.discovery(
+          new URL(s.issuer),
+          s.clientId,
+          s.clientSecret,
+          s.clientSecret ? oidc.ClientSecretBasic(s.clientSecret) : oidc.None(),
+          { timeout: TIMEOUT_SECONDS, execute: s.allowHttp ? [oidc.allowInsecureRequests] : [] },
+        );
+        return { oidc, config };
+      })
       .catch((error: unknown) => {
         this.discovered = undefined;
         throw this.failure(error, 'discovery');
@@ -135,7 +143,7 @@ export class OidcClient {
   /** Maps the library's errors to what a person can act on; the details go to the log. */
   private failure(error: unknown, step: 'discovery' | 'exchange' | 'userinfo'): SsoFailure {
     if (error instanceof SsoFailure) return error;
-    if (error instanceof oidc.AuthorizationResponseError) {
+    if (isAuthorizationResponseError(error)) {
       return error.error === 'access_denied'
         ? new SsoFailure(
             401,
@@ -169,4 +177,13 @@ export class OidcClient {
       'invalid_response',
     );
   }
+}
+
+/** An error answer of the issuer on the callback (openid-client's AuthorizationResponseError). */
+function isAuthorizationResponseError(error: unknown): error is { error: string; error_description?: string } {
+  return (
+    error instanceof Error &&
+    error.name === 'AuthorizationResponseError' &&
+    typeof (error as { error?: unknown }).error === 'string'
+  );
 }
