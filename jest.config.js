@@ -10,6 +10,7 @@ const swc = [
     },
   },
 ];
+const ESM_ONLY = ['@apidevtools/json-schema-ref-parser', 'openid-client', 'oauth4webapi', 'jose'].join('|');
 const shared = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: { '^@app/(.*)$': '<rootDir>/libs/$1/src', '^@test/support$': '<rootDir>/test/support' },
@@ -29,9 +30,11 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       // Fails a test whose HTTP exchanges the OpenAPI document does not describe (test/support/openapi-exchanges.ts).
       setupFilesAfterEnv: ['<rootDir>/test/support/openapi-jest-setup.ts'],
-      // openapi-backend (the exchange check) requires an ESM-only ref parser: compile it to CommonJS.
-      transform: { ...shared.transform, '/node_modules/@apidevtools/json-schema-ref-parser/.+\\.js$': swc },
-      transformIgnorePatterns: ['/node_modules/(?!@apidevtools/json-schema-ref-parser/)'],
+      // ESM-only packages compiled to CommonJS for Jest: the ref parser openapi-backend (the exchange
+      // check) requires, and openid-client with its dependencies (the console's single sign-on; plain
+      // Node 20 loads them with require(esm)).
+      transform: { ...shared.transform, [`/node_modules/(${ESM_ONLY})/.+\\.js$`]: swc },
+      transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY})/)`],
       slowTestThreshold: 30,
     },
   ],

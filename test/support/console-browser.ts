@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import request from 'supertest';
 import { TEST_ADMIN_TOKEN, TestApp } from './test-app';
@@ -8,7 +8,7 @@ import { TEST_ADMIN_TOKEN, TestApp } from './test-app';
 /** Where browser tests write their screenshots for review. */
 export const CONSOLE_ARTIFACTS = join(__dirname, '..', 'artifacts');
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -25,8 +25,8 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
-/** axe-core in the page: no serious or critical accessibility violation. */
-export async function expectAccessible(page: Page): Promise<void> {
+/** axe-core in the page: the serious and critical accessibility violations (none expected). */
+export async function seriousViolations(page: Page): Promise<{ id: string; impact: string; help: string }[]> {
   // Evaluated through the DevTools protocol: the console's CSP (rightly) refuses injected script tags.
   await page.evaluate(AXE);
   const violations = (await page.evaluate(async () => {
@@ -34,7 +34,12 @@ export async function expectAccessible(page: Page): Promise<void> {
     const result = await axe.run((globalThis as any).document, { resultTypes: ['violations'] });
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
   })) as { id: string; impact: string; help: string }[];
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** axe-core in the page: no serious or critical accessibility violation. */
+export async function expectAccessible(page: Page): Promise<void> {
+  expect(await seriousViolations(page)).toEqual([]);
 }
 
 /** Checks accessibility, then writes `test/artifacts/console-<name>.png` (the whole page). */
@@ -64,6 +69,11 @@ export async function createConsoleUser(
 /** A signed-in page at the workspaces list. */
 export async function signInConsole(browser: Browser, base: string, who: ConsoleLogin): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  return signInWithPassword(context, base, who);
+}
+
+/** Signs in with email and password on the console's own form. */
+export async function signInWithPassword(context: BrowserContext, base: string, who: ConsoleLogin): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   await page.goto(`${base}/console`);

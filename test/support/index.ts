@@ -15,3 +15,5 @@ export * from './free-ports';
 export * from './purchase-fixtures';
 export * from './private-postgres';
 export * from './eventually';
+export * from './oidc-issuer';
+export * from './console-browser';

@@ -24,6 +24,15 @@ describe('ApiKeyCache', () => {
     expect(cache.get('used', 3_001)).toBeUndefined();
   });
 
+  it('remembers when each key was last used through it', () => {
+    const cache = new ApiKeyCache(10, 5_000);
+    cache.set('h1', principal('key_1'), 1_000);
+    expect(cache.usedAt('h1')).toBe(1_000);
+    cache.get('h1', 3_000);
+    expect(cache.usedAt('h1')).toBe(3_000);
+    expect(cache.usedAt('unknown')).toBeUndefined();
+  });
+
   it('holds at most its bound, the least recently used key out first', () => {
     const cache = new ApiKeyCache(2, 5_000);
     cache.set('a', principal('a'), 0);

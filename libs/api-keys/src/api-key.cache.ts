@@ -58,6 +58,11 @@ export class ApiKeyCache {
     return due;
   }
 
+  /** When the key was last used through this cache (for its `last_used_at`). */
+  usedAt(keyHash: string): number | undefined {
+    return this.entries.peek(keyHash)?.usedAt;
+  }
+
   /** The result of a recheck that started at `checkedAt`: found keys confirmed, the others dropped. */
   confirm(asked: string[], live: Set<string>, checkedAt: number): void {
     for (const hash of asked) {

@@ -23,6 +23,10 @@ export class ApiKey {
   @Property({ type: 'datetime', nullable: true })
   revokedAt: Date | null = null;
 
+  /** To the minute; recorded by the background recheck of keys in use (ApiKeyService), never per request. */
+  @Property({ type: 'datetime', nullable: true })
+  lastUsedAt: Date | null = null;
+
   constructor(workspaceId: string, keyHash: string, keyHint: string) {
     this.workspaceId = workspaceId;
     this.keyHash = keyHash;
@@ -36,6 +40,7 @@ export interface ApiKeyView {
   hint: string;
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt: string | null;
 }
 
 export function toApiKeyView(key: ApiKey): ApiKeyView {
@@ -45,5 +50,6 @@ export function toApiKeyView(key: ApiKey): ApiKeyView {
     hint: key.keyHint,
     createdAt: key.createdAt.toISOString(),
     revokedAt: key.revokedAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
   };
 }

@@ -114,12 +114,16 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
     return principal;
   }
 
-  /** Re-confirms the keys used lately, in a few statements, before their trust runs out. */
+  /**
+   * Re-confirms the keys used lately, in a few statements, before their trust runs out; the same
+   * statements record when each was last used (to the minute).
+   */
   private async recheck(now = Date.now()): Promise<void> {
     const due = this.cache.dueForRecheck(now - KEEP_WARM_MS, now - CACHE_TRUST_MS / 2);
     for (let i = 0; i < due.length; i += RECHECK_BATCH) {
       const asked = due.slice(i, i + RECHECK_BATCH);
-      this.cache.confirm(asked, await this.keys.stillLive(asked), now);
+      const usedAt = asked.map((hash) => new Date(this.cache.usedAt(hash) ?? now));
+      this.cache.confirm(asked, await this.keys.stillLive(asked, usedAt), now);
     }
   }
 }

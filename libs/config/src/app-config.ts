@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
+import { ConsoleOidcConfig, consoleOidcConfig } from './console-oidc-config';
 import {
   ConfigError,
   Env,
@@ -119,6 +120,7 @@ export interface AppConfig {
   /** A console session ends this long after sign-in, however active (absolute expiry). */
   consoleSessionHours: number;
   /** Console single sign-on (OpenID Connect, authorization code + PKCE); unset: passwords only. */
+  consoleOidc?: ConsoleOidcConfig;
   /** Public resolvers the propagation tool asks, each with a display name. */
   propagationResolvers: NamedResolver[];
   /** How long the propagation tool waits for each resolver. */
@@ -213,6 +215,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86_400),
     consoleIdleMinutes: integer(env, 'CONSOLE_IDLE_MINUTES', 60, 1, 1_440),
     consoleSessionHours: integer(env, 'CONSOLE_SESSION_HOURS', 12, 1, 720),
+    consoleOidc: consoleOidcConfig(env),
     propagationResolvers: namedResolverList(env, 'PROPAGATION_RESOLVERS', DEFAULT_PROPAGATION_RESOLVERS),
     propagationTimeoutMs: integer(env, 'PROPAGATION_TIMEOUT_MS', 2_000, 100, 30_000),
     tlsCheckPorts: portList(env, 'TLS_CHECK_PORTS', DEFAULT_TLS_CHECK_PORTS),

@@ -20,13 +20,22 @@ export class ConsoleAccount {
   @Property({ type: 'boolean' })
   operator: boolean;
 
+  /** `<issuer>#<subject>` of the single sign-on identity linked to this user (sso/sso-decision.ts). */
   @Property({ type: 'text', nullable: true })
   oidcSubject: string | null;
+
+  /** Set: the user cannot sign in and has no session (an operator disabled it). */
+  @Property({ type: 'datetime', nullable: true })
+  disabledAt: Date | null = null;
+
+  /** Written with each new session (password or single sign-on). */
+  @Property({ type: 'datetime', nullable: true })
+  lastSignInAt: Date | null = null;
 
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
-  constructor(a: Omit<ConsoleAccount, 'createdAt'>) {
+  constructor(a: Omit<ConsoleAccount, 'createdAt' | 'disabledAt' | 'lastSignInAt'>) {
     this.id = a.id;
     this.email = a.email;
     this.name = a.name;

@@ -25,6 +25,12 @@ export const AUDIT_ACTIONS = [
   'oauth_client.created',
   'oauth_client.revoked',
   'user.created',
+  'user.updated',
+  'user.disabled',
+  'user.enabled',
+  'user.signed_in',
+  'user.sso_linked',
+  'user.sso_refused',
   'user.signed_out_everywhere',
 ] as const;
 

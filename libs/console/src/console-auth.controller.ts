@@ -31,6 +31,7 @@ import { SignInThrottle } from './signin-throttle.store';
 import { CONSOLE_CSS, CONSOLE_JS } from './views/assets';
 import { setupPage, signInPage } from './views/signin.page';
 import { bearerSafeEqual } from './console-signin';
+import { OidcClient } from './sso/oidc-client';
 
 /** Only console paths are followed after sign-in: an open redirect would help phishing. */
 export const safeNext = (next: string | undefined) =>
@@ -47,8 +48,19 @@ export class ConsoleAuthController {
     private readonly sessions: ConsoleSessions,
     private readonly throttle: SignInThrottle,
     private readonly audit: ConsoleAudit,
+    private readonly oidc: OidcClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** "Sign in with <name>" when single sign-on is configured, carrying the page to return to. */
+  private sso(next: string) {
+    const name = this.oidc.name;
+    if (!name) return undefined;
+    return {
+      name,
+      href: next === '/console' ? '/console/sso/start' : `/console/sso/start?next=${encodeURIComponent(next)}`,
+    };
+  }
 
   @Get()
   home() {
@@ -99,6 +111,7 @@ export class ConsoleAuthController {
     return signInPage({
       formToken: this.formToken(request, reply),
       next: safeNext(next),
+      sso: this.sso(safeNext(next)),
       setupAvailable: (await this.users.count()) === 0,
       notice: notice === 'signed-out' ? 'You are signed out.' : undefined,
     });
@@ -122,6 +135,7 @@ export class ConsoleAuthController {
         next,
         email,
         error,
+        sso: this.sso(next),
         setupAvailable: false,
       });
     };
@@ -136,6 +150,7 @@ export class ConsoleAuthController {
       return again('That email and password do not match a console user.', 401);
     }
     await this.throttle.clear(email);
+    if (user.disabled) return again('This console user is disabled. Ask an operator to enable it.', 403);
     await startSession(this.sessions, request, reply, this.config, user.id);
     return new Redirect(next);
   }

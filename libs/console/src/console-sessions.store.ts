@@ -23,25 +23,32 @@ export class ConsoleSessions {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** A new session; the token goes in the cookie and nowhere else. */
-  async open(userId: string): Promise<{ token: string; maxAgeSeconds: number }> {
+  /**
+   * A new session, and the user's last sign-in, in one statement; the token goes in the cookie and
+   * nowhere else. Undefined when the user is disabled (or gone): no session is opened.
+   */
+  async open(userId: string): Promise<{ token: string; maxAgeSeconds: number } | undefined> {
     const token = randomBase62(32);
     const maxAgeSeconds = this.config.consoleSessionHours * 3600;
-    await this.db.query(
-      `insert into console_sessions (token_hash, user_id, csrf_token, expires_at)
-       values (?, ?, ?, now() + make_interval(secs => ?))`,
-      [sessionHash(token), userId, randomBase62(24), maxAgeSeconds],
+    const opened = await this.db.query(
+      `with signed_in as (
+         update console_users set last_sign_in_at = now() where id = ? and disabled_at is null returning id
+       )
+       insert into console_sessions (token_hash, user_id, csrf_token, expires_at)
+       select ?, id, ?, now() + make_interval(secs => ?) from signed_in
+       returning 1`,
+      [userId, sessionHash(token), randomBase62(24), maxAgeSeconds],
     );
     // Expired rows of everyone are swept here, so the table does not grow without bound.
     await this.db.query('delete from console_sessions where expires_at < now()');
-    return { token, maxAgeSeconds };
+    return opened.length ? { token, maxAgeSeconds } : undefined;
   }
 
   /** The live session of a cookie token, touched (idle expiry restarts); undefined when expired or unknown. */
   async resolve(token: string): Promise<{ user: ConsoleUser; csrfToken: string; hash: string } | undefined> {
     const rows = await this.db.query<SessionRow>(
       `update console_sessions s set last_seen_at = now() from console_users u
-       where s.token_hash = ? and u.id = s.user_id and s.expires_at > now()
+       where s.token_hash = ? and u.id = s.user_id and u.disabled_at is null and s.expires_at > now()
          and s.last_seen_at > now() - make_interval(mins => ?)
        returning s.token_hash, s.csrf_token, s.user_id, u.email, u.name, u.operator`,
       [sessionHash(token), this.config.consoleIdleMinutes],

@@ -1,4 +1,5 @@
 import { AppConfig } from '@app/config';
+import { DomainError } from '@app/kernel';
 import type { FastifyReply } from 'fastify';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { ConsoleRequest } from './console-request';
@@ -10,7 +11,7 @@ export function consoleCookieSecure(request: ConsoleRequest, config: AppConfig):
   return request.protocol === 'https' || Boolean(config.publicBaseUrl?.startsWith('https:'));
 }
 
-/** Opens a server-side session and sets its cookie. */
+/** Opens a server-side session and sets its cookie; a disabled user gets none (403). */
 export async function startSession(
   sessions: ConsoleSessions,
   request: ConsoleRequest,
@@ -18,7 +19,9 @@ export async function startSession(
   config: AppConfig,
   userId: string,
 ): Promise<void> {
-  const { token, maxAgeSeconds } = await sessions.open(userId);
+  const opened = await sessions.open(userId);
+  if (!opened) throw new DomainError('forbidden', 'This console user is disabled. Ask an operator to enable it.');
+  const { token, maxAgeSeconds } = opened;
   void reply.header(
     'set-cookie',
     serializeCookie(SESSION_COOKIE, token, { secure: consoleCookieSecure(request, config), maxAge: maxAgeSeconds }),

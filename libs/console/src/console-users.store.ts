@@ -7,6 +7,7 @@ import { Injectable } from '@nestjs/common';
 import { hash, verify } from '@node-rs/argon2';
 import { ConsoleUser, WORKSPACE_ROLES, WorkspaceRole } from './access';
 import { ConsoleAccount, ConsoleMembership } from './console-account.entity';
+import { SsoAccount } from './sso/sso-decision';
 
 export interface NewConsoleUser {
   email: string;
@@ -74,11 +75,36 @@ export class ConsoleUsers {
   }
 
   /** The user whose email and password match, or undefined; the same work either way. */
-  async verifyPassword(email: string, password: string): Promise<ConsoleUser | undefined> {
+  async verifyPassword(email: string, password: string): Promise<(ConsoleUser & { disabled: boolean }) | undefined> {
     const row = await this.em.findOne(ConsoleAccount, byEmail(email));
     const stored = row?.passwordHash ?? (await (dummyHash ??= hash('not-a-password', ARGON2)));
     const ok = await verify(stored, password).catch(() => false);
-    return ok && row?.passwordHash ? toUser(row) : undefined;
+    return ok && row?.passwordHash ? { ...toUser(row), disabled: row.disabledAt !== null } : undefined;
+  }
+
+  /** The accounts single sign-on decides between: the one linked to the identity, the one with its email. */
+  async ssoCandidates(
+    subjectKey: string,
+    email: string | undefined,
+  ): Promise<{ bySubject?: SsoAccount; byEmail?: SsoAccount }> {
+    const subjectRow = await this.em.findOne(ConsoleAccount, { oidcSubject: subjectKey });
+    const emailRow = email ? await this.em.findOne(ConsoleAccount, byEmail(email)) : null;
+    const view = (a: ConsoleAccount | null): SsoAccount | undefined =>
+      a ? { id: a.id, email: a.email, oidcSubject: a.oidcSubject, disabled: a.disabledAt !== null } : undefined;
+    return { bySubject: view(subjectRow), byEmail: view(emailRow) };
+  }
+
+  /** Links an identity to a user not linked yet; false when another request linked it first. */
+  async linkSubject(userId: string, subjectKey: string): Promise<boolean> {
+    try {
+      return (
+        (await this.em.nativeUpdate(ConsoleAccount, { id: userId, oidcSubject: null }, { oidcSubject: subjectKey })) ===
+        1
+      );
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return false;
+      throw error;
+    }
   }
 
   async get(id: string): Promise<ConsoleUser | undefined> {

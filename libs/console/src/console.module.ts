@@ -27,6 +27,11 @@ import { ConsoleWorkspacesController } from './console-workspaces.controller';
 import { ConsoleGuard } from './console.guard';
 import { ConsoleQueries } from './console.queries';
 import { SignInThrottle } from './signin-throttle.store';
+import { ConsoleSsoController } from './sso/console-sso.controller';
+import { OidcClient } from './sso/oidc-client';
+import { SsoSignIn } from './sso/sso-signin.service';
+import { ConsoleUsersController } from './console-users.controller';
+import { ConsoleUserAdmin } from './console-user-admin.store';
 
 /** The web console under /console (api, standalone): pages over the same use cases as /v1. */
 @Module({
@@ -51,6 +56,8 @@ import { SignInThrottle } from './signin-throttle.store';
     ConsolePurchasesController,
     ConsoleOAuthClientsController,
     ConsoleUsersAdminController,
+    ConsoleSsoController,
+    ConsoleUsersController,
   ],
   providers: [
     ConsoleUsers,
@@ -62,6 +69,9 @@ import { SignInThrottle } from './signin-throttle.store';
     ConsoleTimeline,
     ConsoleQueries,
     ConsolePurchases,
+    OidcClient,
+    SsoSignIn,
+    ConsoleUserAdmin,
   ],
   exports: [ConsoleUsers],
 })

@@ -90,7 +90,17 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   DomainDeleted: obj({ deleted: { type: 'boolean', enum: [true] }, id: str(), hostname: str() }),
   Workspace: obj({ id: str('`ws_...`'), name: str(), hasPaymentMethod: bool, createdAt: dateTime() }),
-  ApiKey: obj({ id: str(), workspaceId: str(), hint: str(), createdAt: dateTime(), revokedAt: dateTime(true) }),
+  ApiKey: obj({
+    id: str(),
+    workspaceId: str(),
+    hint: str(),
+    createdAt: dateTime(),
+    revokedAt: dateTime(true),
+    lastUsedAt: {
+      ...dateTime(true),
+      description: 'When the key was last used, to the minute (recorded within seconds)',
+    },
+  }),
   IssuedApiKey: obj({ workspace: ref('Workspace'), apiKey: str('`sk_live_...`, shown once'), apiKeyId: str() }),
   WebhookEndpoint: obj(
     {

@@ -57,6 +57,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 18px;margin:
 .timeline li::before{content:"";position:absolute;left:-6px;top:14px;width:10px;height:10px;border-radius:50%;background:var(--brand)}
 .pager{display:flex;justify-content:flex-end;gap:10px}
 .signin{max-width:420px;margin:64px auto}
+.signin .sso{display:block;text-align:center}.signin .or{text-align:center;margin:12px 0}
 .stat{font-size:28px;font-weight:700}
 .field-problem{color:var(--bad);font-size:13.5px;margin:4px 0 0}
 .form-problems{background:var(--bad-bg);color:var(--bad);border:1px solid #f0b9b3;border-radius:8px;padding:10px 14px;margin-bottom:14px}

@@ -7,7 +7,14 @@ export interface KeyRow {
   hint: string;
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt: string | null;
 }
+
+/** Recorded to the minute (a background write, not one per request), so shown to the minute. */
+const lastUsed = (iso: string | null) =>
+  iso
+    ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
+    : html`<span class="muted">Never</span>`;
 
 export function keysPage(
   actor: ConsoleActor,
@@ -50,6 +57,7 @@ export function keysPage(
                     <th scope="col">Key</th>
                     <th scope="col">Status</th>
                     <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
                     <th scope="col">Revoked</th>
                     <th scope="col"><span class="skip">Actions</span></th>
                   </tr>
@@ -61,6 +69,7 @@ export function keysPage(
                         <td><code>${k.hint}</code><br /><code class="muted">${k.id}</code></td>
                         <td>${pill(k.revokedAt ? 'revoked' : 'active')}</td>
                         <td>${when(k.createdAt)}</td>
+                        <td>${lastUsed(k.lastUsedAt)}</td>
                         <td>${when(k.revokedAt)}</td>
                         <td>
                           ${

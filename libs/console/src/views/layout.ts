@@ -40,6 +40,7 @@ function nav(options: LayoutOptions): Html {
     <p class="side-group">Console</p>
     ${navLink('/console/workspaces', 'Workspaces', section === 'workspaces')}
     ${actor.user.operator ? navLink('/console/cluster', 'Cluster', section === 'cluster') : ''}
+    ${actor.user.operator ? navLink('/console/users', 'Users', section === 'users') : ''}
     ${navLink('/console/audit', 'Audit log', section === 'audit' && !workspace)}
     ${
       workspace

@@ -8,6 +8,8 @@ export interface SignInOptions {
   email?: string;
   setupAvailable: boolean;
   notice?: string;
+  /** Single sign-on, when configured: the button's name and where it starts. */
+  sso?: { name: string; href: string };
 }
 
 export function signInPage(o: SignInOptions) {
@@ -18,6 +20,12 @@ export function signInPage(o: SignInOptions) {
       <h1>Sign in</h1>
       <p class="lead">to the Custom Domains console</p>
       ${o.error ? html`<div class="notice error-card" role="alert" style="background:var(--bad-bg);color:var(--bad)">${o.error}</div>` : ''}
+      ${
+        o.sso
+          ? html`<p><a class="button sso" href="${o.sso.href}">Sign in with ${o.sso.name}</a></p>
+              <p class="muted or">or with your console password</p>`
+          : ''
+      }
       <form method="post" action="/console/sign-in">
         <input type="hidden" name="_signin" value="${o.formToken}" />
         <input type="hidden" name="next" value="${o.next}" />

@@ -13,6 +13,7 @@ import { Migration20261122021000Projects } from './Migration20261122021000Projec
 import { Migration20261125000000HostnameRelease } from './Migration20261125000000HostnameRelease';
 import { Migration20261125000000Console } from './Migration20261125000000Console';
 import { Migration20261125040000WebhookSecretOverlap } from './Migration20261125040000WebhookSecretOverlap';
+import { Migration20261126000000ConsoleUsersSso } from './Migration20261126000000ConsoleUsersSso';
 import { Migration20261126010000ConsoleOps } from './Migration20261126010000ConsoleOps';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
@@ -31,5 +32,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000000HostnameRelease', class: Migration20261125000000HostnameRelease },
   { name: 'Migration20261125000000Console', class: Migration20261125000000Console },
   { name: 'Migration20261125040000WebhookSecretOverlap', class: Migration20261125040000WebhookSecretOverlap },
+  { name: 'Migration20261126000000ConsoleUsersSso', class: Migration20261126000000ConsoleUsersSso },
   { name: 'Migration20261126010000ConsoleOps', class: Migration20261126010000ConsoleOps },
 ];

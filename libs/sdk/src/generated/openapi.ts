@@ -1329,6 +1329,11 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       revokedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the key was last used, to the minute (recorded within seconds)
+       */
+      lastUsedAt: string | null;
     };
     IssuedApiKey: {
       workspace: components['schemas']['Workspace'];
