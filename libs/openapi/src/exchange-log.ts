@@ -26,12 +26,15 @@ export async function logOpenApiViolations(app: NestFastifyApplication, role: st
   }
 }
 
+/** The app's own OpenApiService where it serves the document, else one over its modules (node, edge). */
 function openApiService(app: NestFastifyApplication): OpenApiService {
-  try {
-    return app.get(OpenApiService, { strict: false });
-  } catch {
-    return new OpenApiService(app.get(ModulesContainer));
+  // Not app.get(OpenApiService): a missing provider there ends a process Nest created (abortOnError).
+  const modules = app.get(ModulesContainer);
+  for (const module of modules.values()) {
+    const instance = module.providers.get(OpenApiService)?.instance;
+    if (instance instanceof OpenApiService) return instance;
   }
+  return new OpenApiService(modules);
 }
 
 /** A file that is gone (the test that named it has ended) must not break the answer. */
