@@ -5,6 +5,7 @@ import { Parser } from '@asyncapi/parser';
 import {
   DnsServer,
   ORIGIN_URL,
+  REGISTRANT,
   domainEnv,
   domainZones,
   startDnsServer,
@@ -12,7 +13,9 @@ import {
   TestApp,
   createWorkspaceVia,
   eventually,
+  purchaseWorkspace,
   startTestApp,
+  uniqueDomain,
   uniqueSubjectPrefix,
 } from '@test/support';
 import Ajv from 'ajv';
@@ -71,16 +74,21 @@ describe('GET /asyncapi.json: the NATS event subjects, checked against what arri
     expect(doc.channels[EDGE_INVALIDATE_SUBJECT].description).toMatch(/^Internal-only/);
   });
 
-  it('a domain.created event on the stream matches its documented payload; a wrong one does not', async () => {
+  /** The documented payload of each event type, compiled by Ajv (nullable included). */
+  async function payloadValidators() {
     const doc = await fetchDocument();
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema({ components: doc.components }, 'asyncapi');
-    const payload = (type: string) => {
+    return (type: string) => {
       const channel = doc.channels[`events.{workspaceId}.${type}`];
       const messageName = channel.subscribe.message.$ref.split('/').pop();
       return ajv.compile({ $ref: `asyncapi#/components/messages/${messageName}/payload` });
     };
+  }
+
+  it('a domain.created event on the stream matches its documented payload; a wrong one does not', async () => {
+    const payload = await payloadValidators();
 
     const jsm = await nc.jetstreamManager();
     await eventually(
@@ -121,5 +129,100 @@ describe('GET /asyncapi.json: the NATS event subjects, checked against what arri
     // The schema has teeth: another type's payload, or a missing domain, is refused.
     expect(payload('domain_purchase.completed')(body)).toBe(false);
     expect(validate({ ...body, data: {} })).toBe(false);
+  });
+
+  it('every event type family on the stream has typed data extras: changes, registrations, renewals, failures', async () => {
+    const payload = await payloadValidators();
+    const jsm = await nc.jetstreamManager();
+    await jsm.consumers.add(stream, {
+      durable_name: 'asyncapi-all',
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: `${prefix}.events.>`,
+    });
+    const consumer = await nc.jetstream().consumers.get(stream, 'asyncapi-all');
+
+    // A domain created and deleted; a purchase, its renewal, a refused purchase and a refused renewal.
+    const { apiKey } = await purchaseWorkspace(t.server, 'pm_card_visa');
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const { body: created } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'gone.asyncapi-customer.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    await request(t.server).delete(`/v1/domains/${created.domain.id}`).set(auth).expect(200);
+    const buy = (hostname: string, years = 1) =>
+      request(t.server).post('/v1/domain-purchases').set(auth).send({ hostname, registrant: REGISTRANT, years });
+    const { body: bought } = await buy(uniqueDomain()).expect(201);
+    await request(t.server)
+      .post(`/v1/domain-purchases/${bought.purchase.id}/renew`)
+      .set(auth)
+      .send({ years: 1 })
+      .expect(200);
+    await buy(uniqueDomain('refuse')).expect(502);
+    const { body: nineYears } = await buy(uniqueDomain(), 9).expect(201);
+    // Beyond the registry's 10 years: the registrar refuses, the charge is refunded.
+    await request(t.server)
+      .post(`/v1/domain-purchases/${nineYears.purchase.id}/renew`)
+      .set(auth)
+      .send({ years: 2 })
+      .expect(502);
+
+    type Event = { id: string; type: string; data: Record<string, any> };
+    const seen: Event[] = [];
+    const kinds = (events: Event[]) =>
+      new Set(events.map((e) => `${e.type}${e.data.operation ? `:${e.data.operation}` : ''}`));
+    const expected = [
+      'domain.created',
+      'domain.deleted',
+      'domain_purchase.completed',
+      'domain_purchase.completed:renewal',
+      'domain_purchase.failed',
+      'domain_purchase.failed:renewal',
+    ];
+    await eventually(
+      async () => {
+        for await (const message of await consumer.fetch({ max_messages: 50, expires: 1_000 })) {
+          message.ack();
+          seen.push(message.json<Event>());
+        }
+        return seen;
+      },
+      (events) => expected.every((kind) => kinds(events).has(kind)),
+      { timeoutMs: 30_000, what: `events ${expected.join(', ')} on the stream` },
+    );
+    const problems = seen.flatMap((event) => {
+      const { type } = event;
+      const validate = payload(type);
+      return validate(event) ? [] : [`${type}: ${JSON.stringify(validate.errors)}`];
+    });
+    expect(problems).toEqual([]);
+
+    const deleted = seen.find((e) => e.type === 'domain.deleted')!;
+    expect(deleted.data).toEqual({
+      domain: expect.objectContaining({ id: created.domain.id }),
+      previousStatus: 'pending',
+    });
+    const refusedRenewal = seen.find((e) => e.type === 'domain_purchase.failed' && e.data.operation === 'renewal')!;
+    expect(refusedRenewal.data.renewal).toMatchObject({
+      status: 'refunded',
+      years: 2,
+      failure: { code: 'registrar_error', reason: expect.any(String) },
+    });
+
+    // The extras are typed, not free text: a wrong value or an undocumented field is refused.
+    const change = payload('domain.deleted');
+    expect(change({ ...deleted, data: { ...deleted.data, reason: 'dns_drift', certificateRenewed: true } })).toBe(true);
+    expect(change({ ...deleted, data: { ...deleted.data, reason: 'bored' } })).toBe(false);
+    expect(change({ ...deleted, data: { ...deleted.data, previousStatus: undefined } })).toBe(false);
+    expect(change({ ...deleted, data: { ...deleted.data, surprise: 1 } })).toBe(false);
+    const failed = payload('domain_purchase.failed');
+    const renewal = refusedRenewal.data.renewal as Record<string, unknown>;
+    expect(failed({ ...refusedRenewal, data: { ...refusedRenewal.data, renewal } })).toBe(true);
+    expect(
+      failed({ ...refusedRenewal, data: { ...refusedRenewal.data, renewal: { ...renewal, chargeId: 'ch_1' } } }),
+    ).toBe(false);
+    expect(failed({ ...refusedRenewal, data: { ...refusedRenewal.data, renewal: undefined } })).toBe(false);
+    expect(payload('domain.created')({ ...deleted, type: 'domain.created' })).toBe(false);
   });
 });

@@ -415,7 +415,10 @@ describe('/v1/domain-purchases: API', () => {
         { timeoutMs: 10_000, everyMs: 250, what: 'domain_purchase.failed of the declined renewal' },
       );
       expect(failed).toHaveLength(1);
-      expect(failed[0].data).toMatchObject({ operation: 'renewal', renewal: { step: 'failed', auto: true } });
+      expect(failed[0].data).toMatchObject({
+        operation: 'renewal',
+        renewal: { status: 'failed', auto: true, failure: { code: 'billing_required' } },
+      });
       // Time must pass: two more sweeps (PURCHASE_SWEEP_SECONDS=1) must run and charge nothing.
       await sleep(2_500);
       // One attempt a day after a failure, not one per sweep; the lapsing domain is left alone.

@@ -2,7 +2,15 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { REPO_ROOT, TestDatabase, createTestDatabase, eventually, freeEdgePorts, freePort } from '@test/support';
+import {
+  REPO_ROOT,
+  TestDatabase,
+  createTestDatabase,
+  eventually,
+  freeEdgePorts,
+  freePort,
+  openApiProcessEnv,
+} from '@test/support';
 
 const MAIN = resolve(REPO_ROOT, 'dist/apps/standalone/src/main.js');
 const BANNER_END = /-d '\{"name":"Acme","paymentMethod":"pm_card_visa"\}'\s*\n/;
@@ -20,7 +28,13 @@ function start(env: Record<string, string>, tty: boolean): Run {
   const args = tty ? ['-qfec', `${process.execPath} ${MAIN}`, '/dev/null'] : [MAIN];
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'info',
+      ...openApiProcessEnv(),
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true, // its own process group, so cleanup reaches the node under `script` too
   });

@@ -1,6 +1,7 @@
 export * from './test-database';
 export * from './test-app';
 export * from './processes';
+export { openApiProcessEnv, takeOpenApiViolations } from './openapi-exchanges';
 export * from './cluster';
 export * from './dns-server';
 export * from './counter-load';

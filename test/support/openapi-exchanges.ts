@@ -1,152 +1,91 @@
-import { OpenApiService, isApiPath } from '@app/openapi';
+import { OpenApiService, checkExchangesAgainstOpenApi, describeViolation } from '@app/openapi';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import addFormats from 'ajv-formats';
-import { type Document, OpenAPIBackend, type Operation, SetMatchType } from 'openapi-backend';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
- * Every HTTP exchange of an in-process test app, checked against the OpenAPI document the same app
- * serves (openapi-backend: routing + Ajv). A violation is kept until the jest setup file
- * (openapi-jest-setup.ts) fails the test that made it: an answer whose status, declared headers or
- * body the document does not describe, a route it does not describe, or a request the server
- * accepted (2xx) that the document says is invalid. Bad-input tests pass as long as their 4xx is
- * a documented status with the `Error` envelope.
+ * Every HTTP exchange a test file makes, checked against the OpenAPI document (the checker is
+ * libs/openapi/src/exchange-check.ts): of in-process apps through a Fastify hook, and of the dist
+ * processes it spawns through OPENAPI_VIOLATIONS_FILE (a file per test file that those processes
+ * append violations to). The jest setup file (openapi-jest-setup.ts) fails the test that made one.
  */
-
-type Json = Record<string, any>;
 
 const violations: string[] = [];
 let checked = 0;
 
-/** Violations since the last call (and forgets them). */
+/** Violations since the last call, of in-process apps and spawned processes (and forgets them). */
 export function takeOpenApiViolations(): string[] {
-  return violations.splice(0);
+  return [...violations.splice(0), ...readProcessViolations()];
 }
 
-/** How many exchanges were checked in this test file so far. */
+/** How many exchanges of in-process apps were checked in this test file so far. */
 export const checkedExchanges = (): number => checked;
 
 /** Registers the check on the app's Fastify instance; call before `app.init()`. */
 export async function validateExchangesAgainstOpenApi(app: NestFastifyApplication): Promise<void> {
-  let document: Json;
+  let document: Record<string, unknown>;
   try {
     document = app.get(OpenApiService, { strict: false }).document();
   } catch {
     return; // an app without the document (a bare module under test): nothing to check
   }
-  // quick: schemas compile on first use (the whole document takes seconds of CPU per test file).
-  const api = new OpenAPIBackend({
-    definition: document as Document,
-    validate: true,
-    coerceTypes: true,
-    quick: true,
-    customizeAjv: (ajv) => addFormats(ajv),
+  await checkExchangesAgainstOpenApi(app, document, (found) => {
+    checked++;
+    violations.push(...found.map(describeViolation));
   });
-  await api.init();
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+}
+
+let processFile: { dir: string; path: string; offset: number } | undefined;
+
+/**
+ * The environment that makes a spawned api/standalone/node/edge process check its exchanges: one
+ * file per test file (jest loads this module once per file), read after each test.
+ */
+export function openApiProcessEnv(): Record<string, string> {
+  if (!processFile) {
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-violations-'));
+    processFile = { dir, path: join(dir, 'violations.jsonl'), offset: 0 };
+  }
+  return { OPENAPI_VIOLATIONS_FILE: processFile.path };
+}
+
+/** Lines the processes appended since the last read, as `[role pid] METHOD path -> status: problem`. */
+function readProcessViolations(): string[] {
+  if (!processFile) return [];
+  let size: number;
+  try {
+    size = statSync(processFile.path).size;
+  } catch {
+    return []; // no process has written a violation
+  }
+  if (size <= processFile.offset) return [];
+  const buffer = Buffer.alloc(size - processFile.offset);
+  const fd = openSync(processFile.path, 'r');
+  try {
+    readSync(fd, buffer, 0, buffer.length, processFile.offset);
+  } finally {
+    closeSync(fd);
+  }
+  // A process may be mid-line: take whole lines only, the rest at the next read.
+  const text = buffer.toString('utf8');
+  const complete = text.slice(0, text.lastIndexOf('\n') + 1);
+  processFile.offset += Buffer.byteLength(complete);
+  return complete
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
       try {
-        checked++;
-        violations.push(...check(api, request, reply, payload));
-      } catch (error) {
-        violations.push(`${request.method} ${request.url}: the check itself failed: ${String(error)}`);
+        const v = JSON.parse(line) as Parameters<typeof describeViolation>[0] & { role: string; pid: number };
+        return `[${v.role} process ${v.pid}] ${describeViolation(v)}`;
+      } catch {
+        return `[a process] ${line}`;
       }
-      done(null, payload);
     });
 }
 
-function check(api: OpenAPIBackend, request: FastifyRequest, reply: FastifyReply, payload: unknown): string[] {
-  const url = new URL(request.url, 'http://local');
-  const status = reply.statusCode;
-  const name = `${request.method} ${url.pathname} -> ${status}`;
-  const responseType = String(reply.getHeader('content-type') ?? '').split(';')[0];
-  const body = responseType.includes('json') ? parseJson(payload) : undefined;
-  // CORS preflights are the browser's, answered by the CORS layer for any route: not operations.
-  if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) return [];
-  // The console's HTML pages are not the API, and routes a test mounts for itself are no one's.
-  if (!isApiPath(url.pathname) || url.pathname.startsWith('/test-')) return [];
-  const operation = api.matchOperation({
-    method: request.method,
-    path: url.pathname,
-    headers: request.headers as Record<string, string>,
-    query: url.search.slice(1),
-  });
-  if (!operation) {
-    // Unknown routes (and methods) answer the error envelope; anything else is undocumented.
-    if ((status === 404 || status === 405) && isErrorEnvelope(body)) return [];
-    return [`${name}: no operation of the document describes this request`];
-  }
-  const problems: string[] = [];
-  const responses: Json = operation.responses ?? {};
-  const response = responses[String(status)] ?? responses.default;
-  if (!response) {
-    return [
-      `${name}: status ${status} is not documented for ${operation.operationId} (${Object.keys(responses).join(', ')})`,
-    ];
-  }
-  const declared = Object.keys(response.content ?? {});
-  if (declared.length && !declared.some((type) => type.split(';')[0] === responseType)) {
-    problems.push(`${name}: content-type ${responseType || 'none'} is not one of ${declared.join(', ')}`);
-  } else if (body !== undefined) {
-    const result = api.validateResponse(body, operation, status);
-    if (result.errors?.length) problems.push(`${name}: body: ${describe(result.errors)}`);
-  }
-  const headers = api.validateResponseHeaders(lowerCase(reply.getHeaders()), operation, {
-    statusCode: status,
-    setMatchType: SetMatchType.Any,
-  });
-  if (headers.errors?.length) problems.push(`${name}: headers: ${describe(headers.errors)}`);
-  if (status < 300) problems.push(...acceptedButInvalid(api, operation, request, url, name));
-  return problems;
+/** Removes the file (after the test file, when its processes are stopped). */
+export function removeOpenApiProcessFile(): void {
+  if (processFile) rmSync(processFile.dir, { recursive: true, force: true });
+  processFile = undefined;
 }
-
-/** The server accepted this request: the document must say it is valid. */
-function acceptedButInvalid(
-  api: OpenAPIBackend,
-  operation: Operation,
-  request: FastifyRequest,
-  url: URL,
-  name: string,
-): string[] {
-  const itemErrors = (operation as Json)['x-item-errors'] === true;
-  const result = api.validateRequest(
-    {
-      method: request.method,
-      path: url.pathname,
-      headers: request.headers as Record<string, string>,
-      query: url.search.slice(1),
-      body: request.body as Json | undefined,
-    },
-    operation,
-  );
-  const errors = (result.errors ?? []).filter(
-    // Bulk items are each validated on their own inside a success answer (x-item-errors).
-    (error) => !(itemErrors && /^\/requestBody\/[^/]+\/\d+(\/|$)/.test(error.instancePath)),
-  );
-  return errors.length ? [`${name}: accepted, but the document says the request is invalid: ${describe(errors)}`] : [];
-}
-
-function parseJson(payload: unknown): unknown {
-  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return undefined;
-  const text = payload.toString();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return Symbol.for('not-json');
-  }
-}
-
-const isErrorEnvelope = (body: unknown): boolean =>
-  !!body && typeof body === 'object' && typeof (body as Json).error === 'string' && 'message' in (body as Json);
-
-const lowerCase = (headers: Json): Json =>
-  Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), String(value)]));
-
-const describe = (errors: { instancePath: string; message?: string; params?: unknown }[]): string =>
-  errors
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params ?? {})}`)
-    .join('; ');

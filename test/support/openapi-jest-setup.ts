@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { checkedExchanges, takeOpenApiViolations } from './openapi-exchanges';
+import { checkedExchanges, removeOpenApiProcessFile, takeOpenApiViolations } from './openapi-exchanges';
 
-/** The exchanges of a test (and of the beforeAll before it) are judged when it ends. */
+/** The exchanges of a test (and of the beforeAll before it), in-process or of spawned processes, are judged when it ends. */
 const failOnViolations = (): void => {
   const violations = takeOpenApiViolations();
   if (violations.length) {
@@ -15,5 +15,9 @@ afterAll(() => {
   // OPENAPI_EXCHANGES_LOG=<file>: one line per test file with the number of exchanges checked.
   const log = process.env.OPENAPI_EXCHANGES_LOG;
   if (log) appendFileSync(log, `${basename(expect.getState().testPath ?? '?')}\t${checkedExchanges()}\n`);
-  failOnViolations();
+  try {
+    failOnViolations();
+  } finally {
+    removeOpenApiProcessFile();
+  }
 });

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { openApiProcessEnv } from './openapi-exchanges';
 
 export const REPO_ROOT = resolve(__dirname, '../..');
 
@@ -16,11 +17,21 @@ export interface ServiceProcess {
 
 const running = new Set<ServiceProcess>();
 
-/** Starts a built app (`dist/...`) as its own OS process with the given environment. */
+/**
+ * Starts a built app (`dist/...`) as its own OS process with the given environment. Its HTTP
+ * exchanges are checked against the OpenAPI document (OPENAPI_VIOLATIONS_FILE): a violation fails
+ * the test that made it.
+ */
 export function startProcess(script: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
   const child = spawn(process.execPath, ['--enable-source-maps', resolve(REPO_ROOT, script), ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'warn',
+      ...openApiProcessEnv(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

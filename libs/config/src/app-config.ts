@@ -138,6 +138,8 @@ export interface AppConfig {
   purchaseRenewDays: number;
   /** How often a node looks for stuck purchase sagas and due renewals of its shards. */
   purchaseSweepSeconds: number;
+  /** Tests only: check every HTTP exchange against the OpenAPI document, violations as JSON lines to this file. */
+  openapiViolationsFile?: string;
 }
 
 export interface NamedResolver {
@@ -226,6 +228,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     purchaseFeeMinCents: integer(env, 'PURCHASE_FEE_MIN_CENTS', 200, 0, 1_000_000),
     purchaseRenewDays: integer(env, 'PURCHASE_RENEW_DAYS', 30, 1, 3_650),
     purchaseSweepSeconds: integer(env, 'PURCHASE_SWEEP_SECONDS', 30, 1, 3_600),
+    openapiViolationsFile: raw(env, 'OPENAPI_VIOLATIONS_FILE'),
   };
 }
 

@@ -29,15 +29,19 @@ export const MONITOR_MESSAGES: Record<MonitorStatus, string> = {
   ssl_expired: 'Re-verify DNS',
 };
 
-/** Why the domain is failed or expired; decides the way back out. */
-export type StatusReason =
-  | 'dns_never_correct'
-  | 'dns_drift'
-  | 'origin_blocked'
-  | 'certificate_expired'
-  | 'billing_ended'
-  /** Another workspace proved control of the hostname's DNS (TXT) and connected it: final. */
-  | 'moved_to_another_owner';
+/**
+ * Why the domain is failed or expired; decides the way back out. `moved_to_another_owner`: another
+ * workspace proved control of the hostname's DNS (TXT) and connected it: final.
+ */
+export const STATUS_REASONS = [
+  'dns_never_correct',
+  'dns_drift',
+  'origin_blocked',
+  'certificate_expired',
+  'billing_ended',
+  'moved_to_another_owner',
+] as const;
+export type StatusReason = (typeof STATUS_REASONS)[number];
 
 /** ISO-8601 instants, so snapshots survive JSON round trips unchanged. */
 export type Instant = string;

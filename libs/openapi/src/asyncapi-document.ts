@@ -1,25 +1,81 @@
+import { DOMAIN_STATUSES, STATUS_REASONS } from '@app/domain-model';
 import { EDGE_INVALIDATE_SUBJECT } from '@app/kernel';
+import { RENEWAL_FAILURE_CODES } from '@app/purchases';
 import { EVENT_TYPES, eventSubject } from '@app/webhooks';
 import { API_VERSION } from './openapi-document';
+import { RENEWAL_SCHEMA } from './operations/purchases.operations';
 import { RESOURCE_SCHEMAS } from './resource-schemas';
-import { SchemaObject, obj, ref, str } from './schema';
+import { SchemaObject, nullable, obj, oneOfValues, ref, str } from './schema';
+
+/** No field beyond the listed ones: a new extra must be documented here first. */
+const closed = (schema: SchemaObject): SchemaObject => ({ ...schema, additionalProperties: false });
 
 type Json = Record<string, unknown>;
 
-/** What `data` holds, by event family: the same objects the REST API answers with. */
+/** `data` of `domain.created`: the domain as `POST /v1/domains` answered it. */
+const DOMAIN_CREATED_DATA: SchemaObject = closed(obj({ domain: ref('Domain') }));
+
+/** `data` of every other `domain.*` event: the domain after the change, and what changed. */
+const DOMAIN_CHANGE_DATA: SchemaObject = closed(
+  obj(
+    {
+      domain: ref('Domain'),
+      previousStatus: { ...oneOfValues(...DOMAIN_STATUSES), description: 'The status before this change' },
+      reason: {
+        ...oneOfValues(...STATUS_REASONS),
+        description: 'Why the domain is failed or expired, when the status or its reason changed',
+      },
+      certificateRenewed: {
+        type: 'boolean',
+        enum: [true],
+        description: 'Present (true) when the change is a renewed certificate (`domain.monitor_updated`)',
+      },
+    },
+    ['reason', 'certificateRenewed'],
+  ),
+);
+
+/** A renewal in `domain_purchase.*` events: the renew answer's `renewal`, and why a failed one failed. */
+const PURCHASE_RENEWAL: SchemaObject = closed({
+  ...RENEWAL_SCHEMA,
+  properties: {
+    ...RENEWAL_SCHEMA.properties,
+    failure: nullable(
+      obj({
+        code: oneOfValues(...RENEWAL_FAILURE_CODES),
+        reason: str('What the card network or the registrar said'),
+      }),
+    ),
+  },
+  required: [...(RENEWAL_SCHEMA.required ?? []), 'failure'],
+});
+
+/** `data` of `domain_purchase.*`: a registration's outcome, or (with `operation: "renewal"`) a renewal's. */
+const PURCHASE_DATA: SchemaObject = {
+  oneOf: [
+    closed(obj({ purchase: ref('DomainPurchase') })),
+    closed(
+      obj({
+        purchase: ref('DomainPurchase'),
+        operation: { ...oneOfValues('renewal'), description: 'A renewal, not the registration' },
+        renewal: ref('PurchaseRenewal'),
+      }),
+    ),
+  ],
+};
+
+/** The event data schemas, by name in `components.schemas`. */
+const DATA_SCHEMAS: Record<string, SchemaObject> = {
+  DomainCreatedData: DOMAIN_CREATED_DATA,
+  DomainChangeData: DOMAIN_CHANGE_DATA,
+  DomainPurchaseEventData: PURCHASE_DATA,
+  PurchaseRenewal: PURCHASE_RENEWAL,
+};
+
+/** What `data` holds, by event type: the same objects the REST API answers with, and typed extras. */
 function dataSchema(type: string): SchemaObject {
-  if (type.startsWith('domain_purchase.')) {
-    return {
-      ...obj({ purchase: ref('DomainPurchase') }),
-      additionalProperties: true,
-      description: 'Renewals add `operation: "renewal"` and `renewal`',
-    };
-  }
-  return {
-    ...obj({ domain: ref('Domain') }),
-    additionalProperties: true,
-    description: 'State changes add `previousStatus`, `reason` and `certificateRenewed`',
-  };
+  if (type.startsWith('domain_purchase.')) return ref('DomainPurchaseEventData');
+  return ref(type === 'domain.created' ? 'DomainCreatedData' : 'DomainChangeData');
 }
 
 const messageName = (type: string): string =>
@@ -87,7 +143,7 @@ export function buildAsyncApiDocument(openapi: Json): Json {
     components: {
       messages,
       // The served document's schemas first; the catalogue fills in any a process's routes left out.
-      schemas: { ...RESOURCE_SCHEMAS, ...openapiSchemas },
+      schemas: { ...RESOURCE_SCHEMAS, ...openapiSchemas, ...DATA_SCHEMAS },
       parameters: { workspaceId: { description: 'The workspace id (`ws_...`)', schema: { type: 'string' } } },
     },
   };

@@ -16,6 +16,6 @@ export type { PurchaseCommand, PurchaseProtocol, PurchaseReply } from './model/p
 // The value lists the API document names (libs/openapi).
 export { CURRENCIES } from './model/purchase.record';
 export { PURCHASE_STATUSES } from './model/purchase-saga.types';
-export { RENEWAL_STEPS } from './model/renewal.saga';
+export { RENEWAL_FAILURE_CODES, RENEWAL_STEPS } from './model/renewal.saga';
 export { SAGA_STEP_LISTENER } from './saga-step-listener';
 export type { SagaStepListener } from './saga-step-listener';

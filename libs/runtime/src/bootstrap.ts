@@ -35,6 +35,11 @@ export async function boot(options: BootOptions): Promise<RunningApp> {
     : { url: config.databaseUrl as string, embedded: false };
   try {
     const app = await createHttpApp(options.rootModule(config, database), config.trustedProxies);
+    if (config.openapiViolationsFile) {
+      // Tests only; loaded only then (the checker's libraries are dev dependencies).
+      const { logOpenApiViolations } = await import('@app/openapi');
+      await logOpenApiViolations(app, config.role, config.openapiViolationsFile);
+    }
     await app.listen({ port: config.port, host: '0.0.0.0' });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -18,6 +18,8 @@ export interface ClientOptions {
   /** Upper bound of one wait, in ms (default 30 s). */
   maxRetryDelayMs?: number;
   fetch?: typeof fetch;
+  /** Milliseconds since the epoch, for OAuth token expiry (default `Date.now`). */
+  now?: () => number;
 }
 
 /** A non-2xx answer, with the service's error envelope `{error, message, details}`. */
@@ -85,6 +87,7 @@ function tokenSource(options: ClientOptions, fetcher: typeof fetch): TokenSource
   if ('apiKey' in credentials) {
     return { header: () => Promise.resolve(`Bearer ${credentials.apiKey}`), refused: () => undefined, oauth: false };
   }
+  const now = options.now ?? Date.now;
   let cached: { token: string; expiresAt: number } | undefined;
   let pending: Promise<string> | undefined;
   const fetchToken = async (): Promise<string> => {
@@ -101,14 +104,14 @@ function tokenSource(options: ClientOptions, fetcher: typeof fetch): TokenSource
       throw new ApiError(response.status, body.error ?? 'invalid_client', body.message ?? 'No token', body, null);
     }
     // Refreshed a little before it expires, so a request never leaves with a dying token.
-    cached = { token: body.access_token, expiresAt: Date.now() + ((body.expires_in ?? 60) - 30) * 1000 };
+    cached = { token: body.access_token, expiresAt: now() + ((body.expires_in ?? 60) - 30) * 1000 };
     return cached.token;
   };
   return {
     oauth: true,
     refused: () => (cached = undefined),
     header: async () => {
-      if (cached && cached.expiresAt > Date.now()) return `Bearer ${cached.token}`;
+      if (cached && cached.expiresAt > now()) return `Bearer ${cached.token}`;
       pending ??= fetchToken().finally(() => (pending = undefined));
       return `Bearer ${await pending}`;
     },
@@ -127,6 +130,7 @@ function retrying(options: ClientOptions, fetcher: typeof fetch, tokens: TokenSo
       request.headers.set('authorization', await tokens.header());
       const response = await fetcher(request);
       if (response.status === 401 && tokens.oauth && !refreshed) {
+        await response.arrayBuffer(); // free the connection
         tokens.refused();
         refreshed = true;
         attempt--;

@@ -5,7 +5,7 @@ import type { OperationDoc } from './operation-doc';
 const purchase = envelope('purchase', ref('DomainPurchase'));
 
 /** A renewal's own charge: the purchase keeps the original registration's years and totalCents. */
-const renewal = obj({
+export const RENEWAL_SCHEMA = obj({
   n: int('1 for the first renewal of the purchase'),
   years: int(),
   wholesaleCents: int(),
@@ -83,7 +83,7 @@ export const PURCHASE_OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/domain-purchases/{id}/renew': {
     summary: 'Charge and push expiresAt out by years',
     description: 'Answers the purchase (its new expiresAt) and the renewal with its own years and totalCents.',
-    response: obj({ purchase: ref('DomainPurchase'), renewal }),
+    response: obj({ purchase: ref('DomainPurchase'), renewal: RENEWAL_SCHEMA }),
     errors: ['billing_required', 'conflict', 'registrar_error', 'service_unavailable'],
   },
 };

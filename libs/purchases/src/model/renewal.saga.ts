@@ -7,6 +7,10 @@ export const RENEWAL_STEPS = ['charging', 'renewing', 'refunding', 'renewed', 'f
 export type RenewalStep = (typeof RENEWAL_STEPS)[number];
 export type RenewalEffect = 'charge' | 'renew' | 'refund';
 
+/** Why a renewal failed: the card was declined, or the registrar refused (refunded). */
+export const RENEWAL_FAILURE_CODES = ['billing_required', 'registrar_error'] as const;
+export type RenewalFailureCode = (typeof RENEWAL_FAILURE_CODES)[number];
+
 export interface RenewalState {
   /** 1 for the first renewal of this purchase: part of its idempotency keys. */
   n: number;
@@ -21,7 +25,7 @@ export interface RenewalState {
   expiresAt?: string;
   chargeId?: string;
   refundId?: string;
-  failure?: { code: 'billing_required' | 'registrar_error'; reason: string };
+  failure?: { code: RenewalFailureCode; reason: string };
   /** The Idempotency-Key of the request that asked for it: a retry answers this renewal. */
   requestKey?: string;
   createdAt: string;

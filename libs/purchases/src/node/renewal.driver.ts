@@ -106,7 +106,8 @@ export class RenewalDriver {
   private events(record: PurchaseRecord, renewal: RenewalState): OutboxEvent[] {
     if (!RENEWAL_DONE.includes(renewal.step)) return [];
     const type = renewal.step === 'renewed' ? 'domain_purchase.completed' : 'domain_purchase.failed';
-    const { requestKey: _key, ...shown } = renewal;
+    // The renewal as the renew answer shows it, and why a failed one failed (charge ids stay inside).
+    const shown = { ...toRenewalView(renewal), failure: renewal.failure ?? null };
     return [
       {
         type,
