@@ -1,3 +1,4 @@
+import { Bus } from '@app/bus';
 import { ActorNode } from '@app/actors';
 import { BackgroundLoop } from '@app/background';
 import { CLOCK, Clock } from '@app/kernel';
@@ -16,12 +17,14 @@ import {
   markRelayed,
 } from '../store/relay.queries';
 import { WebhookMetrics } from './webhooks.metrics';
+import { OUTBOX_QUEUED_SUBJECT } from '../model/wake';
 
 const BATCH = 500;
 /**
- * This node's actors wake the relay when they commit outbox events (ActorNode.onEventsWritten), so
- * polling (one indexed `limit 1` look) only catches what no wake-up announced: a batch another node's
- * relay gave up when it died, or rows written by anything but an actor (tests, manual repairs).
+ * This node's actors wake the relay when they commit outbox events (ActorNode.onEventsWritten), and
+ * an api that queues an event (a test event) wakes every relay over the bus, so polling (one indexed
+ * `limit 1` look) only catches what no wake-up announced: a batch another node's relay gave up when
+ * it died, a lost bus message, rows written by hand (the webhook tests insert events so).
  */
 const POLL_MS = 500;
 const ERROR_BACKOFF_MS = 1_000;
@@ -36,6 +39,7 @@ const ERROR_BACKOFF_MS = 1_000;
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly metrics = WebhookMetrics.get();
+  private unsubscribe?: () => void;
   private readonly passes = new BackgroundLoop({
     everyMs: POLL_MS,
     retryMs: ERROR_BACKOFF_MS,
@@ -48,6 +52,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly node: ActorNode,
     private readonly db: MikroSqlExecutor,
     private readonly stream: EventStream,
+    private readonly bus: Bus,
     private readonly worker: DeliveryWorker,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -55,10 +60,12 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   onApplicationBootstrap(): void {
     this.stream.ensure().catch((err: unknown) => this.logger.warn({ err }, 'Creating the events stream failed'));
     this.node.onEventsWritten(() => this.wake());
+    this.unsubscribe = this.bus.subscribe(OUTBOX_QUEUED_SUBJECT, () => this.wake());
     this.passes.start(0);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.unsubscribe?.();
     await this.passes.stop();
   }
 
