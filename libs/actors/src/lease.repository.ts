@@ -20,8 +20,6 @@ const toLease = (row: LeaseRow): Lease => ({ shard: Number(row.shard), epoch: Nu
  * every claim bumps the epoch, the fencing token that snapshot writes are checked against.
  */
 export class LeaseRepository {
-  private readonly literals = new WeakMap<readonly Lease[], { shards: string; epochs: string }>();
-
   constructor(
     private readonly db: SqlExecutor,
     private readonly ttlMs: number,
@@ -40,37 +38,24 @@ export class LeaseRepository {
   }
 
   /**
-   * Extends the leases still held at the given epochs; returns the shards NOT renewed (normally
-   * none). Runs every few seconds over every shard a node holds, so it stays cheap: the arrays go as
-   * array literals (the driver would escape each element), built once per array the caller passes
-   * (ShardManager passes the same array until its leases change), and only the lost shards come back.
+   * Extends the leases still held at the given epochs; returns the shards renewed. Runs every few
+   * seconds over every shard a node holds, so it stays cheap: the arrays go as array literals (the
+   * driver would escape each element) and the renewed shards come back as one string, not a row each.
    */
-  async renew(owner: string, leases: readonly Lease[]): Promise<Set<number>> {
+  async renew(owner: string, leases: Lease[]): Promise<Set<number>> {
     if (!leases.length) return new Set();
-    const { shards, epochs } = this.literalsOf(leases);
-    const rows = await this.db.query<{ lost: string | null }>(
-      `with held as (select * from unnest(?::int[], ?::bigint[]) as h(shard, epoch)),
-       renewed as (
+    const rows = await this.db.query<{ shards: string | null }>(
+      `with renewed as (
          update shard_leases l set expires_at = now() + ? * interval '1 millisecond'
-         from held h
+         from unnest(?::int[], ?::bigint[]) as h(shard, epoch)
          where l.shard = h.shard and l.epoch = h.epoch and l.owner = ? and l.expires_at > now()
          returning l.shard
        )
-       select string_agg(h.shard::text, ',') as lost from held h
-       where not exists (select 1 from renewed r where r.shard = h.shard)`,
-      [shards, epochs, this.ttlMs, owner],
+       select string_agg(shard::text, ',') as shards from renewed`,
+      [this.ttlMs, arrayLiteral(leases.map((l) => l.shard)), arrayLiteral(leases.map((l) => l.epoch)), owner],
     );
-    const lost = rows[0]?.lost;
-    return new Set(lost ? lost.split(',').map(Number) : []);
-  }
-
-  private literalsOf(leases: readonly Lease[]): { shards: string; epochs: string } {
-    let literals = this.literals.get(leases);
-    if (!literals) {
-      literals = { shards: arrayLiteral(leases.map((l) => l.shard)), epochs: arrayLiteral(leases.map((l) => l.epoch)) };
-      this.literals.set(leases, literals);
-    }
-    return literals;
+    const list = rows[0]?.shards;
+    return new Set(list ? list.split(',').map(Number) : []);
   }
 
   async release(owner: string, shards: number[]): Promise<void> {

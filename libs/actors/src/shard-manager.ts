@@ -42,10 +42,6 @@ interface HeldLease extends Lease {
 export class ShardManager {
   private readonly logger = new Logger(ShardManager.name);
   private readonly held = new Map<number, HeldLease>();
-  /** Bumped whenever `held` gains or loses a lease (a claim sets a new epoch). */
-  private heldVersion = 0;
-  /** The held leases as one array, rebuilt only after they change (the renewal's SQL literals are built per array). */
-  private heldSnapshot?: { leases: Lease[]; version: number };
   private readonly timers: NodeJS.Timeout[] = [];
   private reconciling?: Promise<void>;
   private again = false;
@@ -186,7 +182,6 @@ export class ShardManager {
     this.earliestDeadline = Math.min(this.earliestDeadline, deadline);
     for (const lease of claimed) {
       this.held.set(lease.shard, { ...lease, deadline });
-      this.heldVersion++;
       this.listener.acquire(lease.shard, lease.epoch);
     }
     if (claimed.length) this.logger.log(`Claimed ${claimed.length} shards (${this.held.size} owned)`);
@@ -195,29 +190,19 @@ export class ShardManager {
   private async handOff(shards: number[], leaving: boolean): Promise<void> {
     await Promise.all(shards.map((shard) => this.listener.release(shard)));
     shards.forEach((shard) => this.held.delete(shard));
-    this.heldVersion++;
     await this.leases.release(this.nodeId, shards);
     this.announceRelease(shards, leaving);
     if (shards.length) this.logger.log(`Handed off ${shards.length} shards (${this.held.size} owned)`);
-  }
-
-  /** The held leases as an array that stays the same object while shards and epochs do. */
-  private heldLeases(): Lease[] {
-    if (this.heldSnapshot?.version !== this.heldVersion) {
-      const leases = [...this.held.values()].map(({ shard, epoch }) => ({ shard, epoch }));
-      this.heldSnapshot = { leases, version: this.heldVersion };
-    }
-    return this.heldSnapshot.leases;
   }
 
   private async renew(): Promise<void> {
     if (this.draining || this.paused || this.renewing || !this.held.size) return;
     this.renewing = true;
     const sentAt = Date.now();
-    const leases = this.heldLeases();
-    let lostInDb: Set<number>;
+    const leases = [...this.held.values()];
+    let renewed: Set<number>;
     try {
-      lostInDb = await this.leases.renew(this.nodeId, leases);
+      renewed = await this.leases.renew(this.nodeId, leases);
     } catch (err) {
       this.logger.warn({ err }, 'Lease renewal failed; retrying soon, shards stop at their deadlines');
       // PostgreSQL may be restarting: renew as soon as it is back, not at the next regular tick.
@@ -232,8 +217,8 @@ export class ShardManager {
     for (const lease of leases) {
       const current = this.held.get(lease.shard);
       if (!current || current.epoch !== lease.epoch) continue;
-      if (lostInDb.has(lease.shard)) lost.push(lease.shard);
-      else current.deadline = deadline;
+      if (renewed.has(lease.shard)) current.deadline = deadline;
+      else lost.push(lease.shard);
     }
     if (lost.length) this.dropShards(lost, 'lease lost');
   }
@@ -262,7 +247,6 @@ export class ShardManager {
   /** Stops serving at once, without touching the database (which may be why we are here). */
   dropShards(shards: number[], why: string): void {
     const dropped = shards.filter((shard) => this.held.delete(shard));
-    this.heldVersion++;
     dropped.forEach((shard) => this.listener.drop(shard));
     if (dropped.length) this.logger.warn(`Dropped ${dropped.length} shards: ${why}`);
     // Claim back at once what placement still gives us (an expired lease is ours to renew by a claim).
