@@ -14,52 +14,11 @@ import {
   startTestAppWithClock,
   startWebhookReceiver,
 } from '@test/support';
-import { readFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import request from 'supertest';
+import { consoleShot, launchChromium, signInWithPassword } from './support/console-browser';
 
-const ARTIFACTS = join(__dirname, 'artifacts');
 const OPERATOR = { email: 'ops@example.com', password: 'operator-password-1' };
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** axe-core in the page: no serious or critical accessibility violation. */
-async function expectAccessible(page: Page): Promise<void> {
-  // Evaluated through the DevTools protocol: the console's CSP (rightly) refuses injected script tags.
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as any).axe;
-    const result = await axe.run((globalThis as any).document, { resultTypes: ['violations'] });
-    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
-  })) as { id: string; impact: string; help: string }[];
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  await expectAccessible(page);
-  await page.screenshot({ path: join(ARTIFACTS, `console-${name}.png`), fullPage: true });
-}
-
-async function signIn(context: BrowserContext, base: string, who: { email: string; password: string }): Promise<Page> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  await page.goto(`${base}/console`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
-  return page;
-}
 
 // Whole user journeys in a real browser: slow on a loaded machine, so each test gets five minutes.
 jest.setTimeout(300_000);
@@ -74,13 +33,12 @@ describe('the web console in headless Chromium', () => {
   let acme: string;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     dns = await startDnsServer(domainZones());
     receiver = await startWebhookReceiver();
     t = await startTestAppWithClock(clock, { ...domainEnv(dns.address), OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' });
     await t.app.listen(0, '127.0.0.1');
     base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -94,20 +52,20 @@ describe('the web console in headless Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${base}/console`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await shot(page, 'sign-in');
+    await consoleShot(page, 'sign-in');
     await page.getByRole('link', { name: 'Create the first operator' }).click();
     await page.getByLabel('Admin token').fill('wrong-token-wrong-token');
     await page.getByLabel('Your email').fill(OPERATOR.email);
     await page.getByLabel(/Password/).fill(OPERATOR.password);
     await page.getByRole('button', { name: 'Create operator and sign in' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('not the admin token');
-    await shot(page, 'setup');
+    await consoleShot(page, 'setup');
     await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
     await page.getByLabel(/Password/).fill(OPERATOR.password);
     await page.getByRole('button', { name: 'Create operator and sign in' }).click();
     await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
     await expect(page.getByText('No workspaces yet').count()).resolves.toBe(1);
-    await shot(page, 'workspaces-empty');
+    await consoleShot(page, 'workspaces-empty');
 
     const cookie = (await context.cookies()).find((c) => c.name === 'cd_console')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/console', secure: false });
@@ -123,39 +81,39 @@ describe('the web console in headless Chromium', () => {
 
   it('creates a workspace and API keys (shown once), revokes one, and the key works on /v1 until then', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await signIn(context, base, OPERATOR);
+    const page = await signInWithPassword(context, base, OPERATOR);
     await page.getByLabel('Name').fill('Acme Inc.');
     await page.getByLabel(/Card on file/).fill('pm_card_visa');
     await page.getByRole('button', { name: 'Create workspace' }).click();
     acme = page.url().split('/')[5];
     const key = (await page.locator('#new-key').textContent())!.trim();
     expect(key).toMatch(/^sk_/);
-    await shot(page, 'keys-created');
+    await consoleShot(page, 'keys-created');
     await request(t.server).get('/v1/domains').set('authorization', `Bearer ${key}`).expect(200);
     await page.getByRole('button', { name: /^Revoke key/ }).click();
     await page.getByText('The key is revoked').waitFor();
     await request(t.server).get('/v1/domains').set('authorization', `Bearer ${key}`).expect(401);
-    await shot(page, 'keys');
+    await consoleShot(page, 'keys');
     acme = (await t.db.query<{ id: string }>("select id from workspaces where name = 'Acme Inc.'"))[0].id;
     await page.goto(`${base}/console/w/${acme}`);
     await page.getByRole('heading', { name: 'Free tier usage' }).waitFor();
-    await shot(page, 'overview');
+    await consoleShot(page, 'overview');
     await context.close();
   });
 
   it('connects a domain, shows why it is pending, checks it, edits it, makes a connect link and deletes another', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await signIn(context, base, OPERATOR);
+    const page = await signInWithPassword(context, base, OPERATOR);
     await page.goto(`${base}/console/w/${acme}/domains`);
     await expect(page.getByText('No domains yet').count()).resolves.toBe(1);
-    await shot(page, 'domains-empty');
+    await consoleShot(page, 'domains-empty');
 
     // Bad input comes back as a readable page with the field named.
     await page.getByLabel('Hostname', { exact: true }).fill('not a hostname');
     await page.getByLabel(/Origin URL/).fill('https://origin.saas-test.net');
     await page.getByRole('button', { name: 'Connect domain' }).click();
     await page.getByRole('heading', { name: 'That did not work' }).waitFor();
-    await shot(page, 'error');
+    await consoleShot(page, 'error');
     await page.getByRole('link', { name: 'Go back' }).click();
 
     for (const hostname of ['pending.customer-a.com', 'gone.customer-a.com']) {
@@ -174,13 +132,13 @@ describe('the web console in headless Chromium', () => {
     await page.getByText('No domain matches these filters').waitFor();
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await expect(page.locator('tbody tr').count()).resolves.toBe(2);
-    await shot(page, 'domains');
+    await consoleShot(page, 'domains');
 
     await page.getByRole('link', { name: 'pending.customer-a.com' }).click();
     const records = page.locator('section', { has: page.getByRole('heading', { name: 'DNS records' }) });
     await expect(records.textContent()).resolves.toContain(EDGE_TARGET);
     await expect(records.textContent()).resolves.toContain('nothing');
-    await shot(page, 'domain-pending');
+    await consoleShot(page, 'domain-pending');
 
     // The customer adds the record; "Check now" shows the new state and the observed record.
     dns.setRecords('pending.customer-a.com', [{ type: 'CNAME', data: EDGE_TARGET }]);
@@ -199,7 +157,7 @@ describe('the web console in headless Chromium', () => {
     const link = (await page.locator('#connect-link').textContent())!.trim();
     expect(link).toMatch(/\/widget\/demo\?token=cs_/);
     await expect(page.locator('.timeline').textContent()).resolves.toContain('domain.created');
-    await shot(page, 'domain-detail');
+    await consoleShot(page, 'domain-detail');
     // The link opens the connect widget for this domain.
     const widget = await context.newPage();
     await widget.goto(link.replace(/^https?:\/\/[^/]+/, base));
@@ -209,7 +167,7 @@ describe('the web console in headless Chromium', () => {
     await page.goto(`${base}/console/w/${acme}/domains`);
     await page.getByRole('link', { name: 'gone.customer-a.com' }).click();
     await page.getByRole('link', { name: 'Delete…' }).click();
-    await shot(page, 'domain-delete');
+    await consoleShot(page, 'domain-delete');
     await page.getByRole('button', { name: 'Delete gone.customer-a.com' }).click();
     await page.getByText('Domain deleted.').waitFor();
     await expect(page.locator('tbody tr').count()).resolves.toBe(1);
@@ -218,10 +176,10 @@ describe('the web console in headless Chromium', () => {
 
   it('adds a webhook endpoint (secret once), shows a dead letter with its attempts and replays it', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await signIn(context, base, OPERATOR);
+    const page = await signInWithPassword(context, base, OPERATOR);
     await page.goto(`${base}/console/w/${acme}/webhooks`);
     await page.getByText('No webhook endpoints').waitFor();
-    await shot(page, 'webhooks-empty');
+    await consoleShot(page, 'webhooks-empty');
     receiver.answer = () => ({ status: 503, body: 'maintenance' });
     await page.getByLabel('URL').fill(`${receiver.url}/hook`);
     await page.getByLabel('domain.created').check();
@@ -259,7 +217,7 @@ describe('the web console in headless Chromium', () => {
     await page.getByRole('link', { name: `${receiver.url}/hook` }).click();
     await page.getByRole('link', { name: 'Dead letters' }).click();
     await expect(page.locator('tbody').textContent()).resolves.toContain('HTTP 503');
-    await shot(page, 'webhook-dead-letters');
+    await consoleShot(page, 'webhook-dead-letters');
     receiver.answer = () => ({ status: 200 });
     // Counted before the replay: the background worker may deliver it before the page has reloaded.
     const before = receiver.received('/hook').length;
@@ -279,19 +237,19 @@ describe('the web console in headless Chromium', () => {
     expect(receiver.received('/hook').length).toBeGreaterThan(before);
     await page.reload();
     await expect(page.locator('tbody').textContent()).resolves.toContain('delivered');
-    await shot(page, 'webhook-endpoint');
+    await consoleShot(page, 'webhook-endpoint');
 
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const rotated = (await page.locator('#endpoint-secret').textContent())!.trim();
     expect(rotated).not.toBe(secret);
     await page.goto(`${base}/console/w/${acme}/webhooks`);
-    await shot(page, 'webhooks');
+    await consoleShot(page, 'webhooks');
     await context.close();
   });
 
   it('keeps an audit log of who did what, filterable', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await signIn(context, base, OPERATOR);
+    const page = await signInWithPassword(context, base, OPERATOR);
     await page.goto(`${base}/console/audit`);
     for (const action of ['api_key.revoked', 'domain.updated', 'domain.deleted', 'event.replayed']) {
       await expect(page.locator('tbody').textContent()).resolves.toContain(action);
@@ -301,12 +259,12 @@ describe('the web console in headless Chromium', () => {
     await expect(page.locator('tbody tr').count()).resolves.toBe(1);
     await expect(page.locator('tbody').textContent()).resolves.toContain(OPERATOR.email);
     await page.getByRole('link', { name: 'Clear filters' }).click();
-    await shot(page, 'audit');
+    await consoleShot(page, 'audit');
 
     // The cluster view (operators): the standalone node owns every shard.
     await page.getByRole('link', { name: 'Cluster' }).click();
     await page.getByText('every shard has an owner').waitFor();
-    await shot(page, 'cluster');
+    await consoleShot(page, 'cluster');
     await context.close();
   });
 
@@ -334,7 +292,7 @@ describe('the web console in headless Chromium', () => {
     expect(bad.body.error).toBe('bad_request');
 
     const memberContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const asMember = await signIn(memberContext, base, member);
+    const asMember = await signInWithPassword(memberContext, base, member);
     await expect(asMember.locator('tbody tr').count()).resolves.toBe(1);
     const refused = await asMember.goto(`${base}/console/w/${other.workspaceId}/domains`);
     expect(refused!.status()).toBe(404);
@@ -342,10 +300,10 @@ describe('the web console in headless Chromium', () => {
     await memberContext.close();
 
     const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const asViewer = await signIn(viewerContext, base, viewer);
+    const asViewer = await signInWithPassword(viewerContext, base, viewer);
     await asViewer.goto(`${base}/console/w/${acme}/domains`);
     await expect(asViewer.getByRole('button', { name: 'Connect domain' }).count()).resolves.toBe(0);
-    await shot(asViewer, 'domains-viewer');
+    await consoleShot(asViewer, 'domains-viewer');
     // A write sent anyway (with a valid CSRF token) is refused by the server, not only hidden.
     const status = await asViewer.evaluate(async (ws) => {
       const doc = (globalThis as any).document;
@@ -361,7 +319,7 @@ describe('the web console in headless Chromium', () => {
 
     // Sign-out everywhere ends the viewer's other sessions too.
     const second = await browser.newContext();
-    const again = await signIn(second, base, viewer);
+    const again = await signInWithPassword(second, base, viewer);
     await asViewer.getByRole('button', { name: 'Sign out everywhere' }).click();
     await asViewer.getByText('You are signed out.').waitFor();
     await again.goto(`${base}/console/workspaces`);
@@ -372,7 +330,7 @@ describe('the web console in headless Chromium', () => {
 
   it('refuses a form without the CSRF token and throttles password guessing', async () => {
     const context = await browser.newContext();
-    const page = await signIn(context, base, OPERATOR);
+    const page = await signInWithPassword(context, base, OPERATOR);
     const cookie = (await context.cookies()).find((c) => c.name === 'cd_console')!;
     // Another site posting with the user's cookie but without the token.
     const forged = await request(t.server)

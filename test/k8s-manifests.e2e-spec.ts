@@ -15,9 +15,17 @@ type K8sObject = {
 const K8S = join(REPO_ROOT, 'k8s');
 const OVERLAYS = ['dev', 'production'];
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
-/** Settings that do not belong in the ConfigMap or Secret: per pod, embedded-only, or a mounted file. */
-/** Per-pod (NODE_ID), embedded-only (DATA_DIR) and test-only CAs. */
-const NOT_IN_CONFIG = new Set(['NODE_ID', 'DATA_DIR', 'ACME_CA_FILE', 'DOMAIN_CONNECT_CA_FILE']);
+/**
+ * Settings that do not belong in the ConfigMap or Secret: per pod (NODE_ID), embedded-only
+ * (DATA_DIR), test-only CAs and the test-only OpenAPI answer check (OPENAPI_VIOLATIONS_FILE).
+ */
+const NOT_IN_CONFIG = new Set([
+  'NODE_ID',
+  'DATA_DIR',
+  'ACME_CA_FILE',
+  'DOMAIN_CONNECT_CA_FILE',
+  'OPENAPI_VIOLATIONS_FILE',
+]);
 
 function filesUnder(dir: string, suffixes: string[]): string[] {
   return readdirSync(dir).flatMap((entry) => {

@@ -42,9 +42,11 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(await seriousViolations(page)).toEqual([]);
 }
 
-/** Checks accessibility, then writes `test/artifacts/console-<name>.png` (the whole page). */
+/** Checks accessibility and that no inline style is used, then writes `test/artifacts/console-<name>.png` (the whole page). */
 export async function consoleShot(page: Page, name: string): Promise<void> {
   await expectAccessible(page);
+  // The console's CSP (style-src 'self') ignores inline style attributes: a page must not rely on one.
+  expect(await page.locator('[style]').count()).toBe(0);
   await page.screenshot({ path: join(CONSOLE_ARTIFACTS, `console-${name}.png`), fullPage: true });
 }
 

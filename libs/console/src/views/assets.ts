@@ -48,10 +48,11 @@ button.link{background:none;border:0;padding:0;color:var(--brand);font-weight:40
 .secret{background:#fffbe8;border:1px solid #f1d37a;border-radius:8px;padding:14px;margin-bottom:18px}
 .secret code{display:block;word-break:break-all;font-size:14px;margin:8px 0}
 .error-card{border-color:#f0b9b3}.error-card h1{color:var(--bad)}
+.notice.bad{background:var(--bad-bg);color:var(--bad);border-color:#f0b9b3}.unit{font-size:16px}.grow{flex:1}.flush{margin:0}.inline-check{font-weight:400;display:inline-block;margin-right:14px}.break-all{word-break:break-all}
 .empty{border:1px dashed #c4ccd6;border-radius:10px;padding:28px;text-align:center;color:var(--muted);background:var(--panel);margin-bottom:16px}
 .empty-title{font-weight:650;color:var(--ink);margin:0 0 6px;font-size:16px}
-.meter{height:10px;background:var(--neutral-bg);border-radius:999px;overflow:hidden;margin:8px 0}
-.meter span{display:block;height:100%;background:var(--brand)}
+.meter{appearance:none;display:block;width:100%;height:10px;border:0;background:var(--neutral-bg);border-radius:999px;overflow:hidden;margin:8px 0}
+.meter::-webkit-progress-bar{background:var(--neutral-bg)}.meter::-webkit-progress-value{background:var(--brand)}.meter::-moz-progress-bar{background:var(--brand)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 18px;margin:0}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .timeline{list-style:none;margin:0;padding:0}.timeline li{padding:8px 0 8px 16px;border-left:2px solid var(--line);position:relative}
 .timeline li::before{content:"";position:absolute;left:-6px;top:14px;width:10px;height:10px;border-radius:50%;background:var(--brand)}

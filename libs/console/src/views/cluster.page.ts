@@ -46,18 +46,14 @@ export function clusterPage(actor: ConsoleActor, c: ClusterView) {
       <div class="grid">
         <section class="card">
           <h2>Shards</h2>
-          <div class="stat">
-            ${c.shardCount - c.unowned} <span class="muted" style="font-size:16px">of ${c.shardCount} owned</span>
-          </div>
+          <div class="stat">${c.shardCount - c.unowned} <span class="muted unit">of ${c.shardCount} owned</span></div>
           <p>
             ${c.unowned ? html`${pill('failed')} ${c.unowned} shards have no owner: their domains are not monitored until a node takes them.` : html`${pill('active')} every shard has an owner.`}
           </p>
         </section>
         <section class="card">
           <h2>Monitor</h2>
-          <div class="stat">
-            ${perSecond(sum(c, 'monitorProbes'))} <span class="muted" style="font-size:16px">probes/s</span>
-          </div>
+          <div class="stat">${perSecond(sum(c, 'monitorProbes'))} <span class="muted unit">probes/s</span></div>
           <p>
             Lag ${pill(behind ? 'behind' : 'on_time')} <strong>${duration(c.monitor.lagSeconds)}</strong>
             <span class="muted"

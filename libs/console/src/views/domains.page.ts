@@ -63,7 +63,7 @@ export function domainsPage(
                     placeholder="shop.customer.com"
                   />
                 </div>
-                <div class="field" style="flex:1">
+                <div class="field grow">
                   <label for="new-origin">Origin URL <span class="hint">(where traffic goes)</span></label
                   ><input id="new-origin" name="originUrl" type="url" required placeholder="https://app.example.com" />
                 </div>
@@ -233,7 +233,7 @@ export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDe
       }
       <section class="card">
         <h2>What the customer sees</h2>
-        <p class="lead" style="margin:0">${domain.monitorMessage}</p>
+        <p class="lead flush">${domain.monitorMessage}</p>
         ${domain.statusReason ? html`<p class="muted">Reason: ${domain.statusReason}</p>` : ''}
       </section>
       <section class="card">

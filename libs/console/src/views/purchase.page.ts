@@ -143,7 +143,7 @@ function connectCard(actor: ConsoleActor, w: WorkspaceContext, d: PurchaseDetail
     ${problemFor(d, 'connect')}
     <form method="post" action="${base}/connect" class="filters">
       ${csrf(actor)}<input type="hidden" name="requestKey" value="${d.formKey}" />
-      <div class="field" style="flex:1">
+      <div class="field grow">
         <label for="connect-origin">Origin URL</label
         ><input id="connect-origin" name="originUrl" type="url" required placeholder="https://app.example.com" />
       </div>

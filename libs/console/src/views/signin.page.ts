@@ -19,7 +19,7 @@ export function signInPage(o: SignInOptions) {
     body: html`<section class="card signin">
       <h1>Sign in</h1>
       <p class="lead">to the Custom Domains console</p>
-      ${o.error ? html`<div class="notice error-card" role="alert" style="background:var(--bad-bg);color:var(--bad)">${o.error}</div>` : ''}
+      ${o.error ? html`<div class="notice bad error-card" role="alert">${o.error}</div>` : ''}
       ${
         o.sso
           ? html`<p><a class="button sso" href="${o.sso.href}">Sign in with ${o.sso.name}</a></p>
@@ -61,7 +61,7 @@ export function setupPage(o: { formToken: string; error?: string; email?: string
         Operators see every workspace, the cluster and the users. Prove you run this server with its admin token
         (printed in the start banner, or <code>$DATA_DIR/admin-token</code>).
       </p>
-      ${o.error ? html`<div class="notice" role="alert" style="background:var(--bad-bg);color:var(--bad)">${o.error}</div>` : ''}
+      ${o.error ? html`<div class="notice bad" role="alert">${o.error}</div>` : ''}
       <form method="post" action="/console/setup">
         <input type="hidden" name="_signin" value="${o.formToken}" />
         <div class="field">

@@ -10,7 +10,7 @@ function eventBoxes(selected: string[], disabled: boolean) {
     <legend><strong>Events</strong> <span class="hint">(none ticked: every event)</span></legend>
     ${EVENT_TYPES.map(
       (t) =>
-        html`<label style="font-weight:400;display:inline-block;margin-right:14px"
+        html`<label class="inline-check"
           ><input
             type="checkbox"
             name="events"
@@ -135,7 +135,7 @@ export function endpointPage(actor: ConsoleActor, w: WorkspaceContext, d: Endpoi
     body: html`<p><a href="/console/w/${w.id}/webhooks">← Webhooks</a></p>
       <div class="head">
         <div>
-          <h1 style="word-break:break-all">${d.endpoint.url}</h1>
+          <h1 class="break-all">${d.endpoint.url}</h1>
           <p class="lead"><code>${d.endpoint.id}</code> · ${pill(d.endpoint.enabled ? 'enabled' : 'disabled')}</p>
         </div>
         ${

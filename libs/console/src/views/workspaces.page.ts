@@ -108,12 +108,8 @@ export function overviewPage(actor: ConsoleActor, d: OverviewData) {
       <div class="grid">
         <section class="card">
           <h2>Free tier usage</h2>
-          <div class="stat">
-            ${d.domains} <span class="muted" style="font-size:16px">of ${FREE_TIER_DOMAINS} domains</span>
-          </div>
-          <div class="meter" role="img" aria-label="${used}% of the free tier used">
-            <span style="width:${used}%"></span>
-          </div>
+          <div class="stat">${d.domains} <span class="muted unit">of ${FREE_TIER_DOMAINS} domains</span></div>
+          <progress class="meter" max="100" value="${used}" aria-label="${used}% of the free tier used"></progress>
           <p class="muted">
             ${d.byStatus.length ? d.byStatus.map((s) => html`${pill(s.status)} ${s.count} `) : 'No domains yet.'}
           </p>
