@@ -3,7 +3,7 @@ import type { DomainView } from '@app/domains';
 import type { HostnameCheckView } from '@app/tools';
 import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
-import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
+import { WorkspaceContext, csrf, empty, layout, pager, pill, when } from './layout';
 
 export interface DomainFilters {
   status?: string;
@@ -125,10 +125,10 @@ export function domainsPage(
                   </tbody>
                 </table>
               </div>
-              <div class="pager">
-                ${paged ? html`<a class="button secondary" href="${base}${query(filters)}">First page</a>` : ''}
-                ${nextCursor ? html`<a class="button secondary" href="${base}${query(filters, nextCursor)}">Next page →</a>` : ''}
-              </div>`
+              ${pager({
+                first: paged ? `${base}${query(filters)}` : undefined,
+                next: nextCursor && `${base}${query(filters, nextCursor)}`,
+              })}`
           : filtered
             ? empty(
                 'No domain matches these filters',

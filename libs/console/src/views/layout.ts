@@ -101,6 +101,13 @@ export function layout(options: LayoutOptions): Html {
     </html>`;
 }
 
+/** The keyset pager under a list: back to the first page when paged, on when there is more. */
+export const pager = (links: { first?: string; next?: string | null }) =>
+  html`<div class="pager">
+    ${links.first ? html`<a class="button secondary" href="${links.first}">First page</a>` : ''}
+    ${links.next ? html`<a class="button secondary" href="${links.next}">Next page →</a>` : ''}
+  </div>`;
+
 /** A small "nothing here yet" panel that says what to do next. */
 export const empty = (title: string, next: Html | string) =>
   html`<div class="empty">

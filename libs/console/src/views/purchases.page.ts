@@ -1,7 +1,7 @@
 import { PURCHASE_STATUSES, type PurchaseView } from '@app/purchases';
 import { ConsoleActor } from '../access';
 import { html } from '../html';
-import { WorkspaceContext, empty, layout, pill, when } from './layout';
+import { WorkspaceContext, empty, layout, pager, pill, when } from './layout';
 
 export interface PurchaseFilters {
   status?: string;
@@ -96,10 +96,10 @@ export function purchasesPage(
                   </tbody>
                 </table>
               </div>
-              <div class="pager">
-                ${paged ? html`<a class="button secondary" href="${base}${query(filters)}">First page</a>` : ''}
-                ${nextCursor ? html`<a class="button secondary" href="${base}${query(filters, nextCursor)}">Next page →</a>` : ''}
-              </div>`
+              ${pager({
+                first: paged ? `${base}${query(filters)}` : undefined,
+                next: nextCursor && `${base}${query(filters, nextCursor)}`,
+              })}`
           : filtered
             ? empty(
                 'No purchase matches these filters',
