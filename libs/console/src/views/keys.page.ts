@@ -1,6 +1,6 @@
 import { ConsoleActor } from '../access';
 import { html } from '../html';
-import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
+import { WorkspaceContext, csrf, empty, layout, pill, revokeForm, when } from './layout';
 
 export interface KeyRow {
   id: string;
@@ -74,15 +74,7 @@ export function keysPage(
                         <td>
                           ${
                             w.canWrite && !k.revokedAt
-                              ? html`<form method="post" action="${base}/${k.id}/revoke" class="inline">
-                                  ${csrf(actor)}<button
-                                    class="danger"
-                                    type="submit"
-                                    aria-label="Revoke key ending ${k.hint}"
-                                  >
-                                    Revoke
-                                  </button>
-                                </form>`
+                              ? revokeForm(actor, `${base}/${k.id}/revoke`, `Revoke key ending ${k.hint}`)
                               : ''
                           }
                         </td>

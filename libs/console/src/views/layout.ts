@@ -60,6 +60,12 @@ function nav(options: LayoutOptions): Html {
 /** A hidden CSRF field: every console form that changes something carries it. */
 export const csrf = (actor: ConsoleActor) => html`<input type="hidden" name="_csrf" value="${actor.csrfToken}" />`;
 
+/** The "Revoke" button of a list row: a one-button form, its label naming what it revokes. */
+export const revokeForm = (actor: ConsoleActor, action: string, label: string) =>
+  html`<form method="post" action="${action}" class="inline">
+    ${csrf(actor)}<button class="danger" type="submit" aria-label="${label}">Revoke</button>
+  </form>`;
+
 export function layout(options: LayoutOptions): Html {
   const { actor } = options;
   return html`<!doctype html>

@@ -1,7 +1,7 @@
 import type { OAuthClientView } from '@app/oauth';
 import { ConsoleActor } from '../access';
 import { html } from '../html';
-import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
+import { WorkspaceContext, csrf, empty, layout, pill, revokeForm, when } from './layout';
 
 export interface IssuedClient {
   clientId: string;
@@ -104,15 +104,7 @@ export function oauthClientsPage(
                         <td>
                           ${
                             w.canWrite && !c.revokedAt
-                              ? html`<form method="post" action="${base}/${c.clientId}/revoke" class="inline">
-                                  ${csrf(actor)}<button
-                                    class="danger"
-                                    type="submit"
-                                    aria-label="Revoke client ${c.name}"
-                                  >
-                                    Revoke
-                                  </button>
-                                </form>`
+                              ? revokeForm(actor, `${base}/${c.clientId}/revoke`, `Revoke client ${c.name}`)
                               : ''
                           }
                         </td>
