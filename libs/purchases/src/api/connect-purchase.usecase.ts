@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError, edgeSettingsOf } from '@app/kernel';
 import { DomainRepository, DomainView, toDomainView } from '@app/domains';
@@ -40,7 +41,9 @@ export class ConnectPurchase {
       );
     }
     const settings = await this.autoConnect.settings(dto, '');
-    const command = { type: 'connect', workspaceId, settings, requestKey: idempotencyKey } as const;
+    // A key of its own without an Idempotency-Key: a command resent after a node crash finds its connect.
+    const requestKey = idempotencyKey ?? `request:${randomUUID()}`;
+    const command = { type: 'connect', workspaceId, settings, requestKey } as const;
     const { purchase } = await this.actors.send(id, command);
     const domainId = purchase.connectedDomainId;
     if (!domainId) throw new Error('The purchase actor answered a connect without a Domain');
