@@ -99,9 +99,11 @@ describe('the monitor across three node processes', () => {
       const times = probes(hostname, windowStart).filter((at) => at < windowEnd);
       expect(times.length).toBeGreaterThanOrEqual(2);
       expect(times.length).toBeLessThanOrEqual(4);
+      // Each probe in its own slot: a second probe in one slot shows as a gap near 0, a missed slot as
+      // one near 2 intervals. A probe that load on the machine delayed makes the next gap shorter.
       for (let i = 1; i < times.length; i++) {
-        expect(times[i] - times[i - 1]).toBeGreaterThan(INTERVAL_S * 1000 * 0.7);
-        expect(times[i] - times[i - 1]).toBeLessThan(INTERVAL_S * 1000 * 1.3);
+        expect(times[i] - times[i - 1]).toBeGreaterThan(INTERVAL_S * 1000 * 0.5);
+        expect(times[i] - times[i - 1]).toBeLessThan(INTERVAL_S * 1000 * 1.5);
       }
     }
     const owners = await shardOwners();

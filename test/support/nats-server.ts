@@ -18,15 +18,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Waits until something accepts TCP connections on the loopback port (10 s at most). */
-export async function waitForPort(port: number): Promise<void> {
+/** Waits until something accepts TCP connections on the loopback port (10 s unless told). */
+export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
   const accepts = () =>
     new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => (socket.destroy(), resolve(true)));
       socket.once('error', () => resolve(false));
     });
-  await eventually(accepts, Boolean, { timeoutMs: 10_000, what: `port ${port} to accept connections` });
+  await eventually(accepts, Boolean, { timeoutMs, what: `port ${port} to accept connections` });
 }
 
 export interface PrivateNats {

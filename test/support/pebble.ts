@@ -69,7 +69,8 @@ export async function startPebble(options: {
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForPort(port);
+  // Pebble generates its keys at start: seconds on a busy machine.
+  await waitForPort(port, 30_000);
   return {
     directoryUrl: `https://127.0.0.1:${port}/dir`,
     caFile: join(dir, 'cert.pem'),
