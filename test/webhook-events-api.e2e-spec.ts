@@ -16,7 +16,7 @@ describe('/v1/events', () => {
     const second = await createWorkspaceVia(t.server);
     other = second.apiKey;
     ids = await insertOutboxEvents(
-      t.db,
+      t,
       workspaceId,
       types.map((type, i) => ({
         type,
@@ -34,7 +34,7 @@ describe('/v1/events', () => {
     for (const [i, id] of ids.entries()) {
       await t.db.query('update outbox_events set created_at = $1 where id = $2', [days[i], id]);
     }
-    await insertOutboxEvents(t.db, second.workspaceId, [{ type: 'domain.created' }]);
+    await insertOutboxEvents(t, second.workspaceId, [{ type: 'domain.created' }]);
   });
   afterAll(() => t?.close());
 
@@ -67,7 +67,7 @@ describe('/v1/events', () => {
   it('pages through events created in the same millisecond without skipping or repeating', async () => {
     const ws = await createWorkspaceVia(t.server);
     const burst = await insertOutboxEvents(
-      t.db,
+      t,
       ws.workspaceId,
       Array.from({ length: 30 }, () => ({ type: 'domain.created' })),
     );

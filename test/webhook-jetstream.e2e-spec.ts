@@ -67,7 +67,7 @@ describe('the relay on NATS: JetStream stream EVENTS, each event once', () => {
       .expect(201);
     const types = ['domain.created', 'domain.verified', 'domain_purchase.completed', 'domain.deleted'];
     const ids = await insertOutboxEvents(
-      t.db,
+      t,
       workspaceId,
       Array.from({ length: 40 }, (_, i) => ({ type: types[i % types.length] })),
     );

@@ -69,7 +69,7 @@ describe('retry schedule with an injected clock (no real waiting)', () => {
 
   it('retries at 30s, 1m, 5m, 30m, 2h, 6h, then daily, last at 7 days, then dead-letters', async () => {
     const ep = await endpoint('/down');
-    const [eventId] = await insertOutboxEvents(t.db, workspaceId, [{ type: 'domain.failed' }]);
+    const [eventId] = await insertOutboxEvents(t, workspaceId, [{ type: 'domain.failed' }]);
     await relayed(ep.id);
     await worker.runOnce();
     const hits = () => receiver.received('/down');
@@ -133,7 +133,7 @@ describe('retry schedule with an injected clock (no real waiting)', () => {
   it('dead-letters, unsent, the due deliveries of an endpoint disabled since', async () => {
     receiver.answer = () => ({ status: 500 });
     const ep = await endpoint('/disabled-later');
-    await insertOutboxEvents(t.db, workspaceId, [{ type: 'domain.failed' }]);
+    await insertOutboxEvents(t, workspaceId, [{ type: 'domain.failed' }]);
     await relayed(ep.id);
     await worker.runOnce();
     expect(receiver.received('/disabled-later')).toHaveLength(1);

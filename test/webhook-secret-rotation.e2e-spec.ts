@@ -68,7 +68,7 @@ describe('webhook secret rotation with an overlap', () => {
 
   /** One event through the relay and one delivery attempt: what the receiver got, and the outcome. */
   async function deliverOne(path: string): Promise<{ hook: ReceivedWebhook; status: string; code: number | null }> {
-    const [eventId] = await insertOutboxEvents(t.db, workspaceId, [{ type: 'domain.verified' }]);
+    const [eventId] = await insertOutboxEvents(t, workspaceId, [{ type: 'domain.verified' }]);
     const every = { timeoutMs: 15_000, everyMs: 20 };
     await eventually(() => delivery(eventId, path), Boolean, { ...every, what: `the delivery row of ${eventId}` });
     const hook = await eventuallyDefined(

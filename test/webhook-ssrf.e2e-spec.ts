@@ -58,7 +58,7 @@ describe('webhook deliveries and the SSRF rules (no OUTBOUND_ALLOW_CIDRS)', () =
         .expect(201);
       ids.push(res.body.endpoint.id);
     }
-    await insertOutboxEvents(t.db, workspaceId, [{ type: 'domain.created' }]);
+    await insertOutboxEvents(t, workspaceId, [{ type: 'domain.created' }]);
     for (const [i, id] of ids.entries()) {
       const delivery = await eventually(
         async () =>

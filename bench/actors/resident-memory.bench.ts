@@ -40,6 +40,7 @@ class CountingSink implements WriteSink {
 
 const noDatabase: SqlExecutor = {
   query: () => Promise.reject(new Error('no database here')),
+  bound: () => Promise.reject(new Error('no database here')),
   transaction: () => Promise.reject(new Error('no database here')),
 };
 

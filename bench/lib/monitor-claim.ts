@@ -11,23 +11,21 @@ export async function timeClaim(
   limit: number,
 ): Promise<{ ms: number; rows: number }> {
   const client = await pg.connect();
-  const db: SqlExecutor = {
-    query: async <T>(sql: string, params: unknown[] = []) => {
-      let n = 0;
-      return (
-        await client.query(
-          sql.replace(/\?/g, () => `$${++n}`),
-          params,
-        )
-      ).rows as T[];
-    },
-    transaction: (work) => work(db),
+  const query = async <T>(sql: string, params: unknown[] = []) => {
+    let n = 0;
+    return (
+      await client.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      )
+    ).rows as T[];
   };
+  const db: SqlExecutor = { query, bound: query, transaction: (work) => work(db) };
   try {
     await client.query('begin');
     const started = performance.now();
-    const rows = await claimDueDomains(db, shards, intervalSeconds, limit);
-    return { ms: performance.now() - started, rows: rows.length };
+    const { due } = await claimDueDomains(db, shards, intervalSeconds, limit);
+    return { ms: performance.now() - started, rows: due.length };
   } finally {
     await client.query('rollback');
     client.release();

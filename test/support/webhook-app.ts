@@ -1,4 +1,6 @@
+import { Bus } from '@app/bus';
 import { CLOCK, Clock } from '@app/kernel';
+import { OUTBOX_QUEUED_SUBJECT } from '@app/webhooks';
 import request from 'supertest';
 import { TEST_ADMIN_TOKEN, TestApp, startTestApp } from './test-app';
 
@@ -53,13 +55,16 @@ export async function createWorkspaceVia(
 
 /**
  * Writes events to the outbox as an actor does (the relay's only input), oldest first; resolves
- * with their ids. `data` defaults to a small domain object.
+ * with their ids. `data` defaults to a small domain object. Given a test app, it then wakes the
+ * relays as an actor's commit does (over the app's bus); given only a database, the relays find the
+ * events at their next poll.
  */
 export async function insertOutboxEvents(
-  db: TestApp['db'] | { query(sql: string, params?: unknown[]): Promise<unknown[]> },
+  target: TestApp | { query(sql: string, params?: unknown[]): Promise<unknown[]> },
   workspaceId: string,
   events: { type: string; data?: Record<string, unknown> }[],
 ): Promise<string[]> {
+  const db = 'app' in target ? target.db : target;
   const ids = events.map((_, i) => `evt_test${Date.now().toString(36)}${i.toString().padStart(5, '0')}${randomTag()}`);
   await db.query(
     `insert into outbox_events (id, workspace_id, type, data, aggregate_kind, aggregate_id, created_at)
@@ -72,6 +77,7 @@ export async function insertOutboxEvents(
       events.map((e, i) => JSON.stringify(e.data ?? { domain: { id: `dom_test${i}`, hostname: `h${i}.example.com` } })),
     ],
   );
+  if ('app' in target) target.app.get(Bus).publish(OUTBOX_QUEUED_SUBJECT, {});
   return ids;
 }
 

@@ -29,6 +29,7 @@ class Tally implements ActorKind<number, { add: number } | 'fail', number> {
 
 const noDatabase: SqlExecutor = {
   query: () => Promise.reject(new Error('no database in this test')),
+  bound: () => Promise.reject(new Error('no database in this test')),
   transaction: () => Promise.reject(new Error('no database in this test')),
 };
 

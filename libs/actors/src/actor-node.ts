@@ -42,6 +42,7 @@ export class ActorNode {
   readonly shards: ShardManager;
   private readonly unsubscribers: (() => void)[] = [];
   private readonly eventListeners: (() => void)[] = [];
+  private readonly acquireListeners: (() => void)[] = [];
   private cleanup?: NodeJS.Timeout;
   private started = false;
 
@@ -62,7 +63,14 @@ export class ActorNode {
       nodeId,
       new LeaseRepository(db, timings.ttlMs),
       membership,
-      this.host,
+      {
+        acquire: (shard) => {
+          this.host.acquire(shard);
+          this.acquireListeners.forEach((listener) => listener());
+        },
+        release: (shard) => this.host.release(shard),
+        drop: (shard) => this.host.drop(shard),
+      },
       timings,
       (shards, leaving) => bus.publish(SHARDS_RELEASED_SUBJECT, { nodeId, shards: shards.length, leaving }),
     );
@@ -71,6 +79,11 @@ export class ActorNode {
   /** Called after each group commit that wrote outbox events on this node (the relay's wake-up). */
   onEventsWritten(listener: () => void): void {
     this.eventListeners.push(listener);
+  }
+
+  /** Called for each shard this node takes on (work due on it may be waiting: the monitor looks). */
+  onShardAcquired(listener: () => void): void {
+    this.acquireListeners.push(listener);
   }
 
   register(kind: ActorKind): void {
@@ -125,7 +138,7 @@ export class ActorNode {
       nodeId: this.options.nodeId,
       draining: this.shards.isDraining(),
       members: this.options.membership.members().map((m) => m.id),
-      shards: this.shards.ownedShards(),
+      shards: [...this.shards.ownedShards()],
       residentActors: this.host.residentCount,
       mailboxDepth: this.host.mailboxDepth(),
       rates: currentRates(),

@@ -30,3 +30,6 @@ export { DEFAULT_MEMBERSHIP } from './membership';
 export { DEFAULT_LEASE_TIMINGS } from './shard-manager';
 export { askClusterStatus, shardRanges } from './cluster-status';
 export type { ClusterStatus } from './cluster-status';
+// The lease statements, which their test drives on a real database.
+export { LeaseRepository } from './lease.repository';
+export type { Lease } from './lease.repository';

@@ -13,6 +13,17 @@ interface LeaseRow {
 /** `{1,2,3}`: a PostgreSQL array literal of integers, passed as one text parameter. */
 const arrayLiteral = (values: number[]) => `{${values.join(',')}}`;
 
+/** The renewal's two array literals per list of leases: a node renews the same list until it changes. */
+const literals = new WeakMap<readonly Lease[], [string, string]>();
+const renewalLiterals = (leases: readonly Lease[]): [string, string] => {
+  let both = literals.get(leases);
+  if (!both) {
+    both = [arrayLiteral(leases.map((l) => l.shard)), arrayLiteral(leases.map((l) => l.epoch))];
+    literals.set(leases, both);
+  }
+  return both;
+};
+
 const toLease = (row: LeaseRow): Lease => ({ shard: Number(row.shard), epoch: Number(row.epoch) });
 
 /**
@@ -42,20 +53,27 @@ export class LeaseRepository {
    * seconds over every shard a node holds, so it stays cheap: the arrays go as array literals (the
    * driver would escape each element) and the renewed shards come back as one string, not a row each.
    */
-  async renew(owner: string, leases: Lease[]): Promise<Set<number>> {
-    if (!leases.length) return new Set();
-    const rows = await this.db.query<{ shards: string | null }>(
-      `with renewed as (
-         update shard_leases l set expires_at = now() + ? * interval '1 millisecond'
-         from unnest(?::int[], ?::bigint[]) as h(shard, epoch)
-         where l.shard = h.shard and l.epoch = h.epoch and l.owner = ? and l.expires_at > now()
+  /**
+   * Extends the leases still ours at their epochs; resolves with the shards whose lease was not
+   * (normally none). Bound parameters: the two 4096-element arrays are the statement's bulk.
+   */
+  async renew(owner: string, leases: readonly Lease[]): Promise<number[]> {
+    if (!leases.length) return [];
+    const [shards, epochs] = renewalLiterals(leases);
+    const rows = await this.db.bound<{ lost: string | null }>(
+      `with held as (
+         select * from unnest(?::int[], ?::bigint[]) as h(shard, epoch)
+       ), renewed as (
+         update shard_leases l set expires_at = now() + ?::int * interval '1 millisecond'
+         from held h
+         where l.shard = h.shard and l.epoch = h.epoch and l.owner = ?::text and l.expires_at > now()
          returning l.shard
        )
-       select string_agg(shard::text, ',') as shards from renewed`,
-      [this.ttlMs, arrayLiteral(leases.map((l) => l.shard)), arrayLiteral(leases.map((l) => l.epoch)), owner],
+       select string_agg(shard::text, ',') as lost from held where shard not in (select shard from renewed)`,
+      [shards, epochs, this.ttlMs, owner],
     );
-    const list = rows[0]?.shards;
-    return new Set(list ? list.split(',').map(Number) : []);
+    const lost = rows[0]?.lost;
+    return lost ? lost.split(',').map(Number) : [];
   }
 
   async release(owner: string, shards: number[]): Promise<void> {

@@ -95,6 +95,59 @@ describe('BackgroundLoop', () => {
     await loop.stop();
   });
 
+  it('waits what a run answers before the next one, instead of everyMs', async () => {
+    let calls = 0;
+    const loop = new BackgroundLoop({
+      everyMs: 1_000,
+      logger,
+      failure: 'Pass failed',
+      run: async () => (++calls === 1 ? 5_000 : undefined),
+    });
+    loop.start(0);
+    await settle();
+    expect(calls).toBe(1);
+    await jest.advanceTimersByTimeAsync(4_999);
+    expect(calls).toBe(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(calls).toBe(2);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(calls).toBe(3);
+    await loop.stop();
+  });
+
+  it('moves the next run earlier when work comes due sooner, never later', async () => {
+    let calls = 0;
+    const loop = new BackgroundLoop({ everyMs: 60_000, logger, failure: 'Pass failed', run: async () => void calls++ });
+    loop.start();
+    loop.wakeWithin(2_000);
+    loop.wakeWithin(30_000);
+    await jest.advanceTimersByTimeAsync(1_999);
+    expect(calls).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(calls).toBe(1);
+    await jest.advanceTimersByTimeAsync(59_999);
+    expect(calls).toBe(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(calls).toBe(2);
+    await loop.stop();
+  });
+
+  it('schedules the run after one in progress no later than a wakeWithin asked meanwhile', async () => {
+    const { loop, runs, release } = loopOf();
+    void loop.wake();
+    await settle();
+    expect(runs()).toBe(1);
+    loop.wakeWithin(300);
+    release();
+    await settle();
+    await jest.advanceTimersByTimeAsync(299);
+    expect(runs()).toBe(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(runs()).toBe(2);
+    release();
+    await loop.stop();
+  });
+
   it('logs a failed run and tries again after retryMs', async () => {
     let calls = 0;
     const loop = new BackgroundLoop({

@@ -5,8 +5,11 @@ export interface BackgroundLoopOptions {
   everyMs: number;
   /** The wait after a failed run (default everyMs). */
   retryMs?: number;
-  /** One pass. Resolving `true` means it left work behind: the next pass starts at once. */
-  run: () => Promise<boolean | void>;
+  /**
+   * One pass. Resolving `true` means it left work behind: the next pass starts at once; a number is
+   * the wait before the next pass instead of everyMs (a pass that knows when work next comes due).
+   */
+  run: () => Promise<boolean | number | void>;
   logger: Logger;
   /** Logged as a warning with the error when a run throws; the loop goes on. */
   failure: string;
@@ -20,6 +23,10 @@ export interface BackgroundLoopOptions {
  */
 export class BackgroundLoop {
   private timer?: NodeJS.Timeout;
+  /** When the scheduled run fires (epoch ms), while one is scheduled. */
+  private timerAt = Infinity;
+  /** Asked for (wakeWithin) while a run was in progress: its successor comes no later. */
+  private dueBy = Infinity;
   private current?: Promise<void>;
   /** Work was announced while a run was in progress: run once more right after it. */
   private again = false;
@@ -54,6 +61,17 @@ export class BackgroundLoop {
     return this.begin(true);
   }
 
+  /**
+   * Work comes due within `ms`: moves the next run earlier if it is scheduled later (a run in
+   * progress schedules its successor no later than that).
+   */
+  wakeWithin(ms: number): void {
+    if (this.stopped) return;
+    const at = Date.now() + ms;
+    if (this.current) this.dueBy = Math.min(this.dueBy, at);
+    else if (at < this.timerAt) this.schedule(ms);
+  }
+
   /** Runs now unless a run is in progress (whose own pass covers what asked). */
   runIfIdle(): void {
     if (!this.stopped && !this.current) void this.begin(false);
@@ -67,7 +85,9 @@ export class BackgroundLoop {
       .then(() => this.runUntilSettled())
       .then((nextInMs) => {
         this.current = undefined;
-        this.schedule(nextInMs);
+        const dueInMs = this.dueBy - Date.now();
+        this.dueBy = Infinity;
+        this.schedule(Math.max(0, Math.min(nextInMs, dueInMs)));
       });
     this.current = run;
     return run;
@@ -75,23 +95,29 @@ export class BackgroundLoop {
 
   /** Runs until no more work is left or announced; resolves with the wait before the next run. */
   private async runUntilSettled(): Promise<number> {
+    let next = this.options.everyMs;
     this.again = true;
     while (this.again && !this.stopped) {
       this.again = false;
       try {
-        if ((await this.options.run()) === true) this.again = true;
+        const outcome = await this.options.run();
+        if (outcome === true) this.again = true;
+        next = typeof outcome === 'number' ? Math.max(0, outcome) : this.options.everyMs;
       } catch (err) {
         this.options.logger.warn({ err }, this.options.failure);
         return this.options.retryMs ?? this.options.everyMs;
       }
     }
-    return this.options.everyMs;
+    return next;
   }
 
   private schedule(ms: number): void {
     clearTimeout(this.timer);
+    this.timerAt = Infinity;
     if (this.stopped) return;
+    this.timerAt = Date.now() + ms;
     this.timer = setTimeout(() => {
+      this.timerAt = Infinity;
       if (!this.current) void this.begin(false);
     }, ms);
     this.timer.unref();

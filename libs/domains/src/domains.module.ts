@@ -59,6 +59,7 @@ class DomainActorRegistration implements OnModuleInit {
     private readonly preflight: OriginPreflight,
     private readonly served: ServedCertificateProbe,
     private readonly certificates: CertificateManager,
+    private readonly monitor: DomainMonitor,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,6 +73,7 @@ class DomainActorRegistration implements OnModuleInit {
         monitorIntervalSeconds: this.config.monitorIntervalSeconds,
         certificates: this.certificates,
         renewDays: this.config.certRenewDays,
+        firstProbeScheduled: (inSeconds) => this.monitor.dueWithin(inSeconds * 1000),
       }),
     );
   }

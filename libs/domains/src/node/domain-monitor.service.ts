@@ -16,6 +16,14 @@ import { DueDomain, claimDueDomains, releaseDomains } from '../store/monitor.que
 /** Origins shared by many domains are checked once a minute, not once per domain. */
 const ORIGIN_CACHE_MS = 60_000;
 const TICK_MS = 1_000;
+/**
+ * The longest an idle monitor sleeps. It wakes sooner for the next domain due in its shards (read by
+ * each claim), a new domain here (its first probe) and shards taken on: this only bounds what no
+ * wake-up announced (domains a stopping node gave back after its shards moved here).
+ */
+const IDLE_MAX_MS = 15_000;
+/** A due domain another claim holds (shards moving): look again soon, not in a tight loop. */
+const IDLE_MIN_MS = 250;
 /** Most rows one claim asks for: bounds the claim's transaction and the rows held in memory. */
 const MAX_CLAIM = 1_024;
 
@@ -26,7 +34,7 @@ const MAX_CLAIM = 1_024;
  * While more is due than fits, the claim loop runs ahead of the probes: up to twice
  * `monitorConcurrency` claimed domains wait in a queue, so a finishing probe starts the next one at once instead of
  * waiting for a claim's round trip to the database (claims run in the background, in large
- * batches). With nothing due, the only work is one claim per tick.
+ * batches). With nothing due, it sleeps until the next domain comes due (at most IDLE_MAX_MS).
  */
 @Injectable()
 export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -58,7 +66,13 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
+    this.node.onShardAcquired(() => this.claims.wakeWithin(0));
     this.claims.start();
+  }
+
+  /** A domain comes due within `ms` (a new domain's first probe). */
+  dueWithin(ms: number): void {
+    this.claims.wakeWithin(ms);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -78,23 +92,27 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     return this.queue.length - this.head;
   }
 
-  /** Claims what is due and starts probing it; keeps claiming ahead while full batches come back. */
-  private async claimAhead(): Promise<void> {
+  /**
+   * Claims what is due and starts probing it; keeps claiming ahead while full batches come back.
+   * Resolves with the wait before the next claim when it knows one (nothing more due until then).
+   */
+  private async claimAhead(): Promise<number | undefined> {
     const cap = this.config.monitorConcurrency;
     for (;;) {
       // Room for a full set of probes in flight plus twice as many claimed and waiting.
       const room = Math.min(MAX_CLAIM, 3 * cap - this.inFlight - this.queued);
       const shards = this.node.shards.ownedShards();
-      if (room <= 0 || !shards.length || this.stopped) return;
-      const due = await claimDueDomains(this.db, shards, this.config.monitorIntervalSeconds, room);
+      if (room <= 0 || !shards.length || this.stopped) return undefined;
+      const { due, nextDueInMs } = await claimDueDomains(this.db, shards, this.config.monitorIntervalSeconds, room);
       for (const domain of due) {
         if (domain.stale) this.metrics.probes.inc({ outcome: 'skipped_stale' });
         else this.queue.push(domain);
       }
       this.pump();
       this.backlog = due.length === room;
+      if (!this.backlog) return Math.min(IDLE_MAX_MS, Math.max(IDLE_MIN_MS, nextDueInMs ?? IDLE_MAX_MS));
       // Claim again only once the queue runs low: batches stay large, claims stay rare.
-      if (!this.backlog || this.queued > cap) return;
+      if (this.queued > cap) return undefined;
     }
   }
 

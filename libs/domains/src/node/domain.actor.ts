@@ -33,6 +33,8 @@ export interface DomainActorDeps {
   monitorIntervalSeconds: number;
   /** Renew from this many days before expiry. */
   renewDays: number;
+  /** A new domain's first probe was scheduled (the monitor wakes for it). */
+  firstProbeScheduled?: (inSeconds: number) => void;
 }
 
 /**
@@ -45,7 +47,7 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
   readonly store: DomainStore;
 
   constructor(private readonly deps: DomainActorDeps) {
-    this.store = new DomainStore(Math.min(10, deps.monitorIntervalSeconds));
+    this.store = new DomainStore(Math.min(10, deps.monitorIntervalSeconds), deps.firstProbeScheduled);
   }
 
   async handle(ctx: Ctx, command: DomainCommand): Promise<Decision<DomainRecord, DomainReply>> {

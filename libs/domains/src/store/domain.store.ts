@@ -8,8 +8,15 @@ import { DomainRecord } from '../model/domain.record';
  * `on conflict do nothing` also catches a hostname taken meanwhile: the write reports a conflict.
  */
 export class DomainStore implements SnapshotStore<DomainRecord> {
-  /** The first probe comes soon after connecting: the customer may have set DNS up already. */
-  constructor(private readonly firstProbeAfterSeconds = 10) {}
+  /**
+   * The first probe comes soon after connecting: the customer may have set DNS up already.
+   * `firstProbeScheduled` hears of new domains (the monitor, which otherwise sleeps until its
+   * earliest known due time).
+   */
+  constructor(
+    private readonly firstProbeAfterSeconds = 10,
+    private readonly firstProbeScheduled?: (inSeconds: number) => void,
+  ) {}
 
   async load(db: SqlExecutor, id: string): Promise<Snapshot<DomainRecord> | undefined> {
     const rows = await db.query<{ state: DomainRecord; version: string }>(
@@ -46,6 +53,7 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
         ],
       );
       rows.forEach((r) => written.add(r.id));
+      if (rows.length) this.firstProbeScheduled?.(this.firstProbeAfterSeconds);
     }
     if (updates.length) {
       const rows = await tx.query<{ id: string }>(

@@ -7,7 +7,7 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DeliveryAttempt } from './delivery-attempt';
-import { ClaimedDelivery, claimDue, releaseClaims, renewClaims } from '../store/delivery.queries';
+import { ClaimedDelivery, claimDue, nextPendingDue, releaseClaims, renewClaims } from '../store/delivery.queries';
 import { EndpointLanes } from './endpoint-lanes';
 import { SerializedEvent } from '../model/envelope';
 import { EventCache } from './event-cache';
@@ -22,16 +22,22 @@ export const LEASE_MS = 15_000;
 const RENEW_EVERY_MS = 5_000;
 /**
  * Retries come due on their own (30 s after a failure at the soonest), and a dead node's claims when
- * their lease ends: how often an idle worker looks. New deliveries wake the worker at once.
+ * their lease ends: an idle worker sleeps until the earliest pending delivery is due, at least
+ * POLL_MS (due rows of endpoints at their cap wait for a lane) and at most IDLE_MAX_MS (deliveries
+ * another node's relay created and nobody announced). New deliveries wake the worker at once.
  */
 const POLL_MS = 1_000;
+const IDLE_MAX_MS = 15_000;
+/** Notices of new deliveries from the bus (every relay batch of every node) join into one claim per this. */
+const NOTICE_WITHIN_MS = 100;
 const SHUTDOWN_GRACE_MS = 3_000;
 
 type Ready = ClaimedDelivery & { event: SerializedEvent };
 
 /**
  * Claims due deliveries (see claimDue) and runs them in per-endpoint lanes, writes the outcomes in
- * batches, and renews the leases of what it holds. Woken at once by this node's relay and by replays.
+ * batches, and renews the leases of what it holds. Woken at once by this node's relay, and within
+ * NOTICE_WITHIN_MS by any relay's or replay's notice on the bus.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -69,7 +75,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   onApplicationBootstrap(): void {
-    this.unsubscribe = this.bus.subscribe(DELIVERIES_DUE_SUBJECT, () => this.wake());
+    this.unsubscribe = this.bus.subscribe(DELIVERIES_DUE_SUBJECT, () => this.claims.wakeWithin(NOTICE_WITHIN_MS));
     this.claims.start();
     this.renewals.start();
   }
@@ -102,12 +108,21 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     await this.writer.flushed();
   }
 
-  /** Claims batches while they come back full and there is room. */
-  private async claimAll(): Promise<void> {
+  /**
+   * Claims batches while they come back full and there is room; then resolves with the wait until
+   * the next pending delivery is due.
+   */
+  private async claimAll(): Promise<number | undefined> {
     while (!this.stopped && this.node.shards.ownedShards().length) {
       const room = MAX_IN_FLIGHT - this.lanes.size;
-      if (room <= 0 || (await this.claimBatch(room)) < room) break;
+      if (room <= 0) return undefined;
+      if ((await this.claimBatch(room)) < room) {
+        const next = await nextPendingDue(this.db);
+        const inMs = next ? next.getTime() - this.clock.now() : IDLE_MAX_MS;
+        return Math.min(IDLE_MAX_MS, Math.max(POLL_MS, inMs));
+      }
     }
+    return undefined;
   }
 
   private async claimBatch(limit: number): Promise<number> {

@@ -17,16 +17,17 @@ import {
   markRelayed,
 } from '../store/relay.queries';
 import { WebhookMetrics } from './webhooks.metrics';
-import { OUTBOX_QUEUED_SUBJECT } from '../model/wake';
+import { DELIVERIES_DUE_SUBJECT, OUTBOX_QUEUED_SUBJECT } from '../model/wake';
 
 const BATCH = 500;
 /**
  * This node's actors wake the relay when they commit outbox events (ActorNode.onEventsWritten), and
  * an api that queues an event (a test event) wakes every relay over the bus, so polling (one indexed
  * `limit 1` look) only catches what no wake-up announced: a batch another node's relay gave up when
- * it died, a lost bus message, rows written by hand (the webhook tests insert events so).
+ * it died, a lost bus message, rows written by hand (the webhook tests insert events so). Every 5 s:
+ * an idle node's background is mostly such looks (BENCHMARKS.md, cluster.idle).
  */
-const POLL_MS = 500;
+const POLL_MS = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
 
 /**
@@ -92,7 +93,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     });
     this.metrics.relayed.inc(events);
     if (events) this.logger.debug({ eventIds, deliveries }, `Relayed ${events} events`);
-    if (deliveries) this.worker.wake();
+    if (deliveries) {
+      this.worker.wake();
+      // The other nodes' workers share the work (they sleep until their next known due time otherwise).
+      this.bus.publish(DELIVERIES_DUE_SUBJECT, { count: deliveries });
+    }
     return events;
   }
 

@@ -74,6 +74,14 @@ export async function claimDue(db: SqlExecutor, r: ClaimRequest): Promise<Claime
   return rows.map((row) => withDates(row, ['firstAttemptAt', 'previousSecretExpiresAt']));
 }
 
+/** When the next pending delivery comes due (a retry, a dead node's lease running out), if any. */
+export async function nextPendingDue(db: SqlExecutor): Promise<Date | undefined> {
+  const [row] = await db.query<{ at: Date | string | null }>(
+    `select min(next_attempt_at) as at from webhook_deliveries where status = 'pending'`,
+  );
+  return row?.at ? new Date(row.at) : undefined;
+}
+
 /** Extends the leases of this node's claims still pending. */
 export async function renewClaims(db: SqlExecutor, claimIds: string[], leaseUntil: Date): Promise<void> {
   if (!claimIds.length) return;

@@ -1,0 +1,77 @@
+import { Lease, LeaseRepository } from '@app/actors';
+import { MikroSqlExecutor, PersistenceModule } from '@app/persistence';
+import { TestDatabase, createTestDatabase } from '@test/support';
+import { INestApplicationContext } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+
+/**
+ * The lease statements on a real PostgreSQL.
+ * Renewal sends its 4096-element arrays as bound parameters and answers only the shards it lost.
+ */
+describe('shard leases in PostgreSQL', () => {
+  let database: TestDatabase;
+  let app: INestApplicationContext;
+  let db: MikroSqlExecutor;
+  let leases: LeaseRepository;
+  const expiry = async (shards: number[]) =>
+    (
+      await db.query<{ shard: number; ms: number }>(
+        `select shard, extract(epoch from expires_at - now()) * 1000 as ms from shard_leases
+         where shard = any(?::int[]) order by shard`,
+        [shards],
+      )
+    ).map((r) => Number(r.ms));
+
+  beforeAll(async () => {
+    // Only the database and its migrations: no node here holds leases of its own.
+    database = await createTestDatabase();
+    const moduleRef = await Test.createTestingModule({
+      imports: [PersistenceModule.forRoot({ url: database.url, embedded: false, migrateOnStart: true })],
+    }).compile();
+    app = await moduleRef.init();
+    db = app.get(MikroSqlExecutor);
+    leases = new LeaseRepository(db, 10_000);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('renews the leases still held at their epochs and names each one that was not', async () => {
+    const held = await leases.claim('node-a', [1, 2, 3, 4]);
+    expect(held.map((l) => l.shard).sort()).toEqual([1, 2, 3, 4]);
+    await expect(leases.renew('node-a', held)).resolves.toEqual([]);
+
+    // Shard 2 ran out; shard 3 ran out and node-b took it; shard 4 node-a claimed again (a new epoch).
+    await db.query(`update shard_leases set expires_at = now() - interval '1 second' where shard in (2, 3)`);
+    await expect(leases.claim('node-b', [3])).resolves.toHaveLength(1);
+    const [again] = await leases.claim('node-a', [4]);
+    expect(again.epoch).toBe(held.find((l) => l.shard === 4)!.epoch + 1);
+    await db.query(`update shard_leases set expires_at = now() + interval '1 second' where shard = 1`);
+
+    const lost = await leases.renew('node-a', held);
+    expect(lost.sort()).toEqual([2, 3, 4]);
+    // Shard 1 was extended by a whole TTL; shard 3 stays node-b's.
+    const [one] = await expiry([1]);
+    expect(one).toBeGreaterThan(9_000);
+    const [owner3] = await db.query<{ owner: string }>('select owner from shard_leases where shard = 3');
+    expect(owner3.owner).toBe('node-b');
+    // The lease at its current epoch renews.
+    await expect(leases.renew('node-a', [again])).resolves.toEqual([]);
+    await leases.release('node-a', [1, 4]);
+    await leases.release('node-b', [3]);
+  });
+
+  it('renews every shard of a node that holds them all in one statement', async () => {
+    const all = Array.from({ length: 4096 }, (_, shard) => shard);
+    const held: Lease[] = await leases.claim('node-c', all);
+    expect(held).toHaveLength(4096);
+    await db.query(`update shard_leases set expires_at = now() + interval '1 second'`);
+    await expect(leases.renew('node-c', held)).resolves.toEqual([]);
+    const left = await expiry(all);
+    expect(Math.min(...left)).toBeGreaterThan(9_000);
+    // Another owner's renewal of them renews none.
+    expect((await leases.renew('node-d', held)).length).toBe(4096);
+    await leases.release('node-c', all);
+  });
+});
