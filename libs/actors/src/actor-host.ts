@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import { DomainError } from '@app/kernel';
+import { DomainError, isTransientDatabaseError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import {
   ActorContext,
@@ -17,7 +17,6 @@ import { Lease } from './lease.repository';
 import { Mailbox } from './mailbox';
 import { shardSubject } from './shard';
 import { PendingWrite } from './snapshot-writer';
-import { isTransientDatabaseError } from './transient-error';
 
 /** Where the host sends writes: the group-committing SnapshotWriter in production. */
 export interface WriteSink {

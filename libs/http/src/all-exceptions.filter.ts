@@ -15,6 +15,7 @@ export function replyWithError(error: unknown, request: FastifyRequest, reply: F
   if (mapped.unexpected) {
     logger.error({ requestId: request.id, err: error }, `Unexpected failure on ${request.method} ${request.url}`);
   }
+  if (mapped.retryAfter !== undefined) void reply.header('retry-after', String(mapped.retryAfter));
   void reply.status(mapped.status).header('content-type', 'application/json; charset=utf-8').send(mapped.body);
 }
 

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, ErrorCode } from '@app/kernel';
+import { DomainError, ErrorCode, isTransientDatabaseError } from '@app/kernel';
 import { statusOf } from './error-status';
 
 export interface ErrorEnvelope {
@@ -13,7 +13,12 @@ export interface MappedError {
   body: ErrorEnvelope;
   /** True when the caller did nothing wrong: log it with the request id. */
   unexpected: boolean;
+  /** Seconds for a Retry-After header. */
+  retryAfter?: number;
 }
+
+/** What a client is told to wait after the database was away or its pool full. */
+const DATABASE_RETRY_AFTER_SECONDS = 1;
 
 /** Fastify's own request errors (parsing, limits) carry a FST_* code and a status. */
 interface FastifyLikeError {
@@ -46,6 +51,21 @@ export function mapError(error: unknown): MappedError {
   }
   if (error instanceof SyntaxError && typeof fastify.statusCode === 'number' && fastify.statusCode === 400) {
     return { status: 400, body: envelope('bad_request', `Malformed JSON body: ${error.message}`), unexpected: false };
+  }
+  // PostgreSQL away, or every pooled connection busy past the pool's wait: the client may retry.
+  if (isTransientDatabaseError(error)) {
+    return {
+      status: 503,
+      body: envelope(
+        'service_unavailable',
+        'The database is unavailable or busy; retry shortly (a POST with the same Idempotency-Key)',
+        {
+          retryAfter: DATABASE_RETRY_AFTER_SECONDS,
+        },
+      ),
+      retryAfter: DATABASE_RETRY_AFTER_SECONDS,
+      unexpected: false,
+    };
   }
   return { status: 500, body: envelope('internal_error', 'Something went wrong on our side'), unexpected: true };
 }

@@ -1,6 +1,6 @@
 /**
- * The shared vocabulary of every lib: error codes, time, bounded caches, hostnames and the edge's
- * settings and invalidation message. Plain TypeScript: no framework, transport or database here.
+ * The shared vocabulary of every lib: error codes (and which database failures are transient), time,
+ * bounded caches, hostnames and the edge's settings and invalidation message. Plain TypeScript: no framework, transport or database here.
  */
 export { badRequest, DomainError, ERROR_CODES, notFound } from './domain-error';
 export type { ErrorCode } from './domain-error';
@@ -15,3 +15,4 @@ export { BoundedCache } from './bounded-cache';
 export type { BoundedCacheOptions } from './bounded-cache';
 export { defineProtocol } from './actor-protocol';
 export type { ActorProtocol, CommandOf, Decision, OutboxEvent, ProtocolMap, ReplyOf } from './actor-protocol';
+export { isTransientDatabaseError } from './transient-database-error';

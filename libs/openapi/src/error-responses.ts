@@ -18,6 +18,8 @@ export function errorCodesOf(route: RouteInfo, extra: ErrorCode[] = []): ErrorCo
     codes.add('idempotency_key_reused');
   }
   codes.add('internal_error');
+  // Any route may meet PostgreSQL away or every pooled connection busy: 503 with Retry-After.
+  codes.add('service_unavailable');
   return [...codes];
 }
 

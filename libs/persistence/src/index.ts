@@ -1,5 +1,7 @@
 /** PostgreSQL: the MikroORM module, raw SQL executors, ids and the embedded database for standalone runs. */
 export { PersistenceModule } from './persistence.module';
+// How long a query waits for a pooled connection before it fails (the api then answers 503)
+export { POOL_WAIT_MS } from './orm-options';
 export { DatabaseHealth } from './database-health.service';
 // Raw SQL, only in the files raw-sql.ts names
 export { MikroSqlExecutor, type SqlExecutor } from './sql-executor';

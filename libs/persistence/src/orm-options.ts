@@ -8,6 +8,8 @@ export interface DatabaseTarget {
   embedded: boolean;
 }
 
+export const POOL_WAIT_MS = 10_000;
+
 export function ormOptions(
   target: DatabaseTarget,
   extra: Partial<Options<PostgreSqlDriver>> = {},
@@ -16,6 +18,9 @@ export function ormOptions(
     driver: PostgreSqlDriver,
     clientUrl: target.url,
     pool: target.embedded ? { min: 1, max: 1 } : { min: 0, max: 10 },
+    // How long a query waits for a pooled connection (knex's default is 60 s): past it the api answers
+    // 503 with Retry-After and an actor command is retried, instead of a request hanging for a minute.
+    driverOptions: { acquireConnectionTimeout: POOL_WAIT_MS },
     forceUtcTimezone: true,
     allowGlobalContext: false,
     discovery: { warnWhenNoEntities: false },

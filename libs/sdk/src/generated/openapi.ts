@@ -1735,6 +1735,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'cache-control': components['headers']['CacheControl'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Admin_revokeKey: {
@@ -1800,6 +1811,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Cluster_status: {
@@ -1849,6 +1870,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -1936,6 +1967,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Admin_listWorkspaces: {
@@ -1981,6 +2022,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -2064,6 +2115,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Admin_getWorkspace: {
@@ -2122,6 +2183,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -2193,6 +2264,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OAuthAdmin_list: {
@@ -2250,6 +2331,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -2350,6 +2441,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OAuthAdmin_revoke: {
@@ -2408,6 +2509,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -2505,6 +2616,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Admin_removePaymentMethod: {
@@ -2570,6 +2691,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OpenApi_asyncApiDocument: {
@@ -2603,6 +2734,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OpenApi_page: {
@@ -2626,6 +2767,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -2672,6 +2823,17 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'cache-control': components['headers']['CacheControl'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'cache-control': components['headers']['CacheControl'];
@@ -2738,6 +2900,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Health_healthz: {
@@ -2771,6 +2943,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Metrics_metrics: {
@@ -2794,6 +2976,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -2887,6 +3079,18 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'cache-control': components['headers']['CacheControl'];
+          pragma: components['headers']['Pragma'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OAuth_revoke: {
@@ -2954,6 +3158,18 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'cache-control': components['headers']['CacheControl'];
+          pragma: components['headers']['Pragma'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'cache-control': components['headers']['CacheControl'];
@@ -3052,6 +3268,18 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'cache-control': components['headers']['CacheControl'];
+          pragma: components['headers']['Pragma'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   OpenApi_document: {
@@ -3077,6 +3305,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -3240,6 +3478,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   RecordChecks_single: {
@@ -3347,6 +3598,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Purchases_list: {
@@ -3438,6 +3702,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -3721,6 +3998,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Purchases_update: {
@@ -3834,6 +4124,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -5061,6 +5364,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Domains_create: {
@@ -5214,6 +5530,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Domains_get: {
@@ -5308,6 +5637,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Domains_remove: {
@@ -5389,6 +5731,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -5513,6 +5868,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -5744,6 +6112,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -6016,6 +6397,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   DomainsBulk_create: {
@@ -6164,6 +6558,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Events_list: {
@@ -6264,6 +6671,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Events_get: {
@@ -6347,6 +6767,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -6482,6 +6915,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Projects_list: {
@@ -6568,6 +7014,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -6718,6 +7177,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Projects_get: {
@@ -6801,6 +7273,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -6906,6 +7391,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -7030,6 +7528,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -7349,6 +7860,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Tools_tlsCheck: {
@@ -7405,6 +7929,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -7502,6 +8039,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -7652,6 +8202,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WebhookEndpoints_get: {
@@ -7746,6 +8309,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WebhookEndpoints_remove: {
@@ -7827,6 +8403,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -7962,6 +8551,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WebhookEndpoints_deliveriesOf: {
@@ -8065,6 +8667,19 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
@@ -8200,6 +8815,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   WebhookEndpoints_sendTest: {
@@ -8300,6 +8928,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Workspace_current: {
@@ -8379,6 +9020,19 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   Widget_script: {
@@ -8402,6 +9056,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -8435,6 +9099,16 @@ export interface operations {
       };
       /** @description `internal_error` */
       500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;

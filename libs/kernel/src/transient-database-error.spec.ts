@@ -1,4 +1,4 @@
-import { isTransientDatabaseError } from './transient-error';
+import { isTransientDatabaseError } from './transient-database-error';
 
 describe('isTransientDatabaseError', () => {
   it.each([
