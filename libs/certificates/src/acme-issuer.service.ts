@@ -28,6 +28,12 @@ export class AcmeIssuer implements OnModuleInit {
       acme.axios.defaults.httpsAgent = new Agent({ ca: [...rootCertificates, extra], keepAlive: true });
     }
     acme.setLogger(() => undefined);
+    // The certificate manager retries a failed order on its own schedule (and shows the error on the
+    // domain): the library's five retries of an unreachable CA, 5 to 25 s apart, would only hold the
+    // order for over a minute (and keep a stopping process's timers alive). One quick retry stays.
+    const settings = (acme.axios.defaults as { acmeSettings?: { retryMaxAttempts: number; retryDefaultDelay: number } })
+      .acmeSettings;
+    if (settings) Object.assign(settings, { retryMaxAttempts: 1, retryDefaultDelay: 1 });
   }
 
   /** One certificate for `names`: the first is the common name, all are subject alternative names. */
