@@ -2,8 +2,8 @@ import { MikroSqlExecutor, POOL_WAIT_MS } from '@app/persistence';
 import {
   DnsServer,
   ORIGIN_URL,
-  TEST_ADMIN_TOKEN,
   TestApp,
+  createWorkspaceVia,
   domainEnv,
   domainZones,
   eventually,
@@ -30,12 +30,8 @@ describe('the api with its database pool exhausted', () => {
   beforeAll(async () => {
     dns = await startDnsServer(domainZones());
     t = await startTestApp({ env: domainEnv(dns.address) });
-    const res = await request(t.server)
-      .post('/admin/workspaces')
-      .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
-      .send({ name: 'pool', paymentMethod: 'pm_card_visa' })
-      .expect(201);
-    auth = { authorization: `Bearer ${res.body.apiKey}` };
+    const { apiKey } = await createWorkspaceVia(t.server);
+    auth = { authorization: `Bearer ${apiKey}` };
   });
   afterAll(async () => {
     await t?.close();
