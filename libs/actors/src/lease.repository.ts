@@ -49,13 +49,9 @@ export class LeaseRepository {
   }
 
   /**
-   * Extends the leases still held at the given epochs; returns the shards renewed. Runs every few
-   * seconds over every shard a node holds, so it stays cheap: the arrays go as array literals (the
-   * driver would escape each element) and the renewed shards come back as one string, not a row each.
-   */
-  /**
    * Extends the leases still ours at their epochs; resolves with the shards whose lease was not
-   * (normally none). Bound parameters: the two 4096-element arrays are the statement's bulk.
+   * (normally none), as one string rather than a row each. Runs every 3 s over every shard a node
+   * holds: the two arrays go as literals built once per list, bound beside the statement.
    */
   async renew(owner: string, leases: readonly Lease[]): Promise<number[]> {
     if (!leases.length) return [];

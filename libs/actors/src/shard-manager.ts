@@ -207,11 +207,9 @@ export class ShardManager {
     }
     const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
     this.earliestDeadline = Math.min(this.earliestDeadline, deadline);
-    for (const lease of claimed) {
-      this.held.set(lease.shard, { ...lease, deadline });
-      this.heldChanged();
-      this.listener.acquire(lease.shard, lease.epoch);
-    }
+    for (const lease of claimed) this.held.set(lease.shard, { ...lease, deadline });
+    if (claimed.length) this.heldChanged();
+    for (const lease of claimed) this.listener.acquire(lease.shard, lease.epoch);
     if (claimed.length) this.logger.log(`Claimed ${claimed.length} shards (${this.held.size} owned)`);
   }
 

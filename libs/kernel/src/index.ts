@@ -1,6 +1,7 @@
 /**
  * The shared vocabulary of every lib: error codes (and which database failures are transient), time,
- * bounded caches, hostnames and the edge's settings and invalidation message. Plain TypeScript: no framework, transport or database here.
+ * bounded caches, hostnames and the edge's settings and invalidation message. Plain TypeScript: no
+ * framework, transport or database here.
  */
 export { badRequest, DomainError, ERROR_CODES, notFound } from './domain-error';
 export type { ErrorCode } from './domain-error';

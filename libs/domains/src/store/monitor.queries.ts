@@ -39,8 +39,6 @@ export async function claimDueDomains(
   limit: number,
 ): Promise<Claim> {
   if (!shards.length) return { due: [] };
-  // One array literal of up to 4096 numbers, bound as a parameter (not spliced in and escaped).
-  const shardList = `{${shards.join(',')}}`;
   return db.transaction(async (tx) => {
     // Walk the next_probe_at index in order and stop at `limit` rows. Left to itself the planner, which
     // underestimates the rows due (the column moves ahead of its statistics), collects every due row of
@@ -67,7 +65,8 @@ export async function claimDueDomains(
        d.probe_phase as "probePhase", d.state->'machine' as machine, due.stale`,
       [
         intervalSeconds,
-        shardList,
+        // Up to 4096 numbers: bound beside the statement (`bound`), not spliced in and escaped.
+        shards,
         limit,
         intervalSeconds,
         intervalSeconds,
@@ -82,7 +81,7 @@ export async function claimDueDomains(
       `select greatest(0, extract(epoch from (next_probe_at - now())) * 1000)::float8 as ms
        from domains where shard = any(?::int[]) and deleted_at is null
        order by next_probe_at limit 1`,
-      [shardList],
+      [shards],
     );
     return { due, nextDueInMs: next?.ms ?? undefined };
   });

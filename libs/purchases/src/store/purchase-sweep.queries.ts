@@ -1,13 +1,12 @@
 import type { SqlExecutor } from '@app/persistence';
 
-/** A node's shards (up to 4096) as one bound array literal: neither escaped nor spliced per element. */
-const shardList = (shards: readonly number[]) => `{${shards.join(',')}}`;
-
 /** A purchase the sweeper hands to its actor, on a shard this node owns. */
 export interface DuePurchase {
   id: string;
   shard: number;
 }
+
+// Both run every sweep with the node's shards (up to 4096): `bound` sends them beside the statement.
 
 /** Sagas (and connect calls, and renewals) untouched for `stuckSeconds`: their node died or a provider was down. */
 export function stuckPurchases(
@@ -22,7 +21,7 @@ export function stuckPurchases(
        and (status = 'pending' or (status = 'completed' and step <> 'completed')
          or (status = 'completed' and state->'renewals'->-1->>'step' in ('charging', 'renewing', 'refunding')))
      order by updated_at limit ?::int`,
-    [shardList(shards), stuckSeconds, limit],
+    [shards, stuckSeconds, limit],
   );
 }
 
@@ -38,6 +37,6 @@ export function renewalsDue(
      where status = 'completed' and auto_renew and shard = any(?::int[])
        and expires_at <= now() + ?::int * interval '1 day' and (retry_at is null or retry_at <= now())
      order by expires_at limit ?::int`,
-    [shardList(shards), renewDays, limit],
+    [shards, renewDays, limit],
   );
 }
