@@ -243,15 +243,19 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     const seedMs = Date.now() - seededAt;
 
     const page = await signInConsole(browser, base, operator);
-    const timed = async (path: string, workspaceId = big.workspaceId) => {
+    const loadOnce = async (path: string, workspaceId: string) => {
       const started = performance.now();
       const response = await page.goto(`${base}/console/w/${workspaceId}/domains${path}`);
       await page.getByRole('heading', { name: 'Domains', exact: true }).waitFor();
       expect(response!.status()).toBe(200);
-      return Math.round(performance.now() - started);
+      return performance.now() - started;
     };
+    // The fastest of three loads: a slow query is slow every time, a busy machine only some of the time.
+    const fastest = async (once: () => Promise<number>) =>
+      Math.round(Math.min(await once(), await once(), await once()));
+    const timed = (path: string, workspaceId = big.workspaceId) => fastest(() => loadOnce(path, workspaceId));
     // The same page of a workspace with a handful of domains, in this run: what the machine's load adds.
-    const small = [await timed('', ws), await timed('', ws), await timed('', ws)].sort((a, b) => a - b)[1];
+    const small = await timed('', ws);
     const figures: Record<string, number> = {};
     const measure = async (name: string, path: string, rows: number) => {
       figures[name] = await timed(path);
@@ -264,12 +268,15 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     await measure('substring, no match ("nothing-here")', '?q=nothing-here', 0);
     await measure('substring and status ("mer7", verified)', '?q=mer7&status=verified', 0);
     // The next page continues where the first stopped (keyset paging on the search).
-    await page.goto(`${base}/console/w/${big.workspaceId}/domains?q=customer42.`);
-    const firstPage = await page.locator('tbody td a').allTextContents();
-    const started = performance.now();
-    await page.getByRole('link', { name: 'Next page →' }).click();
-    await page.getByRole('link', { name: 'First page' }).waitFor();
-    figures['substring, next page'] = Math.round(performance.now() - started);
+    let firstPage: string[] = [];
+    figures['substring, next page'] = await fastest(async () => {
+      await page.goto(`${base}/console/w/${big.workspaceId}/domains?q=customer42.`);
+      firstPage = await page.locator('tbody td a').allTextContents();
+      const started = performance.now();
+      await page.getByRole('link', { name: 'Next page →' }).click();
+      await page.getByRole('link', { name: 'First page' }).waitFor();
+      return performance.now() - started;
+    });
     const secondPage = await page.locator('tbody td a').allTextContents();
     expect(secondPage).toHaveLength(25);
     expect(secondPage.filter((h) => firstPage.includes(h))).toEqual([]);

@@ -14,6 +14,7 @@ import {
   freePort,
   issueCertificate,
   loopbackStandalone,
+  retryOnPortCollision,
   startDnsServer,
   startEdgeApp,
   startLoopbackOrigin,
@@ -68,15 +69,17 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
       'rebind.saas-test.net': [{ type: 'A', data: '127.0.0.1' }],
     });
     origin = await startLoopbackOrigin();
-    ports = { http: await freePort(), https: await freePort() };
-    t = await startTestApp({
-      env: {
-        ...domainEnv(dns.address),
-        EDGE_HTTP_PORT: String(ports.http),
-        EDGE_HTTPS_PORT: String(ports.https),
-        OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
-      },
-      rootModule: loopbackStandalone,
+    t = await retryOnPortCollision(async () => {
+      ports = { http: await freePort(), https: await freePort() };
+      return startTestApp({
+        env: {
+          ...domainEnv(dns.address),
+          EDGE_HTTP_PORT: String(ports.http),
+          EDGE_HTTPS_PORT: String(ports.https),
+          OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+        },
+        rootModule: loopbackStandalone,
+      });
     });
     const ws = await request(t.server)
       .post('/admin/workspaces')
@@ -263,11 +266,14 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
 
   it('refuses loopback origins, literal or by name, on an edge without OUTBOUND_ALLOW_CIDRS', async () => {
     expect(JSON.parse((await https('loop.customer-a.com', '/allowed-here')).body).url).toBe('/allowed-here');
-    const strictPorts = { http: await freePort(), https: await freePort() };
-    strictEdge = await startEdgeApp(t.db.url, {
-      ...domainEnv(dns.address),
-      EDGE_HTTP_PORT: String(strictPorts.http),
-      EDGE_HTTPS_PORT: String(strictPorts.https),
+    let strictPorts = { http: 0, https: 0 };
+    strictEdge = await retryOnPortCollision(async () => {
+      strictPorts = { http: await freePort(), https: await freePort() };
+      return startEdgeApp(t.db.url, {
+        ...domainEnv(dns.address),
+        EDGE_HTTP_PORT: String(strictPorts.http),
+        EDGE_HTTPS_PORT: String(strictPorts.https),
+      });
     });
     const before = origin.requests.length;
     for (const hostname of ['loop.customer-a.com', 'proxy.customer-a.com']) {
@@ -279,16 +285,19 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
   });
 
   it('answers 504 when the origin goes silent longer than the idle timeout', async () => {
-    const impatient = { http: await freePort(), https: await freePort() };
-    impatientEdge = await startEdgeApp(
-      t.db.url,
-      {
-        EDGE_HTTP_PORT: String(impatient.http),
-        EDGE_HTTPS_PORT: String(impatient.https),
-        OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
-      },
-      { idleTimeoutMs: 300 },
-    );
+    let impatient = { http: 0, https: 0 };
+    impatientEdge = await retryOnPortCollision(async () => {
+      impatient = { http: await freePort(), https: await freePort() };
+      return startEdgeApp(
+        t.db.url,
+        {
+          EDGE_HTTP_PORT: String(impatient.http),
+          EDGE_HTTPS_PORT: String(impatient.https),
+          OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+        },
+        { idleTimeoutMs: 300 },
+      );
+    });
     const started = Date.now();
     const res = await edgeRequest('https', {
       port: impatient.https,

@@ -4,6 +4,7 @@ import { startDnsServer } from './dns-server';
 import { eventually } from './eventually';
 import { freePort } from './nats-server';
 import { startPebble } from './pebble';
+import { retryOnPortCollision } from './free-ports';
 import { TEST_ADMIN_TOKEN, startTestApp } from './test-app';
 
 /** The edge's name in the certificate tests' zones. */
@@ -18,25 +19,40 @@ export async function startCertificateStack(
   options: { validitySeconds?: number; env?: Record<string, string>; waitTimeoutMs?: number } = {},
 ) {
   const dns = await startDnsServer({ ...domainZones(), [EDGE]: [{ type: 'A', data: '127.0.0.1' }] });
-  const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  const pebble = await startPebble({
-    dnsServer: dns.address,
-    httpPort,
-    certificateValidityPeriod: options.validitySeconds,
+  const ports = { http: 0, https: 0 };
+  const start = async () => {
+    [ports.http, ports.https] = [await freePort(), await freePort()];
+    // Pebble validates HTTP-01 on the edge's HTTP port, so it is chosen before either starts.
+    const pebble = await startPebble({
+      dnsServer: dns.address,
+      httpPort: ports.http,
+      certificateValidityPeriod: options.validitySeconds,
+    });
+    try {
+      const t = await startTestApp({
+        env: {
+          DNS_RESOLVERS: dns.address,
+          EDGE_CNAME_TARGET: EDGE,
+          EDGE_IPV4: '127.0.0.1',
+          EDGE_HTTP_PORT: String(ports.http),
+          EDGE_HTTPS_PORT: String(ports.https),
+          ACME_DIRECTORY_URL: pebble.directoryUrl,
+          ACME_CA_FILE: pebble.caFile,
+          MONITOR_INTERVAL_SECONDS: '2',
+          ...options.env,
+        },
+      });
+      return { pebble, t };
+    } catch (error) {
+      await pebble.stop().catch(() => undefined);
+      throw error;
+    }
+  };
+  const { pebble, t } = await retryOnPortCollision(start).catch(async (error) => {
+    await dns.close();
+    throw error;
   });
-  const t = await startTestApp({
-    env: {
-      DNS_RESOLVERS: dns.address,
-      EDGE_CNAME_TARGET: EDGE,
-      EDGE_IPV4: '127.0.0.1',
-      EDGE_HTTP_PORT: String(httpPort),
-      EDGE_HTTPS_PORT: String(httpsPort),
-      ACME_DIRECTORY_URL: pebble.directoryUrl,
-      ACME_CA_FILE: pebble.caFile,
-      MONITOR_INTERVAL_SECONDS: '2',
-      ...options.env,
-    },
-  });
+  const httpsPort = ports.https;
   const ws = await request(t.server)
     .post('/admin/workspaces')
     .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)

@@ -45,6 +45,11 @@ export async function startEdgeApp(
     module: EdgeOnlyModule,
     imports: [RuntimeModule.forRoot(config, { url: databaseUrl, embedded: false }), loopbackEdge(overrides)],
   });
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }

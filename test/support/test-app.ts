@@ -5,7 +5,7 @@ import { DynamicModule, InjectionToken } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
-import { freeEdgePorts } from './free-ports';
+import { freeEdgePorts, retryOnPortCollision } from './free-ports';
 import { validateExchangesAgainstOpenApi } from './openapi-exchanges';
 import { TestDatabase, createTestDatabase } from './test-database';
 import { Client } from 'pg';
@@ -34,6 +34,12 @@ export interface TestAppOptions {
 
 /** The real Nest app with the real pipeline on a fresh PostgreSQL database; nothing mocked. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const chosen = options.env?.EDGE_HTTP_PORT !== undefined || options.env?.EDGE_HTTPS_PORT !== undefined;
+  if (chosen) return startTestAppOnce(options, {});
+  return retryOnPortCollision(async () => startTestAppOnce(options, await freeEdgePorts()));
+}
+
+async function startTestAppOnce(options: TestAppOptions, edgePorts: Env): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig(
     {
@@ -42,7 +48,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       RATE_LIMITS: 'off',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      ...(await freeEdgePorts()),
+      ...edgePorts,
       ...options.env,
       DATABASE_URL: db.url,
     },
@@ -50,10 +56,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   );
   const database = { url: db.url, embedded: false };
   const rootModule = options.rootModule ?? ((c, d) => StandaloneModule.forRoot(c, d));
+  let app: NestFastifyApplication | undefined;
   try {
     let builder = Test.createTestingModule({ imports: [rootModule(config, database)] });
     for (const o of options.overrides ?? []) builder = builder.overrideProvider(o.provide).useValue(o.useValue);
-    const app = (await builder.compile()).createNestApplication<NestFastifyApplication>(
+    app = (await builder.compile()).createNestApplication<NestFastifyApplication>(
       createFastifyAdapter(config.trustedProxies),
       { bufferLogs: true, bodyParser: false },
     );
@@ -61,17 +68,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     await validateExchangesAgainstOpenApi(app);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
+    const started = app;
     return {
-      app,
+      app: started,
       config,
       db: { ...db, query: (sql, params) => queryOnce(db.url, sql, params) },
-      server: app.getHttpServer(),
+      server: started.getHttpServer(),
       close: async () => {
-        await app.close();
+        await started.close();
         await db.drop();
       },
     };
   } catch (error) {
+    // A start that failed half-way (e.g. an edge port taken) has open pools and bus connections.
+    await app?.close().catch(() => undefined);
     await db.drop();
     throw error;
   }
