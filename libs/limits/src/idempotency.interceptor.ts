@@ -106,7 +106,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     } catch (error) {
       const mapped = mapError(error);
       const validation = mapped.status === 400 && mapped.body.error === 'bad_request';
-      if (validation || mapped.status >= 500) await this.store.release(scope);
+      if (validation || mapped.status >= 500) await this.store.release(scope, claim.claimedAt);
       else
         await this.store.complete(scope, {
           status: mapped.status,

@@ -1,6 +1,7 @@
 import { SecretBox } from '@app/crypto';
+import { isTransientDatabaseError } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 
 export interface IdempotencyScope {
   workspaceId: string;
@@ -16,10 +17,17 @@ export interface StoredResponse {
 }
 
 export type Claim =
-  { kind: 'claimed' } | { kind: 'in_progress' } | { kind: 'reused' } | { kind: 'done'; response: StoredResponse };
+  /** `claimedAt` tells this claim from a later one on the same key (the release deletes only its own). */
+  | { kind: 'claimed'; claimedAt: string }
+  | { kind: 'in_progress' }
+  | { kind: 'reused' }
+  | { kind: 'done'; response: StoredResponse };
 
 /** A request whose worker died is taken over after this long. */
 const STALE_IN_PROGRESS_SECONDS = 120;
+/** A release that meets a database outage keeps trying this long, this often. */
+const RELEASE_RETRY_MS = 60_000;
+const RELEASE_RETRY_EVERY_MS = 500;
 
 /**
  * Idempotency records in PostgreSQL (24 h), shared by every API replica. Stored bodies are sealed with
@@ -28,6 +36,8 @@ const STALE_IN_PROGRESS_SECONDS = 120;
  */
 @Injectable()
 export class IdempotencyStore {
+  private readonly logger = new Logger(IdempotencyStore.name);
+
   constructor(
     private readonly db: MikroSqlExecutor,
     private readonly box: SecretBox,
@@ -43,10 +53,10 @@ export class IdempotencyStore {
     );
     const inserted = await this.db.query(
       `insert into idempotency_records (workspace_id, method, path, key, fingerprint, status, expires_at)
-       values (?, ?, ?, ?, ?, 'in_progress', now() + interval '24 hours') on conflict do nothing returning key`,
+       values (?, ?, ?, ?, ?, 'in_progress', now() + interval '24 hours') on conflict do nothing returning created_at::text as claimed_at`,
       [...key, fingerprint],
     );
-    if (inserted.length) return { kind: 'claimed' };
+    if (inserted.length) return { kind: 'claimed', claimedAt: (inserted[0] as { claimed_at: string }).claimed_at };
     const rows = await this.db.query<{
       fingerprint: string;
       status: string;
@@ -88,10 +98,36 @@ export class IdempotencyStore {
     );
   }
 
-  async release(scope: IdempotencyScope): Promise<void> {
+  /**
+   * Frees the key of a request that failed, for the client's retry. When the database is away (often
+   * the outage that failed the request) it keeps trying in the background: otherwise every retry
+   * would meet 409 idempotency_in_progress until the stale-claim takeover, two minutes later.
+   */
+  async release(scope: IdempotencyScope, claimedAt: string): Promise<void> {
+    try {
+      await this.deleteClaim(scope, claimedAt);
+    } catch (error) {
+      if (!isTransientDatabaseError(error)) throw error;
+      this.releaseLater(scope, claimedAt, Date.now() + RELEASE_RETRY_MS);
+    }
+  }
+
+  private releaseLater(scope: IdempotencyScope, claimedAt: string, deadline: number): void {
+    setTimeout(() => {
+      this.deleteClaim(scope, claimedAt).catch((error: unknown) => {
+        if (isTransientDatabaseError(error) && Date.now() < deadline)
+          return this.releaseLater(scope, claimedAt, deadline);
+        this.logger.warn({ key: scope.key, err: error }, 'Could not release an idempotency key; it frees itself later');
+      });
+    }, RELEASE_RETRY_EVERY_MS).unref();
+  }
+
+  /** Only this claim: a delete that did commit before its answer was lost must not free a retry's claim. */
+  private async deleteClaim(scope: IdempotencyScope, claimedAt: string): Promise<void> {
     await this.db.query(
-      'delete from idempotency_records where workspace_id = ? and method = ? and path = ? and key = ?',
-      [scope.workspaceId, scope.method, scope.path, scope.key],
+      `delete from idempotency_records where workspace_id = ? and method = ? and path = ? and key = ?
+       and status = 'in_progress' and created_at = ?::timestamptz`,
+      [scope.workspaceId, scope.method, scope.path, scope.key, claimedAt],
     );
   }
 
