@@ -38,6 +38,8 @@ interface Acknowledged {
   purchases: Map<string, string>; // id -> hostname
   failures: string[];
   slowestMs: number;
+  /** Creations whose retry met the domain its first try had made (see oneWrite). */
+  ownConflicts: string[];
   /** Answers retried with the same key, by status (or `network`), in the current scenario. */
   retried: Record<string, number>;
 }
@@ -60,7 +62,14 @@ describe('the service through dependency outages (api + two nodes, real processe
   let workspaceId: string;
   const processes = new Map<string, ServiceProcess>();
   const figures: Record<string, { outageMs: number; recoveredMs: number; retried: Record<string, number> }> = {};
-  const books: Acknowledged = { domains: new Map(), purchases: new Map(), failures: [], slowestMs: 0, retried: {} };
+  const books: Acknowledged = {
+    domains: new Map(),
+    purchases: new Map(),
+    failures: [],
+    slowestMs: 0,
+    ownConflicts: [],
+    retried: {},
+  };
 
   beforeAll(async () => {
     [pg, nats, dns, receiver] = await Promise.all([
@@ -118,8 +127,13 @@ describe('the service through dependency outages (api + two nodes, real processe
   }
 
   /** One request as a careful client sends it: the same key until a final answer or the deadline. */
-  async function untilFinal(method: string, path: string, body: unknown): Promise<{ status: number; json: any }> {
+  async function untilFinal(
+    method: string,
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; json: any; retried: boolean }> {
     const key = randomUUID();
+    let retried = false;
     const sentAt = Date.now();
     let last = 'no answer';
     while (Date.now() - sentAt < CLIENT_DEADLINE_MS) {
@@ -128,13 +142,15 @@ describe('the service through dependency outages (api + two nodes, real processe
         const json: any = await res.json().catch(() => undefined);
         if (!RETRYABLE.has(res.status) || (res.status === 409 && json?.error !== 'idempotency_in_progress')) {
           books.slowestMs = Math.max(books.slowestMs, Date.now() - sentAt);
-          return { status: res.status, json };
+          return { status: res.status, json, retried };
         }
         last = `${res.status} ${JSON.stringify(json)}`;
         books.retried[res.status] = (books.retried[res.status] ?? 0) + 1;
+        retried = true;
       } catch (error) {
         last = (error as Error).message;
         books.retried.network = (books.retried.network ?? 0) + 1;
+        retried = true;
       }
       await sleep(200);
     }
@@ -155,7 +171,20 @@ describe('the service through dependency outages (api + two nodes, real processe
       return;
     }
     const hostname = `w${n}-${randomUUID().slice(0, 8)}.outage-test.com`;
-    const { status, json } = await untilFinal('POST', '/v1/domains', { hostname, originUrl: ORIGIN_URL });
+    const { status, json, retried } = await untilFinal('POST', '/v1/domains', { hostname, originUrl: ORIGIN_URL });
+    if (status === 409 && json?.error === 'conflict' && retried) {
+      // Known defect (issue 19 note): the actor created the domain, the api lost the answer in the
+      // outage and freed the key, so the retry meets its own domain. Counted apart, and the domain
+      // must exist exactly once.
+      const rows = await pg.query<{ id: string }>(
+        'select id from domains where hostname = $1 and workspace_id = $2 and deleted_at is null',
+        [hostname, workspaceId],
+      );
+      if (rows.length !== 1) throw new Error(`domain ${hostname}: 409 after a retry, and ${rows.length} rows`);
+      books.ownConflicts.push(hostname);
+      books.domains.set(rows[0].id, hostname);
+      return;
+    }
     if (status !== 201) throw new Error(`domain ${hostname}: ${status} ${JSON.stringify(json)}`);
     books.domains.set(json.domain.id, hostname);
   }
@@ -295,7 +324,8 @@ describe('the service through dependency outages (api + two nodes, real processe
     );
     console.log(
       `service outages: ${books.domains.size} domains and ${ids.length} purchases acknowledged, ` +
-        `${events.length} events delivered (${receiver.requests.length} deliveries), slowest request ${books.slowestMs} ms`,
+        `${events.length} events delivered (${receiver.requests.length} deliveries), slowest request ${books.slowestMs} ms, ` +
+        `creations whose retry met their own domain: ${JSON.stringify(books.ownConflicts)}`,
     );
   });
 });
