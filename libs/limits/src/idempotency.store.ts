@@ -51,12 +51,12 @@ export class IdempotencyStore {
        and (expires_at < now() or (status = 'in_progress' and created_at < now() - ? * interval '1 second'))`,
       [...key, STALE_IN_PROGRESS_SECONDS],
     );
-    const inserted = await this.db.query(
+    const inserted = await this.db.query<{ claimed_at: string }>(
       `insert into idempotency_records (workspace_id, method, path, key, fingerprint, status, expires_at)
        values (?, ?, ?, ?, ?, 'in_progress', now() + interval '24 hours') on conflict do nothing returning created_at::text as claimed_at`,
       [...key, fingerprint],
     );
-    if (inserted.length) return { kind: 'claimed', claimedAt: (inserted[0] as { claimed_at: string }).claimed_at };
+    if (inserted.length) return { kind: 'claimed', claimedAt: inserted[0].claimed_at };
     const rows = await this.db.query<{
       fingerprint: string;
       status: string;
