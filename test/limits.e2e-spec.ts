@@ -154,6 +154,27 @@ describe('rate limits and idempotency (injected clock)', () => {
       expect(list.body.domains).toHaveLength(1);
     });
 
+    it('answers a retry whose first answer was lost (its key freed after a 5xx) with the domain it made', async () => {
+      const first = await create('idem8.customer-a.com', 'key-lost').expect(201);
+      // What an outage leaves behind: the actor created the domain, the api answered 5xx and freed the key.
+      const forget = () => t.db.query("delete from idempotency_records where key = 'key-lost'");
+      await forget();
+      const retry = await create('idem8.customer-a.com', 'key-lost').expect(201);
+      expect(retry.headers['idempotent-replay']).toBeUndefined();
+      expect(retry.body.domain.id).toBe(first.body.domain.id);
+      const events = await t.db.query('select 1 from outbox_events where aggregate_id = $1 and type = $2', [
+        first.body.domain.id,
+        'domain.created',
+      ]);
+      expect(events).toHaveLength(1);
+      await forget();
+      const other = await create('idem9.customer-a.com', 'key-lost').expect(422);
+      expect(other.body).toMatchObject({ error: 'idempotency_key_reused', details: { hostname: 'idem8.customer-a.com' } });
+      await request(t.server).delete(`/v1/domains/${first.body.domain.id}`).set(auth).expect(200);
+      await forget();
+      await create('idem8.customer-a.com', 'key-lost').expect(409);
+    });
+
     it('replays a webhook endpoint creation with its once-shown secret, kept sealed at rest', async () => {
       const post = () =>
         request(t.server)

@@ -7,6 +7,6 @@ export { DatabaseHealth } from './database-health.service';
 export { MikroSqlExecutor, type SqlExecutor } from './sql-executor';
 export { PgDirect } from './pg-direct';
 // Ids
-export { newId, randomBase62 } from './ids';
+export { derivedId, newId, randomBase62 } from './ids';
 // Embedded PostgreSQL for the standalone process
 export { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';

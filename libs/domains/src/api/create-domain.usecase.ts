@@ -1,6 +1,6 @@
 import { PreflightWarning } from '@app/domain-model';
 import { DomainError } from '@app/kernel';
-import { newId } from '@app/persistence';
+import { derivedId, newId } from '@app/persistence';
 import { WorkspaceRepository } from '@app/workspaces';
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_SETTINGS } from '../model/domain.record';
@@ -28,6 +28,7 @@ export class CreateDomain {
   async execute(
     workspaceId: string,
     dto: CreateDomainDto,
+    idempotencyKey?: string,
   ): Promise<{ domain: DomainView; warnings?: PreflightWarning[] }> {
     // The checks wait on the database and DNS, not on each other: they run together, and their
     // failures are reported in the order they always were (billing, hostname, project, origin).
@@ -51,7 +52,10 @@ export class CreateDomain {
     const warningChecks = Promise.all([this.preflight.caa(hostname), this.preflight.dns(hostname)]);
     warningChecks.catch(() => undefined);
     const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
-    const create = () => this.actors.send(newId('dom'), { type: 'create', workspaceId, hostname, apex, settings });
+    // With an Idempotency-Key the id is derived from it: a retry after an answer lost in an outage
+    // (the key was freed, 5xx) reaches the domain its first try made, and the actor answers it again.
+    const id = idempotencyKey ? derivedId('dom', workspaceId, idempotencyKey) : newId('dom');
+    const create = () => this.actors.send(id, { type: 'create', workspaceId, hostname, apex, settings });
     const { domain } = await create().catch((error: unknown) =>
       this.claims.afterConflict(error, workspaceId, hostname, create),
     );

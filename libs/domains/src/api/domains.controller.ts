@@ -2,7 +2,7 @@ import { ConnectSessionAllowed, CurrentPrincipal, Principal, ScopeResourceOf } f
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { canonicalHostname, edgeSettingsOf } from '@app/kernel';
 import { Idempotent } from '@app/limits';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
 import { CheckDomain } from './check-domain.usecase';
 import { CreateDomain } from './create-domain.usecase';
 import { DeleteDomain } from './delete-domain.usecase';
@@ -40,8 +40,8 @@ export class DomainsController {
 
   @Post()
   @Idempotent()
-  create(@CurrentPrincipal() p: Principal, @Body() body: CreateDomainDto) {
-    return this.creates.execute(p.workspaceId, body);
+  create(@CurrentPrincipal() p: Principal, @Body() body: CreateDomainDto, @Headers('idempotency-key') key?: string) {
+    return this.creates.execute(p.workspaceId, body, key);
   }
 
   @Get(':id')

@@ -2,6 +2,7 @@ import { initialDomainState } from '@app/domain-model';
 import { decideCheck, decideCreate, decideObserve, decideRelease } from './domain.decider';
 import { DomainEnv } from './domain.effects';
 import { DEFAULT_SETTINGS, DomainRecord } from './domain.record';
+import { toDomainView } from './domain.view';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const ENV: DomainEnv = {
@@ -40,6 +41,21 @@ describe('domain decider', () => {
     });
     const outcome = decideCreate(undefined, CREATE, ENV, { hostnameTaken: false });
     expect(outcome).toMatchObject({ decision: { state: RECORD, events: [{ type: 'domain.created' }] }, effects: [] });
+  });
+
+  it('answers a create for an id it holds again (a lost answer retried) without a second event', () => {
+    expect(decideCreate(RECORD, CREATE, ENV, {})).toEqual({
+      decision: { reply: { domain: toDomainView(RECORD, ENV.edge) } },
+      effects: [],
+    });
+    expect(() => decideCreate(RECORD, { ...CREATE, hostname: 'other.example.com' }, ENV, {})).toThrow(
+      expect.objectContaining({ code: 'idempotency_key_reused' }),
+    );
+    expect(() => decideCreate(RECORD, { ...CREATE, workspaceId: 'ws_2' }, ENV, {})).toThrow(
+      expect.objectContaining({ code: 'conflict' }),
+    );
+    const deleted = { ...RECORD, machine: { ...RECORD.machine, deleted: true } };
+    expect(() => decideCreate(deleted, CREATE, ENV, {})).toThrow(expect.objectContaining({ code: 'conflict' }));
   });
 
   it('asks for a probe on check, reading the served certificate only when it holds one', () => {

@@ -41,7 +41,7 @@ export function decideCreate(
   env: DomainEnv,
   answers: DomainAnswers,
 ): Outcome<'create'> {
-  if (state) throw new DomainError('conflict', 'A domain with this id already exists');
+  if (state) return createdBefore(state, command, env);
   if (answers.hostnameTaken === undefined) return { need: { type: 'hostname_taken', hostname: command.hostname } };
   if (answers.hostnameTaken)
     throw new DomainError('conflict', `${command.hostname} is already connected`, { hostname: command.hostname });
@@ -60,6 +60,23 @@ export function decideCreate(
   const domain = toDomainView(record, env.edge);
   const events = [{ type: 'domain.created', workspaceId: record.workspaceId, data: { domain } }];
   return { decision: { state: record, events, reply: { domain } }, effects: [] };
+}
+
+/**
+ * A create for an id that exists: the retry of a create whose answer was lost (the id is derived
+ * from its Idempotency-Key) is answered with the domain, unchanged and without a second event.
+ */
+function createdBefore(state: DomainRecord, command: Command<'create'>, env: DomainEnv): Outcome<'create'> {
+  if (state.machine.deleted || state.workspaceId !== command.workspaceId)
+    throw new DomainError('conflict', 'A domain with this id already exists');
+  if (state.hostname !== command.hostname) {
+    throw new DomainError(
+      'idempotency_key_reused',
+      `This Idempotency-Key created ${state.hostname}; a request for another hostname needs its own key`,
+      { hostname: state.hostname },
+    );
+  }
+  return { decision: { reply: { domain: toDomainView(state, env.edge) } }, effects: [] };
 }
 
 export function decidePatch(record: DomainRecord, command: Command<'patch'>, env: DomainEnv): Outcome<'patch'> {
