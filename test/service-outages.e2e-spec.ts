@@ -38,6 +38,8 @@ interface Acknowledged {
   purchases: Map<string, string>; // id -> hostname
   failures: string[];
   slowestMs: number;
+  /** The slowest request of the current scenario. */
+  scenarioSlowestMs: number;
   /** Answers retried with the same key, by status (or `network`), in the current scenario. */
   retried: Record<string, number>;
 }
@@ -59,12 +61,16 @@ describe('the service through dependency outages (api + two nodes, real processe
   let apiKey: string;
   let workspaceId: string;
   const processes = new Map<string, ServiceProcess>();
-  const figures: Record<string, { outageMs: number; recoveredMs: number; retried: Record<string, number> }> = {};
+  const figures: Record<
+    string,
+    { outageMs: number; recoveredMs: number; retried: Record<string, number>; slowestMs: number }
+  > = {};
   const books: Acknowledged = {
     domains: new Map(),
     purchases: new Map(),
     failures: [],
     slowestMs: 0,
+    scenarioSlowestMs: 0,
     retried: {},
   };
 
@@ -124,11 +130,7 @@ describe('the service through dependency outages (api + two nodes, real processe
   }
 
   /** One request as a careful client sends it: the same key until a final answer or the deadline. */
-  async function untilFinal(
-    method: string,
-    path: string,
-    body: unknown,
-  ): Promise<{ status: number; json: any }> {
+  async function untilFinal(method: string, path: string, body: unknown): Promise<{ status: number; json: any }> {
     const key = randomUUID();
     const sentAt = Date.now();
     let last = 'no answer';
@@ -138,6 +140,7 @@ describe('the service through dependency outages (api + two nodes, real processe
         const json: any = await res.json().catch(() => undefined);
         if (!RETRYABLE.has(res.status) || (res.status === 409 && json?.error !== 'idempotency_in_progress')) {
           books.slowestMs = Math.max(books.slowestMs, Date.now() - sentAt);
+          books.scenarioSlowestMs = Math.max(books.scenarioSlowestMs, Date.now() - sentAt);
           return { status: res.status, json };
         }
         last = `${res.status} ${JSON.stringify(json)}`;
@@ -200,6 +203,7 @@ describe('the service through dependency outages (api + two nodes, real processe
 
   async function underLoad(name: string, outage: () => Promise<void>, clients = 4) {
     books.retried = {};
+    books.scenarioSlowestMs = 0;
     const load = steadyWrites(clients);
     const before = await eventually(load.written, (n) => n >= 10, { timeoutMs: 60_000, what: 'writes under way' });
     const startedAt = Date.now();
@@ -209,7 +213,12 @@ describe('the service through dependency outages (api + two nodes, real processe
     const recoveredMs = Date.now() - backAt;
     await eventually(load.written, (n) => n >= before + 20, { timeoutMs: 60_000, what: 'writes going on' });
     await load.stop();
-    figures[name] = { outageMs: backAt - startedAt, recoveredMs, retried: books.retried };
+    figures[name] = {
+      outageMs: backAt - startedAt,
+      recoveredMs,
+      retried: books.retried,
+      slowestMs: books.scenarioSlowestMs,
+    };
     expect(books.failures).toEqual([]);
     expect(recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
     return figures[name];
@@ -242,7 +251,10 @@ describe('the service through dependency outages (api + two nodes, real processe
       },
       16,
     );
-    expect(outcome.retried['503']).toBeGreaterThan(0);
+    // The lock was felt: requests past the pool's 10 connections got 503 and were retried, or (on a
+    // loaded machine, fewer requests in flight at once) they waited the lock out. Either way none failed.
+    // test/database-pool.e2e-spec.ts proves the 503 of a full pool on its own.
+    expect((outcome.retried['503'] ?? 0) > 0 || outcome.slowestMs >= 10_000).toBe(true);
   });
 
   it('kept every acknowledged write, made no effect twice and delivered every event', async () => {
