@@ -60,7 +60,7 @@ describe('rate limits under concurrency (group-committed counting)', () => {
 describe('one budget across API replicas under parallel load (dist/apps/api)', () => {
   let db: TestDatabase;
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createTestDatabase({ empty: true }); // the replicas migrate it: the first alone
   });
   afterAll(async () => {
     await stopAllProcesses();
