@@ -169,7 +169,10 @@ describe('rate limits and idempotency (injected clock)', () => {
       expect(events).toHaveLength(1);
       await forget();
       const other = await create('idem9.customer-a.com', 'key-lost').expect(422);
-      expect(other.body).toMatchObject({ error: 'idempotency_key_reused', details: { hostname: 'idem8.customer-a.com' } });
+      expect(other.body).toMatchObject({
+        error: 'idempotency_key_reused',
+        details: { hostname: 'idem8.customer-a.com' },
+      });
       await request(t.server).delete(`/v1/domains/${first.body.domain.id}`).set(auth).expect(200);
       await forget();
       await create('idem8.customer-a.com', 'key-lost').expect(409);
