@@ -109,6 +109,22 @@ describe('request bodies: null and wrong types', () => {
     );
   });
 
+  it('says why a body was not parsed: a poisoning key (valid JSON, refused) or malformed JSON', async () => {
+    const post = (raw: string) =>
+      request(t.server)
+        .post('/v1/domains')
+        .set('authorization', `Bearer ${apiKey}`)
+        .set('content-type', 'application/json')
+        .send(raw)
+        .expect(400);
+    for (const raw of ['{"hostname":{"__proto__":[]}}', '{"metadata":{"constructor":{"prototype":{}}}}']) {
+      const res = await post(raw);
+      expect(res.body).toEqual({ error: 'bad_request', message: expect.stringMatching(/"__proto__" key/) });
+    }
+    const malformed = await post('{"hostname": "x",}');
+    expect(malformed.body.message).toMatch(/^Malformed JSON body: /);
+  });
+
   it('says "X is required" and only that for a missing field', async () => {
     const res = await send(
       routes.find((r) => r.method === 'POST' && r.path === '/v1/domains')!,

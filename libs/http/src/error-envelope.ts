@@ -49,9 +49,6 @@ export function mapError(error: unknown): MappedError {
     const body = FASTIFY_ERRORS[fastify.code];
     return { status: statusOf(body.error), body, unexpected: false };
   }
-  if (error instanceof SyntaxError && typeof fastify.statusCode === 'number' && fastify.statusCode === 400) {
-    return { status: 400, body: envelope('bad_request', `Malformed JSON body: ${error.message}`), unexpected: false };
-  }
   // PostgreSQL away, or every pooled connection busy past the pool's wait: the client may retry.
   if (isTransientDatabaseError(error)) {
     return {
