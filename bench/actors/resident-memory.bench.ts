@@ -23,8 +23,8 @@ const actorId = (i: number) => `dom_${i.toString().padStart(22, '0')}`;
 
 /** The database stand-in: nothing is kept, so the heap holds only what the host keeps. */
 class NothingStored implements SnapshotStore<CounterState> {
-  async load() {
-    return undefined;
+  async loadMany() {
+    return new Map();
   }
   async write(): Promise<Set<string>> {
     throw new Error('writes go to the sink');

@@ -9,8 +9,11 @@ import { PendingWrite } from './snapshot-writer';
 /** Snapshots in a Map; what the host writes lands here through the sink below. */
 class MemoryStore implements SnapshotStore<number> {
   readonly rows = new Map<string, Snapshot<number>>();
-  async load(_db: SqlExecutor, id: string) {
-    return this.rows.get(id);
+  /** The id lists of each load, to see activations share one. */
+  readonly loads: string[][] = [];
+  async loadMany(_db: SqlExecutor, ids: readonly string[]) {
+    this.loads.push([...ids]);
+    return new Map([...this.rows].filter(([id]) => ids.includes(id)));
   }
   async write(): Promise<Set<string>> {
     throw new Error('written through the sink');
@@ -60,6 +63,19 @@ describe('ActorHost', () => {
       [0, 7, 2, 1],
       [1, 7, 5, 1],
     ]);
+    host.stop();
+  });
+
+  it('loads the snapshots of actors activating together in one statement', async () => {
+    const { host, kind, ask } = setup();
+    kind.store.rows.set('b', { state: 10, version: 1 });
+    const replies = await Promise.all(['a', 'b', 'c'].map((id) => ask(id, { add: 1 })));
+    expect(replies).toEqual([
+      { ok: true, reply: 1 },
+      { ok: true, reply: 11 },
+      { ok: true, reply: 1 },
+    ]);
+    expect(kind.store.loads).toEqual([['a', 'b', 'c']]);
     host.stop();
   });
 

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Bus } from '@app/bus';
+import DataLoader from 'dataloader';
 import { DomainError, isTransientDatabaseError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import {
@@ -9,6 +10,7 @@ import {
   ActorResponse,
   FencedError,
   OutboxEvent,
+  Snapshot,
   VersionConflictError,
 } from './actor.types';
 import { storedReply } from './actor-command.store';
@@ -25,6 +27,9 @@ export interface WriteSink {
 
 /** Replies remembered per actor, so a retried command is answered without a database read. */
 const RECENT_COMMANDS = 8;
+
+/** Most snapshots loaded by one statement. */
+const MAX_LOAD_BATCH = 256;
 
 interface Resident {
   kind: ActorKind;
@@ -59,6 +64,7 @@ export class ActorHost {
   private readonly kinds = new Map<string, ActorKind>();
   /** Keyed `kind:id`; Map order doubles as the LRU order (touched actors move to the end). */
   private readonly residents = new Map<string, Resident>();
+  private readonly loaders = new Map<string, DataLoader<string, Snapshot<unknown> | undefined>>();
   private readonly subscriptions = new Map<number, () => void>();
   /** Shards being handed off or dropped: requests still arriving for them are sent elsewhere. */
   private readonly leaving = new Set<number>();
@@ -214,11 +220,32 @@ export class ActorHost {
   }
 
   private async activate(actor: Resident): Promise<void> {
-    const snapshot = await actor.kind.store.load(this.db, actor.id);
+    const snapshot = await this.snapshotLoader(actor.kind).load(actor.id);
     actor.state = snapshot?.state;
     actor.version = snapshot?.version ?? 0;
     actor.loaded = true;
     this.metrics.activations.inc({ kind: actor.kind.kind });
+  }
+
+  /**
+   * Per kind, the loads of the actors activating in the same tick go as one statement (DataLoader
+   * batching, no caching: every activation reads the row as it is now). Under load many actors
+   * activate at once (each new domain is a new actor), and a round trip is mostly syscalls.
+   */
+  private snapshotLoader(kind: ActorKind): DataLoader<string, Snapshot<unknown> | undefined> {
+    let loader = this.loaders.get(kind.kind);
+    if (!loader) {
+      const store = kind.store;
+      loader = new DataLoader(
+        async (ids: readonly string[]) => {
+          const found = await store.loadMany(this.db, ids);
+          return ids.map((id) => found.get(id));
+        },
+        { cache: false, maxBatchSize: MAX_LOAD_BATCH },
+      );
+      this.loaders.set(kind.kind, loader);
+    }
+    return loader;
   }
 
   /** A retry (attempt > 1) may have been applied by a previous owner: look it up before applying. */

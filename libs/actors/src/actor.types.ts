@@ -19,7 +19,11 @@ export interface SnapshotWrite<S> {
 
 /** Where a kind keeps its snapshots. Writes are conditional on the version: a stale writer loses. */
 export interface SnapshotStore<S> {
-  load(db: SqlExecutor, id: string): Promise<Snapshot<S> | undefined>;
+  /**
+   * The snapshots of `ids` that exist, by id. The host loads the actors activating at the same time
+   * in one statement (one round trip for many, as the writer commits many in one transaction).
+   */
+  loadMany(db: SqlExecutor, ids: readonly string[]): Promise<Map<string, Snapshot<S>>>;
   /** Writes the items whose stored version matches and returns their ids; others are conflicts. */
   write(tx: SqlExecutor, items: SnapshotWrite<S>[]): Promise<Set<string>>;
 }

@@ -21,6 +21,7 @@ export type {
   SnapshotWrite,
 } from './actor.types';
 export { JsonSnapshotStore } from './json-snapshot.store';
+export { SnapshotRow, snapshotsById } from './snapshot-rows';
 export type { PendingWrite } from './snapshot-writer';
 
 // Shards, placement and the cluster's state (for the monitor, the console and the tests).

@@ -1,16 +1,17 @@
 import type { SqlExecutor } from '@app/persistence';
 import { Snapshot, SnapshotStore, SnapshotWrite } from './actor.types';
+import { SnapshotRow, snapshotsById } from './snapshot-rows';
 
 /** Snapshots as JSON in `actor_snapshots`, for kinds that need no query columns of their own. */
 export class JsonSnapshotStore<S> implements SnapshotStore<S> {
   constructor(private readonly kind: string) {}
 
-  async load(db: SqlExecutor, id: string): Promise<Snapshot<S> | undefined> {
-    const rows = await db.query<{ state: S; version: string }>(
-      'select state, version from actor_snapshots where kind = ? and id = ?',
-      [this.kind, id],
+  async loadMany(db: SqlExecutor, ids: readonly string[]): Promise<Map<string, Snapshot<S>>> {
+    const rows = await db.query<SnapshotRow<S>>(
+      'select id, state, version from actor_snapshots where kind = ? and id = any(?::text[])',
+      [this.kind, ids],
     );
-    return rows[0] && { state: rows[0].state, version: Number(rows[0].version) };
+    return snapshotsById(rows);
   }
 
   async write(tx: SqlExecutor, items: SnapshotWrite<S>[]): Promise<Set<string>> {

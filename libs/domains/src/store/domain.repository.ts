@@ -2,6 +2,7 @@ import { MikroSqlExecutor } from '@app/persistence';
 import { afterCursor, encodeCursor } from '@app/http';
 import { notFound } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
+import DataLoader from 'dataloader';
 import { DomainRecord } from '../model/domain.record';
 
 export interface DomainListQuery {
@@ -25,6 +26,22 @@ interface Row {
 export class DomainRepository {
   constructor(private readonly db: MikroSqlExecutor) {}
 
+  /**
+   * The hostname checks of creations running at once go as one statement (DataLoader batching, no
+   * caching: each check reads the table as it is now). The unique index still decides a race.
+   */
+  private readonly takenHostnames = new DataLoader(
+    async (hostnames: readonly string[]) => {
+      const rows = await this.db.query<{ hostname: string }>(
+        'select hostname from domains where hostname = any(?::text[]) and deleted_at is null and released_at is null',
+        [hostnames],
+      );
+      const taken = new Set(rows.map((r) => r.hostname));
+      return hostnames.map((hostname) => taken.has(hostname));
+    },
+    { cache: false, maxBatchSize: 256 },
+  );
+
   async get(workspaceId: string, id: string): Promise<DomainRecord> {
     const rows = await this.db.query<Row>(
       'select state from domains where id = ? and workspace_id = ? and deleted_at is null',
@@ -34,14 +51,8 @@ export class DomainRepository {
     return rows[0].state;
   }
 
-  async hostnameTaken(hostname: string): Promise<boolean> {
-    return (
-      (
-        await this.db.query('select 1 from domains where hostname = ? and deleted_at is null and released_at is null', [
-          hostname,
-        ])
-      ).length > 0
-    );
+  hostnameTaken(hostname: string): Promise<boolean> {
+    return this.takenHostnames.load(hostname);
   }
 
   /** The live domain holding the hostname (not released to another workspace), if any. */
@@ -72,8 +83,9 @@ export class DomainRepository {
       params.push(query.projectId);
     }
     if (query.hostnameContains) {
-      where.push("hostname like ? escape '\\'");
-      params.push(`%${query.hostnameContains.replace(/[\\%_]/g, '\\$&')}%`);
+      // lower(): the trigram index is on that expression (hostnames are stored lowercase).
+      where.push("lower(hostname) like ? escape '\\'");
+      params.push(`%${query.hostnameContains.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`);
     }
     if (query.monitorStatus) {
       where.push('monitor_status = ?');

@@ -1,4 +1,4 @@
-import { Snapshot, SnapshotStore, SnapshotWrite } from '@app/actors';
+import { Snapshot, SnapshotRow, SnapshotStore, SnapshotWrite, snapshotsById } from '@app/actors';
 import type { SqlExecutor } from '@app/persistence';
 import { DomainRecord } from '../model/domain.record';
 
@@ -18,12 +18,12 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
     private readonly firstProbeScheduled?: (inSeconds: number) => void,
   ) {}
 
-  async load(db: SqlExecutor, id: string): Promise<Snapshot<DomainRecord> | undefined> {
-    const rows = await db.query<{ state: DomainRecord; version: string }>(
-      'select state, version from domains where id = ?',
-      [id],
+  async loadMany(db: SqlExecutor, ids: readonly string[]): Promise<Map<string, Snapshot<DomainRecord>>> {
+    const rows = await db.query<SnapshotRow<DomainRecord>>(
+      'select id, state, version from domains where id = any(?::text[])',
+      [ids],
     );
-    return rows[0] && { state: rows[0].state, version: Number(rows[0].version) };
+    return snapshotsById(rows);
   }
 
   async write(tx: SqlExecutor, items: SnapshotWrite<DomainRecord>[]): Promise<Set<string>> {

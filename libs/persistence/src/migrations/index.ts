@@ -15,6 +15,7 @@ import { Migration20261125000000Console } from './Migration20261125000000Console
 import { Migration20261125040000WebhookSecretOverlap } from './Migration20261125040000WebhookSecretOverlap';
 import { Migration20261126000000ConsoleUsersSso } from './Migration20261126000000ConsoleUsersSso';
 import { Migration20261126010000ConsoleOps } from './Migration20261126010000ConsoleOps';
+import { Migration20261126020000HostnameSearchIndex } from './Migration20261126020000HostnameSearchIndex';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125040000WebhookSecretOverlap', class: Migration20261125040000WebhookSecretOverlap },
   { name: 'Migration20261126000000ConsoleUsersSso', class: Migration20261126000000ConsoleUsersSso },
   { name: 'Migration20261126010000ConsoleOps', class: Migration20261126010000ConsoleOps },
+  { name: 'Migration20261126020000HostnameSearchIndex', class: Migration20261126020000HostnameSearchIndex },
 ];

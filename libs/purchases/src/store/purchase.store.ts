@@ -1,4 +1,4 @@
-import { Snapshot, SnapshotStore, SnapshotWrite } from '@app/actors';
+import { Snapshot, SnapshotRow, SnapshotStore, SnapshotWrite, snapshotsById } from '@app/actors';
 import type { SqlExecutor } from '@app/persistence';
 import { PurchaseRecord } from '../model/purchase.record';
 import { currentExpiry } from '../model/purchase.view';
@@ -16,12 +16,12 @@ const columns = (r: PurchaseRecord) => ({
  * anything is charged.
  */
 export class PurchaseStore implements SnapshotStore<PurchaseRecord> {
-  async load(db: SqlExecutor, id: string): Promise<Snapshot<PurchaseRecord> | undefined> {
-    const rows = await db.query<{ state: PurchaseRecord; version: string }>(
-      'select state, version from purchases where id = ?',
-      [id],
+  async loadMany(db: SqlExecutor, ids: readonly string[]): Promise<Map<string, Snapshot<PurchaseRecord>>> {
+    const rows = await db.query<SnapshotRow<PurchaseRecord>>(
+      'select id, state, version from purchases where id = any(?::text[])',
+      [ids],
     );
-    return rows[0] && { state: rows[0].state, version: Number(rows[0].version) };
+    return snapshotsById(rows);
   }
 
   async write(tx: SqlExecutor, items: SnapshotWrite<PurchaseRecord>[]): Promise<Set<string>> {
