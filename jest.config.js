@@ -23,6 +23,8 @@ module.exports = {
   // the network: four workers keep two cores about 85% busy (jest 339 s; three left them idler).
   // More made files time out under load before. JEST_MAX_WORKERS overrides.
   maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 4),
+  // Longest files first even on a fresh clone (test/durations.json fills in what Jest has not timed).
+  testSequencer: '<rootDir>/test/support/test-sequencer.mjs',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     {
