@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,14 +7,39 @@ import { eventually } from './eventually';
 
 const NATS_SERVER = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
 
+/** Where the kernel picks outgoing connections' source ports (`ip_local_port_range`): never handed out here. */
+function ephemeralStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+const LOWEST_PORT = 20_000;
+const handedOut = new Set<number>();
+
+/**
+ * A free TCP port for a server under test, below the ephemeral range: a port the kernel chose
+ * (`listen(0)`) comes from the range outgoing connections also draw from, and one of the suite's
+ * many connections took such a port before the server bound it (EADDRINUSE in CI). Random, checked
+ * by binding on every address, and never the same twice in one test process.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const high = ephemeralStart();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (high - LOWEST_PORT));
+    if (handedOut.has(port) || !(await bindable(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port found in ${LOWEST_PORT}-${high - 1}`);
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
 }
 
