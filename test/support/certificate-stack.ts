@@ -2,9 +2,8 @@ import request from 'supertest';
 import { domainZones } from './domain-fixtures';
 import { startDnsServer } from './dns-server';
 import { eventually } from './eventually';
-import { freePort } from './nats-server';
 import { startPebble } from './pebble';
-import { retryOnPortCollision } from './free-ports';
+import { freePort, retryOnPortCollision } from './free-ports';
 import { TEST_ADMIN_TOKEN, startTestApp } from './test-app';
 
 /** The edge's name in the certificate tests' zones. */

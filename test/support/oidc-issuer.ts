@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from './nats-server';
+import { freePort } from './free-ports';
 
 export interface OidcIssuer {
   issuer: string;

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitForPort } from './nats-server';
+import { freePort, waitForPort } from './free-ports';
 
 const PEBBLE = process.env.PEBBLE_BIN ?? '/usr/bin/pebble';
 

@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { freePort } from './nats-server';
+import { freePort } from './free-ports';
 
 const run = promisify(execFile);
 
