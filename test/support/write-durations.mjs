@@ -4,10 +4,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
 const report = JSON.parse(readFileSync(process.argv[2] ?? '.ci/jest-results.json', 'utf8'));
-// The checkout the report was made in: the directory every test file is under (libs/ and test/ differ).
+// The checkout the report was made in: the longest directory every test file is under.
+const commonDirs = (a, b) => {
+  let n = 0;
+  while (n < a.length && a[n] === b[n]) n++;
+  return a.slice(0, n);
+};
 const root = report.testResults
   .map((t) => t.name.split('/').slice(0, -1))
-  .reduce((common, dirs) => common.slice(0, common.findIndex((part, i) => part !== dirs[i]) >>> 0))
+  .reduce(commonDirs)
   .join('/');
 const seconds = (t) => Math.round((t.endTime - t.startTime) / 100) / 10;
 const files = [...report.testResults].sort((a, b) => seconds(b) - seconds(a));
