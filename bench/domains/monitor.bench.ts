@@ -136,6 +136,9 @@ interface NodeSample {
   byOutcome: Record<string, number>;
   probeSecondsSum: number;
   probeCount: number;
+  claimSecondsSum: number;
+  claims: number;
+  claimed: number;
   nodeCpu: number;
   dnsCpu: number;
   cnameQueries: number;
@@ -154,9 +157,39 @@ async function sampleNode(metricsUrl: string, node: Child, dns: BenchDns): Promi
     byOutcome,
     probeSecondsSum: metricSum(text, 'monitor_probe_seconds_sum'),
     probeCount: metricSum(text, 'monitor_probe_seconds_count'),
+    claimSecondsSum: metricSum(text, 'monitor_claim_seconds_sum'),
+    claims: metricSum(text, 'monitor_claim_seconds_count'),
+    claimed: metricSum(text, 'monitor_claimed_domains_total'),
     nodeCpu: cpuSeconds(node),
     dnsCpu: cpuSeconds(dns.proc),
     cnameQueries: stats.byType.CNAME ?? 0,
+  };
+}
+
+interface MonitorHeld {
+  samples: number;
+  meanInFlight: number;
+  meanWaiting: number;
+  /** Share of the samples with no claimed domain waiting: probes below the cap wait on a claim. */
+  queueEmpty: number;
+}
+
+/** The monitor's own gauges (probes in flight, claimed domains waiting), read every 500 ms until `until`. */
+async function sampleMonitorGauges(metricsUrl: string, until: number): Promise<MonitorHeld> {
+  const inFlight: number[] = [];
+  const waiting: number[] = [];
+  while (Date.now() < until) {
+    const text = await (await fetch(metricsUrl)).text();
+    inFlight.push(metricSum(text, 'monitor_probes_in_flight'));
+    waiting.push(metricSum(text, 'monitor_claimed_waiting'));
+    await sleep(500);
+  }
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  return {
+    samples: inFlight.length,
+    meanInFlight: mean(inFlight),
+    meanWaiting: mean(waiting),
+    queueEmpty: waiting.filter((n) => n === 0).length / Math.max(1, waiting.length),
   };
 }
 
@@ -239,7 +272,10 @@ async function run(env: BenchEnv): Promise<Measured> {
     await sleep(WARMUP_MS);
     const dbBefore = await databaseCpu(pg);
     const before = await sampleNode(metricsUrl, node.proc, dns);
-    const activity = await sampleDatabase(pg, before.at + WINDOW_MS);
+    const [activity, held] = await Promise.all([
+      sampleDatabase(pg, before.at + WINDOW_MS),
+      sampleMonitorGauges(metricsUrl, before.at + WINDOW_MS),
+    ]);
     const after = await sampleNode(metricsUrl, node.proc, dns);
     const dbCpu = databaseCpuDelta(dbBefore, await databaseCpu(pg));
     const spread = (await dns.stats({ from: before.at, to: after.at })).window;
@@ -347,6 +383,15 @@ async function run(env: BenchEnv): Promise<Measured> {
         'Probes that were not correct': failed.length ? failed.map(([o, n]) => `${o} ${n}`).join(', ') : 0,
         'Seeded domains written (version > 1) by the end': written,
         'Seeded domains still due at the end': due,
+        'Probes in flight / claimed domains waiting, mean of the samples every 500 ms (gauges)': `${round(
+          held.meanInFlight,
+        )} / ${round(held.meanWaiting)} (${held.samples} samples, ${round(held.queueEmpty * 100)}% with none waiting)`,
+        'Claims in the window: count / domains per claim / mean time (monitor_claim_seconds)': `${
+          after.claims - before.claims
+        } / ${round((after.claimed - before.claimed) / Math.max(1, after.claims - before.claims))} / ${(
+          ((after.claimSecondsSum - before.claimSecondsSum) / Math.max(1, after.claims - before.claims)) *
+          1000
+        ).toFixed(1)} ms`,
         'Node CPU during the window': percent(after.nodeCpu - before.nodeCpu, ms),
         'DNS server CPU during the window': percent(after.dnsCpu - before.dnsCpu, ms),
         'PostgreSQL CPU (this database) during the window': percent(dbCpu, ms),

@@ -66,6 +66,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   ) {}
 
   onApplicationBootstrap(): void {
+    this.metrics.bind(() => ({ inFlight: this.inFlight, queued: this.queued }));
     this.node.onShardAcquired(() => this.claims.wakeWithin(0));
     this.claims.start();
   }
@@ -103,7 +104,10 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       const room = Math.min(MAX_CLAIM, 3 * cap - this.inFlight - this.queued);
       const shards = this.node.shards.ownedShards();
       if (room <= 0 || !shards.length || this.stopped) return undefined;
+      const claimStarted = performance.now();
       const { due, nextDueInMs } = await claimDueDomains(this.db, shards, this.config.monitorIntervalSeconds, room);
+      this.metrics.claimSeconds.observe((performance.now() - claimStarted) / 1000);
+      this.metrics.claimedDomains.inc(due.length);
       for (const domain of due) {
         if (domain.stale) this.metrics.probes.inc({ outcome: 'skipped_stale' });
         else this.queue.push(domain);

@@ -1,5 +1,11 @@
 import { metricsRegistry, rateMeter } from '@app/metrics';
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
+
+/** What the monitor holds right now, read when /metrics is scraped (nothing on the probe path). */
+export interface MonitorGauges {
+  readonly inFlight: number;
+  readonly queued: number;
+}
 
 /** Probe rates and outcomes of this node's monitor; created once per process. */
 export class MonitorMetrics {
@@ -23,6 +29,39 @@ export class MonitorMetrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [metricsRegistry],
   });
+
+  readonly claimSeconds = new Histogram({
+    name: 'monitor_claim_seconds',
+    help: 'Time of one claim of due domains (the database round trip that feeds the probes)',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [metricsRegistry],
+  });
+  readonly claimedDomains = new Counter({
+    name: 'monitor_claimed_domains_total',
+    help: 'Due domains claimed for probing (each claim moves them to their next slot)',
+    registers: [metricsRegistry],
+  });
+  private source?: () => MonitorGauges;
+
+  private constructor() {
+    const inFlight: Gauge = new Gauge({
+      name: 'monitor_probes_in_flight',
+      help: 'Probes running now (at most MONITOR_CONCURRENCY)',
+      registers: [metricsRegistry],
+      collect: () => inFlight.set(this.source?.().inFlight ?? 0),
+    });
+    const queued: Gauge = new Gauge({
+      name: 'monitor_claimed_waiting',
+      help: 'Claimed domains waiting for a probe slot (0 with probes below the cap: the claims do not keep up)',
+      registers: [metricsRegistry],
+      collect: () => queued.set(this.source?.().queued ?? 0),
+    });
+  }
+
+  /** The monitor whose in-flight and queued counts the gauges report. */
+  bind(source: () => MonitorGauges): void {
+    this.source = source;
+  }
 
   /** Probes per second over the last minute, as this node reports it to the cluster status. */
   readonly probeRate = rateMeter('monitorProbes');
