@@ -150,7 +150,10 @@ function serveTcp(socket: Socket, zones: Zones): void {
 
 function listen(zones: Zones): Promise<{ udp: UdpSocket; tcp: Server; sockets: Set<Socket> }> {
   const sockets = new Set<Socket>();
-  const udp = createSocket('udp4');
+  // A real DNS server is given a large receive buffer (unbound's so-rcvbuf): with the kernel's default
+  // (~208 KiB, a few hundred datagrams) the bursts of a monitor's 256 queries in flight overflowed it,
+  // and each lost query cost the resolver a 2 s timeout (the kernel caps this at net.core.rmem_max).
+  const udp = createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024 });
   udp.on('message', (message: Buffer, peer: RemoteInfo) => {
     try {
       udp.send(respond(zones, dnsPacket.decode(message), true), peer.port, peer.address);
