@@ -1,4 +1,4 @@
-import { Lease, LeaseRepository } from '@app/actors';
+import { Lease, LeaseRepository, fencedEpochs } from '@app/actors';
 import { MikroSqlExecutor, PersistenceModule } from '@app/persistence';
 import { TestDatabase, createTestDatabase } from '@test/support';
 import { INestApplicationContext } from '@nestjs/common';
@@ -60,6 +60,46 @@ describe('shard leases in PostgreSQL', () => {
     await expect(leases.renew('node-a', [again])).resolves.toEqual([]);
     await leases.release('node-a', [1, 4]);
     await leases.release('node-b', [3]);
+  });
+
+  it("holds a fenced write's shards against another node's claim, not against its own node's renewal", async () => {
+    const held = await leases.claim('node-e', [7, 8]);
+    let releaseWrite!: () => void;
+    const writeMayEnd = new Promise<void>((resolve) => (releaseWrite = resolve));
+    let fenced!: () => void;
+    const isFenced = new Promise<void>((resolve) => (fenced = resolve));
+    // A group commit's transaction, fenced on both shards and then stuck (as behind a row lock).
+    const write = db.transaction(async (tx) => {
+      const epochs = await fencedEpochs(tx, 'node-e', [7, 8]);
+      expect([...epochs.keys()].sort()).toEqual([7, 8]);
+      fenced();
+      await writeMayEnd;
+    });
+    await isFenced;
+    const after = (ms: number) => new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), ms));
+    let claimed: Lease[] | undefined;
+    let claim: Promise<unknown> = Promise.resolve();
+    try {
+      // The node's own renewal goes through at once (with `for share` it waited for the write).
+      const renewal = leases.renew('node-e', held);
+      await expect(Promise.race([renewal, after(2_000)])).resolves.toEqual([]);
+      // Shard 8 runs out meanwhile; another node's claim of it waits for the write to end.
+      await db.query(`update shard_leases set expires_at = now() - interval '1 second' where shard = 8`);
+      claim = leases.claim('node-f', [8]).then((taken) => (claimed = taken));
+      await after(500);
+      expect(claimed).toBeUndefined();
+    } finally {
+      releaseWrite();
+      await write;
+      await claim;
+    }
+    expect(claimed).toEqual([{ shard: 8, epoch: held.find((l) => l.shard === 8)!.epoch + 1 }]);
+    // The stale owner's next fence finds the shard gone.
+    await expect(db.transaction((tx) => fencedEpochs(tx, 'node-e', [7, 8]))).resolves.toEqual(
+      new Map([[7, held.find((l) => l.shard === 7)!.epoch]]),
+    );
+    await leases.release('node-e', [7]);
+    await leases.release('node-f', [8]);
   });
 
   it('renews every shard of a node that holds them all in one statement', async () => {

@@ -32,5 +32,5 @@ export { DEFAULT_LEASE_TIMINGS } from './shard-manager';
 export { askClusterStatus, shardRanges } from './cluster-status';
 export type { ClusterStatus } from './cluster-status';
 // The lease statements, which their test drives on a real database.
-export { LeaseRepository } from './lease.repository';
+export { LeaseRepository, fencedEpochs } from './lease.repository';
 export type { Lease } from './lease.repository';

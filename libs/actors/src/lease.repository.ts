@@ -27,6 +27,21 @@ const renewalLiterals = (leases: readonly Lease[]): [string, string] => {
 const toLease = (row: LeaseRow): Lease => ({ shard: Number(row.shard), epoch: Number(row.epoch) });
 
 /**
+ * The epochs of the shards `owner` holds live, locked until `tx` ends: the fence of a group commit.
+ * `for key share` makes another node's claim (`for update`) wait until the write is committed or
+ * rolled back, but lets this node's own renewal through (an update of `expires_at` only takes a
+ * no-key lock): with `for share`, a write stuck behind a row lock (a long update of `domains`) held
+ * the renewal up past the leases' deadline, and the node dropped every shard it had.
+ */
+export async function fencedEpochs(tx: SqlExecutor, owner: string, shards: number[]): Promise<Map<number, number>> {
+  const held = await tx.query<{ shard: number; epoch: string }>(
+    'select shard, epoch from shard_leases where shard = any(?::int[]) and owner = ? and expires_at > now() for key share',
+    [shards, owner],
+  );
+  return new Map(held.map((row) => [Number(row.shard), Number(row.epoch)]));
+}
+
+/**
  * Shard leases in PostgreSQL, the authority on ownership. All times are the database's clock;
  * every claim bumps the epoch, the fencing token that snapshot writes are checked against.
  */
@@ -36,14 +51,24 @@ export class LeaseRepository {
     private readonly ttlMs: number,
   ) {}
 
-  /** Takes the shards that are free, expired or already ours; returns those taken. */
+  /**
+   * Takes the shards that are free, expired or already ours; returns those taken. The rows are locked
+   * `for update` first (in shard order, so two claims cannot deadlock): that lock waits for every
+   * write still fenced on them (`fencedEpochs`), which a plain update of these columns would not.
+   */
   async claim(owner: string, shards: number[]): Promise<Lease[]> {
     if (!shards.length) return [];
     const rows = await this.db.query<LeaseRow>(
-      `update shard_leases set owner = ?, epoch = epoch + 1, expires_at = now() + ? * interval '1 millisecond'
-       where shard = any(?::int[]) and (owner is null or owner = ? or expires_at < now())
-       returning shard, epoch`,
-      [owner, this.ttlMs, shards, owner],
+      `with free as (
+         select shard from shard_leases
+         where shard = any(?::int[]) and (owner is null or owner = ? or expires_at < now())
+         order by shard
+         for update
+       )
+       update shard_leases l set owner = ?, epoch = l.epoch + 1, expires_at = now() + ? * interval '1 millisecond'
+       from free where l.shard = free.shard
+       returning l.shard, l.epoch`,
+      [shards, owner, owner, this.ttlMs],
     );
     return rows.map(toLease);
   }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { SqlExecutor, newId } from '@app/persistence';
 import { FencedError, OutboxEvent, SnapshotStore, VersionConflictError } from './actor.types';
+import { fencedEpochs } from './lease.repository';
 
 export interface PendingWrite {
   kind: string;
@@ -87,12 +88,8 @@ export class SnapshotWriter {
   private async writeBatch(tx: SqlExecutor, batch: Queued[]): Promise<Map<Queued, Error | null>> {
     const outcomes = new Map<Queued, Error | null>();
     const shards = [...new Set(batch.map((q) => q.write.shard))];
-    // `for share` makes a concurrent claim of these shards wait until this transaction ends.
-    const held = await tx.query<{ shard: number; epoch: string }>(
-      'select shard, epoch from shard_leases where shard = any(?::int[]) and owner = ? and expires_at > now() for share',
-      [shards, this.owner],
-    );
-    const epochs = new Map(held.map((row) => [Number(row.shard), Number(row.epoch)]));
+    // Locked until this transaction ends: another node's claim of these shards waits for it.
+    const epochs = await fencedEpochs(tx, this.owner, shards);
     const live = batch.filter((q) => {
       if (epochs.get(q.write.shard) === q.write.epoch) return true;
       outcomes.set(q, new FencedError(q.write.shard));
