@@ -36,6 +36,12 @@ export class ActorMetrics {
     labelNames: ['reason'],
     registers: [metricsRegistry],
   });
+  readonly leaseRenewalSeconds = new Histogram({
+    name: 'actors_lease_renewal_seconds',
+    help: "Time of one renewal of all this node's leases, from sending to the answer (a lease is lost past ttl - safety)",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 8],
+    registers: [metricsRegistry],
+  });
   readonly fencedWrites = new Counter({
     name: 'actors_fenced_writes_total',
     help: 'Snapshot writes refused because the lease was lost',

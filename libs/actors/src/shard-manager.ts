@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { ActorMetrics } from './actors.metrics';
 import { Lease, LeaseRepository } from './lease.repository';
 import { Membership } from './membership';
 import { ownerOf } from './placement';
@@ -239,6 +240,13 @@ export class ShardManager {
     } finally {
       this.renewing = false;
     }
+    const took = Date.now() - sentAt;
+    ActorMetrics.get().leaseRenewalSeconds.observe(took / 1000);
+    // Past ttl - safety the leases stop being served: a slow renewal is the warning before that.
+    if (took > this.timings.renewEveryMs)
+      this.logger.warn(
+        `Renewing ${leases.length} leases took ${took} ms (shards stop ${this.timings.ttlMs - this.timings.safetyMs} ms after sending): the database or this node's connection pool is slow`,
+      );
     const deadline = sentAt + this.timings.ttlMs - this.timings.safetyMs;
     if (!notRenewed.length && leases === this.heldList) {
       // Every lease renewed and none claimed or dropped meanwhile (the usual case): one deadline for all.
