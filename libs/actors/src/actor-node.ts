@@ -30,6 +30,8 @@ export interface ActorNodeOptions {
   nodeId: string;
   bus: Bus;
   db: SqlExecutor;
+  /** Where the leases are claimed and renewed (default `db`): a pool of its own keeps renewals off the app's queue. */
+  leaseDb?: SqlExecutor;
   membership: Membership;
   limits: HostLimits;
   timings?: LeaseTimings;
@@ -61,7 +63,7 @@ export class ActorNode {
     metrics.bindMembers(() => membership.members().length);
     this.shards = new ShardManager(
       nodeId,
-      new LeaseRepository(db, timings.ttlMs),
+      new LeaseRepository(options.leaseDb ?? db, timings.ttlMs),
       membership,
       {
         acquire: (shard) => {

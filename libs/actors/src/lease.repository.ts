@@ -65,7 +65,7 @@ export class LeaseRepository {
          order by shard
          for update
        )
-       update shard_leases l set owner = ?, epoch = l.epoch + 1, expires_at = now() + ? * interval '1 millisecond'
+       update shard_leases l set owner = ?, epoch = l.epoch + 1, expires_at = now() + ?::int * interval '1 millisecond'
        from free where l.shard = free.shard
        returning l.shard, l.epoch`,
       [shards, owner, owner, this.ttlMs],

@@ -1,10 +1,12 @@
 /** PostgreSQL: the MikroORM module, raw SQL executors, ids and the embedded database for standalone runs. */
 export { PersistenceModule } from './persistence.module';
 // How long a query waits for a pooled connection before it fails (the api then answers 503)
-export { POOL_WAIT_MS } from './orm-options';
+export { POOL_WAIT_MS, type DatabaseTarget } from './orm-options';
+// Where the database is and whether it is the embedded one (a single session)
+export { DATABASE_TARGET } from './migration-runner.service';
 export { DatabaseHealth } from './database-health.service';
 // Raw SQL, only in the files raw-sql.ts names
-export { MikroSqlExecutor, type SqlExecutor } from './sql-executor';
+export { DedicatedSqlExecutor, MikroSqlExecutor, type SqlExecutor } from './sql-executor';
 export { PgDirect } from './pg-direct';
 // Ids
 export { derivedId, newId, randomBase62 } from './ids';
