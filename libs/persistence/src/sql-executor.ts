@@ -8,6 +8,13 @@ const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unkn
 /** Knex would splice an array binding into a list; bind it as one array literal instead. */
 const bindable = (params: unknown[]) => params.map((p) => (Array.isArray(p) ? prepareValue(p) : p));
 
+/** A statement through knex with its parameters bound beside it (pg's extended protocol). */
+async function boundRows<T>(db: Knex, trx: Knex.Transaction | undefined, sql: string, params: unknown[]): Promise<T[]> {
+  const query = db.raw(sql, bindable(params) as Knex.RawBinding[]);
+  if (trx) query.transacting(trx);
+  return ((await query) as { rows: T[] }).rows;
+}
+
 /**
  * Plain SQL for the hot paths (leases, group-committed snapshots) that an ORM unit of work would
  * slow down. Placeholders are `?`; cast arrays explicitly (`any(?::int[])`).
@@ -40,10 +47,7 @@ export class MikroSqlExecutor implements SqlExecutor {
   }
 
   async bound<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const query = this.connection.getKnex().raw(sql, bindable(params) as Knex.RawBinding[]);
-    if (this.trx) query.transacting(this.trx);
-    const result = (await query) as { rows: T[] };
-    return result.rows;
+    return boundRows<T>(this.connection.getKnex(), this.trx, sql, params);
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -79,10 +83,7 @@ export class DedicatedSqlExecutor implements SqlExecutor {
   }
 
   async bound<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const query = this.db.raw(sql, bindable(params) as Knex.RawBinding[]);
-    if (this.trx) query.transacting(this.trx);
-    const result = (await query) as { rows: T[] };
-    return result.rows;
+    return boundRows<T>(this.db, this.trx, sql, params);
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
