@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Bus } from '@app/bus';
-import DataLoader from 'dataloader';
+import type DataLoader from 'dataloader';
 import { DomainError, isTransientDatabaseError } from '@app/kernel';
-import type { SqlExecutor } from '@app/persistence';
+import { type SqlExecutor, batchedReads } from '@app/persistence';
 import {
   ActorContext,
   ActorKind,
@@ -27,9 +27,6 @@ export interface WriteSink {
 
 /** Replies remembered per actor, so a retried command is answered without a database read. */
 const RECENT_COMMANDS = 8;
-
-/** Most snapshots loaded by one statement. */
-const MAX_LOAD_BATCH = 256;
 
 interface Resident {
   kind: ActorKind;
@@ -228,21 +225,18 @@ export class ActorHost {
   }
 
   /**
-   * Per kind, the loads of the actors activating in the same tick go as one statement (DataLoader
-   * batching, no caching: every activation reads the row as it is now). Under load many actors
-   * activate at once (each new domain is a new actor), and a round trip is mostly syscalls.
+   * Per kind, the loads of the actors activating in the same tick go as one statement (`batchedReads`:
+   * every activation reads the row as it is now). Under load many actors activate at once (each new
+   * domain is a new actor).
    */
   private snapshotLoader(kind: ActorKind): DataLoader<string, Snapshot<unknown> | undefined> {
     let loader = this.loaders.get(kind.kind);
     if (!loader) {
       const store = kind.store;
-      loader = new DataLoader(
-        async (ids: readonly string[]) => {
-          const found = await store.loadMany(this.db, ids);
-          return ids.map((id) => found.get(id));
-        },
-        { cache: false, maxBatchSize: MAX_LOAD_BATCH },
-      );
+      loader = batchedReads(async (ids: readonly string[]) => {
+        const found = await store.loadMany(this.db, ids);
+        return ids.map((id) => found.get(id));
+      });
       this.loaders.set(kind.kind, loader);
     }
     return loader;

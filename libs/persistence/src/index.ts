@@ -8,6 +8,7 @@ export { DatabaseHealth } from './database-health.service';
 // Raw SQL, only in the files raw-sql.ts names
 export { DedicatedSqlExecutor, MikroSqlExecutor, type SqlExecutor } from './sql-executor';
 export { PgDirect } from './pg-direct';
+export { batchedReads } from './batched-reads';
 // Ids
 export { derivedId, newId, randomBase62 } from './ids';
 // Embedded PostgreSQL for the standalone process

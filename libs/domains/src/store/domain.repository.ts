@@ -1,8 +1,7 @@
-import { MikroSqlExecutor } from '@app/persistence';
+import { MikroSqlExecutor, batchedReads } from '@app/persistence';
 import { afterCursor, encodeCursor } from '@app/http';
 import { notFound } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
-import DataLoader from 'dataloader';
 import { DomainRecord } from '../model/domain.record';
 
 export interface DomainListQuery {
@@ -27,20 +26,17 @@ export class DomainRepository {
   constructor(private readonly db: MikroSqlExecutor) {}
 
   /**
-   * The hostname checks of creations running at once go as one statement (DataLoader batching, no
-   * caching: each check reads the table as it is now). The unique index still decides a race.
+   * The hostname checks of creations running at once go as one statement (`batchedReads`: each
+   * check reads the table as it is now). The unique index still decides a race.
    */
-  private readonly takenHostnames = new DataLoader(
-    async (hostnames: readonly string[]) => {
-      const rows = await this.db.query<{ hostname: string }>(
-        'select hostname from domains where hostname = any(?::text[]) and deleted_at is null and released_at is null',
-        [hostnames],
-      );
-      const taken = new Set(rows.map((r) => r.hostname));
-      return hostnames.map((hostname) => taken.has(hostname));
-    },
-    { cache: false, maxBatchSize: 256 },
-  );
+  private readonly takenHostnames = batchedReads(async (hostnames: readonly string[]) => {
+    const rows = await this.db.query<{ hostname: string }>(
+      'select hostname from domains where hostname = any(?::text[]) and deleted_at is null and released_at is null',
+      [hostnames],
+    );
+    const taken = new Set(rows.map((r) => r.hostname));
+    return hostnames.map((hostname) => taken.has(hostname));
+  });
 
   async get(workspaceId: string, id: string): Promise<DomainRecord> {
     const rows = await this.db.query<Row>(
