@@ -225,18 +225,22 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     const seededAt = Date.now();
     // One statement, in the shape the domain store writes; due tomorrow, so the monitor leaves them be.
     await t.db.query(
-      `insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, probe_phase,
-                            next_probe_at, created_at, updated_at)
-       select s.id, d.workspace_id, s.hostname, d.shard, d.status, d.monitor_status,
-              d.state || jsonb_build_object('id', s.id, 'hostname', s.hostname,
-                'createdAt', to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
-              1, d.probe_phase, now() + interval '1 day', s.created_at, s.created_at
-         from domains d,
-              lateral (select 'dom_seed' || lpad(i::text, 6, '0') as id,
-                              'store' || i || '.customer' || (i % 997) || '.example' as hostname,
-                              date_trunc('second', d.created_at) - i * interval '1 second' as created_at
-                         from generate_series(1, $2::int) as i) s
-        where d.id = $1`,
+      `with seeded as (
+         insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, created_at, updated_at)
+         select s.id, d.workspace_id, s.hostname, d.shard, d.status, d.monitor_status,
+                d.state || jsonb_build_object('id', s.id, 'hostname', s.hostname,
+                  'createdAt', to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+                1, s.created_at, s.created_at
+           from domains d,
+                lateral (select 'dom_seed' || lpad(i::text, 6, '0') as id,
+                                'store' || i || '.customer' || (i % 997) || '.example' as hostname,
+                                date_trunc('second', d.created_at) - i * interval '1 second' as created_at
+                           from generate_series(1, $2::int) as i) s
+          where d.id = $1
+         returning id, shard
+       )
+       insert into domain_schedule (id, shard, probe_phase, next_probe_at)
+       select id, shard, 0.5, now() + interval '1 day' from seeded`,
       [template.id, SEEDED],
     );
     await t.db.query('analyze domains');

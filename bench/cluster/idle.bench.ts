@@ -69,7 +69,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     const nodePct = share(total.node, total.ms);
     const barePct = share(total.bare, total.ms);
     const [{ due }] = (
-      await pg.query<{ due: string }>('select count(*) as due from domains where next_probe_at <= now()')
+      await pg.query<{ due: string }>('select count(*) as due from domain_schedule where next_probe_at <= now()')
     ).rows;
     // With BENCH_NODE_ARGS=--cpu-prof: where the idle node's CPU goes, per second of the windows.
     const windowsEndedAt = Date.now();

@@ -73,11 +73,15 @@ async function seed(pg: Pool, templateId: string, hostnames: string[]): Promise<
       return { id, hostname, shard: shardOf(id), probePhase, state: JSON.stringify(state) };
     });
     await pg.query(
-      `insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, probe_phase,
-                            next_probe_at, created_at, updated_at)
-       select id, $1, hostname, shard, 'verified', 'active_ssl', state, 1, phase,
-              now() + interval '1 hour', now(), now()
-         from unnest($2::text[], $3::text[], $4::int[], $5::jsonb[], $6::float8[]) as t(id, hostname, shard, state, phase)`,
+      `with t as (
+         select * from unnest($2::text[], $3::text[], $4::int[], $5::jsonb[], $6::float8[]) as t(id, hostname, shard, state, phase)
+       ), seeded as (
+         insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, created_at, updated_at)
+         select id, $1, hostname, shard, 'verified', 'active_ssl', state, 1, now(), now() from t
+         returning id
+       )
+       insert into domain_schedule (id, shard, probe_phase, next_probe_at)
+       select id, shard, phase, now() + interval '1 hour' from t join seeded using (id)`,
       [
         template.workspace_id,
         batch.map((r) => r.id),
@@ -93,7 +97,7 @@ async function seed(pg: Pool, templateId: string, hostnames: string[]): Promise<
 /** Every seeded domain due now or in the last minute (not stale: the node probes them all). */
 async function arm(pg: Pool): Promise<void> {
   await pg.query(
-    `update domains set next_probe_at = now() - random() * interval '60 seconds' where id like 'dom_benchmon%'`,
+    `update domain_schedule set next_probe_at = now() - random() * interval '60 seconds' where id like 'dom_benchmon%'`,
   );
 }
 
@@ -287,7 +291,7 @@ async function run(env: BenchEnv): Promise<Measured> {
       ((after.probeSecondsSum - before.probeSecondsSum) / (after.probeCount - before.probeCount)) * 1000;
     const [{ due }] = (
       await pg.query<{ due: string }>(
-        `select count(*) as due from domains where deleted_at is null and next_probe_at <= now() and id like 'dom_benchmon%'`,
+        `select count(*) as due from domain_schedule where next_probe_at <= now() and id like 'dom_benchmon%'`,
       )
     ).rows.map((r) => ({ due: Number(r.due) }));
     const [{ written }] = (
@@ -306,7 +310,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     const profile = dir ? profileStages(dir, exitedAt - before.at, exitedAt - after.at) : undefined;
     const allShards = Array.from({ length: 4096 }, (_, i) => i);
     const claimBacklog = await medianClaim(pg, allShards, CLAIM_SAMPLE);
-    await pg.query(`update domains set next_probe_at = now() + interval '1 hour'`);
+    await pg.query(`update domain_schedule set next_probe_at = now() + interval '1 hour'`);
     const claimIdle = await medianClaim(pg, allShards, CLAIM_SAMPLE);
     if (probes === 0) throw new Error(`The node probed nothing; output:\n${node.proc.output()}`);
     const failed = outcomes.filter(([o]) => o !== 'correct');

@@ -92,9 +92,9 @@ export class ConsoleQueries {
    */
   async monitorLag(): Promise<{ lag_seconds: number | null; overdue: string } | undefined> {
     const [row] = await this.db.query<{ lag_seconds: number | null; overdue: string }>(
-      `select extract(epoch from now() - (select min(next_probe_at) from domains where deleted_at is null))::float8
+      `select extract(epoch from now() - (select min(next_probe_at) from domain_schedule))::float8
                 as lag_seconds,
-              (select count(*) from (select 1 from domains where deleted_at is null and next_probe_at < now()
+              (select count(*) from (select 1 from domain_schedule where next_probe_at < now()
                  limit 10001) due) as overdue`,
     );
     return row;

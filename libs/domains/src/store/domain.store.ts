@@ -3,8 +3,9 @@ import type { SqlExecutor } from '@app/persistence';
 import { DomainRecord } from '../model/domain.record';
 
 /**
- * Domain snapshots in `domains`: the record as JSON plus the columns reads and the monitor query
- * (workspace, hostname unique among live domains not released to another workspace, status, shard, next probe time).
+ * Domain snapshots in `domains`: the record as JSON plus the columns reads use (workspace, hostname
+ * unique among live domains not released to another workspace, status, shard); the monitor's
+ * schedule of each live domain in `domain_schedule` (written on insert, removed on delete).
  * `on conflict do nothing` also catches a hostname taken meanwhile: the write reports a conflict.
  */
 export class DomainStore implements SnapshotStore<DomainRecord> {
@@ -31,15 +32,22 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
     const inserts = items.filter((i) => i.expectedVersion === 0);
     const updates = items.filter((i) => i.expectedVersion > 0);
     if (inserts.length) {
+      // The domain and its monitor schedule in one statement; a hostname conflict inserts neither.
       const rows = await tx.query<{ id: string }>(
-        `insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, probe_phase, next_probe_at, created_at, updated_at, project_id)
-         select u.id, u.workspace_id, u.hostname, u.shard, u.status, u.monitor_status, u.state, 1, u.phase,
-                now() + ? * interval '1 second', u.created_at, u.created_at, u.project_id
-         from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::jsonb[], ?::float8[], ?::timestamptz[], ?::text[])
-           as u(id, workspace_id, hostname, shard, status, monitor_status, state, phase, created_at, project_id)
-         on conflict do nothing returning id`,
+        `with u as (
+           select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::jsonb[], ?::float8[], ?::timestamptz[], ?::text[])
+             as u(id, workspace_id, hostname, shard, status, monitor_status, state, phase, created_at, project_id)
+         ), inserted as (
+           insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, created_at, updated_at, project_id)
+           select u.id, u.workspace_id, u.hostname, u.shard, u.status, u.monitor_status, u.state, 1, u.created_at, u.created_at, u.project_id
+           from u
+           on conflict do nothing returning id
+         ), scheduled as (
+           insert into domain_schedule (id, shard, probe_phase, next_probe_at)
+           select u.id, u.shard, u.phase, now() + ? * interval '1 second' from u join inserted using (id)
+         )
+         select id from inserted`,
         [
-          this.firstProbeAfterSeconds,
           inserts.map((i) => i.id),
           inserts.map((i) => i.state.workspaceId),
           inserts.map((i) => i.state.hostname),
@@ -50,6 +58,7 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
           inserts.map((i) => i.state.probePhase),
           inserts.map((i) => i.state.createdAt),
           inserts.map((i) => i.state.projectId ?? null),
+          this.firstProbeAfterSeconds,
         ],
       );
       rows.forEach((r) => written.add(r.id));
@@ -81,7 +90,14 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
       const deleted = updates
         .filter((i) => (i.state.machine.deleted || i.state.releasedAt) && written.has(i.id))
         .map((i) => i.id);
-      if (deleted.length) await tx.query('delete from certificates where domain_id = any(?::text[])', [deleted]);
+      // A deleted domain leaves the monitor's schedule (a released one is still probed).
+      const unscheduled = updates.filter((i) => i.state.machine.deleted && written.has(i.id)).map((i) => i.id);
+      if (deleted.length)
+        await tx.query(
+          `with certificates_gone as (delete from certificates where domain_id = any(?::text[]))
+           delete from domain_schedule where id = any(?::text[])`,
+          [deleted, unscheduled],
+        );
     }
     return written;
   }

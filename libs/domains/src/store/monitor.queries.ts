@@ -46,23 +46,29 @@ export async function claimDueDomains(
     // backlog, and a monitor that falls behind falls further behind (40x slower at 38,000 rows due).
     // Both settings in one round trip (`set local` each would be two): claims run often under load.
     await tx.query(`select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
+    // The claim moves rows of the narrow `domain_schedule` table; what a probe needs (hostname,
+    // origin, state machine) is read from `domains` without writing it.
     const due = await tx.bound<DueDomain>(
       `with due as (
        select id, next_probe_at < now() - (?::int + 30) * interval '1 second' as stale
-       from domains
-       where shard = any(?::int[]) and deleted_at is null and next_probe_at <= now()
+       from domain_schedule
+       where shard = any(?::int[]) and next_probe_at <= now()
        order by next_probe_at
        limit ?::int
        for update skip locked
+     ), moved as (
+       update domain_schedule s
+       set next_probe_at = to_timestamp(
+         ceil((extract(epoch from now()) + ?::float8 / 2 - s.probe_phase * ?::float8) / ?::float8) * ?::float8
+           + s.probe_phase * ?::float8)
+       from due
+       where s.id = due.id
+       returning s.id, s.shard, s.probe_phase, due.stale
      )
-     update domains d
-     set next_probe_at = to_timestamp(
-       ceil((extract(epoch from now()) + ?::float8 / 2 - d.probe_phase * ?::float8) / ?::float8) * ?::float8
-         + d.probe_phase * ?::float8)
-     from due
-     where d.id = due.id
-     returning d.id, d.hostname, d.shard, d.state->>'originUrl' as "originUrl",
-       d.probe_phase as "probePhase", d.state->'machine' as machine, due.stale`,
+     select m.id, d.hostname, m.shard, d.state->>'originUrl' as "originUrl",
+       m.probe_phase as "probePhase", d.state->'machine' as machine, m.stale
+     from moved m join domains d on d.id = m.id
+     where d.deleted_at is null`,
       [
         intervalSeconds,
         // Up to 4096 numbers: bound beside the statement (`bound`), not spliced in and escaped.
@@ -79,7 +85,7 @@ export async function claimDueDomains(
     // The first row of the next_probe_at index in these shards (the settings above keep it a walk).
     const [next] = await tx.bound<{ ms: number | null }>(
       `select greatest(0, extract(epoch from (next_probe_at - now())) * 1000)::float8 as ms
-       from domains where shard = any(?::int[]) and deleted_at is null
+       from domain_schedule where shard = any(?::int[])
        order by next_probe_at limit 1`,
       [shards],
     );
@@ -90,5 +96,5 @@ export async function claimDueDomains(
 /** Claimed domains that will not be probed here after all (shutdown): due again at once. */
 export async function releaseDomains(db: SqlExecutor, ids: string[]): Promise<void> {
   if (!ids.length) return;
-  await db.query('update domains set next_probe_at = now() where id = any(?::text[]) and deleted_at is null', [ids]);
+  await db.query('update domain_schedule set next_probe_at = now() where id = any(?::text[])', [ids]);
 }

@@ -16,6 +16,7 @@ import { Migration20261125040000WebhookSecretOverlap } from './Migration20261125
 import { Migration20261126000000ConsoleUsersSso } from './Migration20261126000000ConsoleUsersSso';
 import { Migration20261126010000ConsoleOps } from './Migration20261126010000ConsoleOps';
 import { Migration20261126020000HostnameSearchIndex } from './Migration20261126020000HostnameSearchIndex';
+import { Migration20261127000000DomainSchedule } from './Migration20261127000000DomainSchedule';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126000000ConsoleUsersSso', class: Migration20261126000000ConsoleUsersSso },
   { name: 'Migration20261126010000ConsoleOps', class: Migration20261126010000ConsoleOps },
   { name: 'Migration20261126020000HostnameSearchIndex', class: Migration20261126020000HostnameSearchIndex },
+  { name: 'Migration20261127000000DomainSchedule', class: Migration20261127000000DomainSchedule },
 ];
