@@ -19,7 +19,8 @@ import {
   startDns,
   startNode,
 } from '../domains/service';
-import { timeClaim } from '../lib/monitor-claim';
+import { startEdgeStandIn } from '../edge/edge-fixtures';
+import { sampleMonitorGauges, timeClaim } from '../lib/monitor-claim';
 import { pool, waitForPlacement } from '../lib/cluster';
 import { LoadRun, closedLoop, summarize } from '../lib/load';
 import { Child, stopAll } from '../lib/processes';
@@ -38,27 +39,42 @@ const BATCH = 10_000;
 /** GET /v1/domains/{id} in flight from the benchmark during the idle baseline and the sweep. */
 const GET_CONCURRENCY = 4;
 const BASELINE_MS = 8_000;
-/** Between the nodes settling and the first due slot, so the window starts with the interval. */
-const LEAD_MS = 5_000;
+/**
+ * From the arming update's start to the interval's first slot. Long enough for the update (every
+ * seeded row; 14 s at 1,000,000 here) to commit and for the idle monitors, which look again at least
+ * every 15 s, to see the new schedule before the first slot: the window then measures the interval
+ * in its steady state. With 5 s (runs before 2026-11-26) the first 9-48 s of slots were already
+ * past when the update committed: a backlog made by the benchmark, not by the service.
+ */
+const LEAD_MS = 45_000;
 /** After the interval: probes of slots at the very end still in flight. */
 const GRACE_MS = 5_000;
 const OUTCOMES = ['correct', 'incorrect', 'not_resolving', 'origin_blocked', 'lookup_failed', 'error'];
 
 /** Warnings and errors a process logged (JSON lines at LOG_LEVEL=warn), counted by message. */
-function loggedProblems(children: Child[]): string {
-  const counts = new Map<string, number>();
-  for (const child of children) {
+/**
+ * The warnings and errors the processes logged, each with when (seconds from the interval's first
+ * slot: negative is before it, during the arming update) and which node; the first 12, then a count.
+ */
+function loggedProblems(children: Child[], names: string[], firstSlotAt: number): string {
+  const problems: { at: number; text: string }[] = [];
+  children.forEach((child, i) => {
     for (const line of child.output().split('\n')) {
       if (!line.startsWith('{')) continue;
       try {
-        const entry = JSON.parse(line) as { level?: number; msg?: string };
-        if ((entry.level ?? 0) >= 40) counts.set(entry.msg ?? '?', (counts.get(entry.msg ?? '?') ?? 0) + 1);
+        const entry = JSON.parse(line) as { level?: number; msg?: string; time?: number };
+        if ((entry.level ?? 0) < 40) continue;
+        const at = ((entry.time ?? firstSlotAt) - firstSlotAt) / 1000;
+        problems.push({ at, text: `${names[i]} ${at >= 0 ? '+' : ''}${at.toFixed(1)} s: ${entry.msg ?? '?'}` });
       } catch {
         // not a log line
       }
     }
-  }
-  return [...counts].map(([msg, n]) => `${msg} (${n})`).join('; ') || 'none';
+  });
+  problems.sort((a, b) => a.at - b.at);
+  const shown = problems.slice(0, 12).map((p) => p.text);
+  if (problems.length > shown.length) shown.push(`and ${problems.length - shown.length} more`);
+  return shown.join('; ') || 'none';
 }
 
 /** Verified with a certificate valid for 60 days and DNS right: the steady state of a live domain. */
@@ -147,6 +163,11 @@ interface Sample {
   byOutcome: Record<string, number>;
   stale: number;
   resident: number;
+  claims: number;
+  claimed: number;
+  claimSecondsSum: number;
+  probeSecondsSum: number;
+  probeCount: number;
 }
 
 async function sampleNode(url: string): Promise<Sample> {
@@ -160,6 +181,11 @@ async function sampleNode(url: string): Promise<Sample> {
     byOutcome,
     stale: metricSum(text, 'monitor_probes_total', 'outcome="skipped_stale"'),
     resident: metricSum(text, 'actors_resident'),
+    claims: metricSum(text, 'monitor_claim_seconds_count'),
+    claimed: metricSum(text, 'monitor_claimed_domains_total'),
+    claimSecondsSum: metricSum(text, 'monitor_claim_seconds_sum'),
+    probeSecondsSum: metricSum(text, 'monitor_probe_seconds_sum'),
+    probeCount: metricSum(text, 'monitor_probe_seconds_count'),
   };
 }
 
@@ -175,10 +201,18 @@ async function getLoad(apiUrl: string, apiKey: string, durationMs: number): Prom
 async function run(env: BenchEnv): Promise<Measured> {
   const pg = pool(env, 4);
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  let edge: Awaited<ReturnType<typeof startEdgeStandIn>> | undefined;
   try {
-    const { EDGE_TARGET, EDGE_IP, domainZones } = fixtures();
+    const { EDGE_TARGET, domainZones } = fixtures();
+    // A TLS server answers the served-certificate checks as the edge would (with the fixtures' unroutable
+    // edge address, each of them held a probe slot for its 3 s timeout and woke the domain's actor).
+    edge = await startEdgeStandIn(SUFFIX);
     const toEdge: DnsRecord[] = [{ type: 'CNAME', data: EDGE_TARGET }];
-    const zones: DnsZones = { ...domainZones(), [`template.${SUFFIX}`]: toEdge };
+    const zones: DnsZones = {
+      ...domainZones(),
+      [EDGE_TARGET]: [{ type: 'A', data: edge.ip }],
+      [`template.${SUFFIX}`]: toEdge,
+    };
     for (let i = 0; i < DOMAINS; i++) zones[hostnameOf(i)] = toEdge;
     const dns: BenchDns = await startDns(zones);
 
@@ -188,6 +222,8 @@ async function run(env: BenchEnv): Promise<Measured> {
     const concurrency = process.env.BENCH_SCALE_CONCURRENCY;
     const extra = {
       MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
+      EDGE_IPV4: edge.ip,
+      PROBE_TLS_PORT: edge.port,
       ...(concurrency ? { MONITOR_CONCURRENCY: concurrency } : {}),
     };
     const nodes = await Promise.all(NODES.map((id) => startNode(env, dns.address, id, extra)));
@@ -220,7 +256,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     const idleGets = summarize([await getLoad(api.url, apiKey, BASELINE_MS)]);
     const prober = new DnsProber(new DnsResolver({ servers: [dns.address] }), {
       cnameTarget: EDGE_TARGET,
-      ipv4: [EDGE_IP],
+      ipv4: [edge.ip],
     });
     const raw = summarize([
       await closedLoop(256, BASELINE_MS, async () => {
@@ -241,6 +277,8 @@ async function run(env: BenchEnv): Promise<Measured> {
       [start / 1000, INTERVAL_S],
     );
     const rearmSeconds = (Date.now() - rearmStart) / 1000;
+    const armedAheadSeconds = (start - Date.now()) / 1000;
+    if (armedAheadSeconds < 15) console.warn(`  arming ended ${armedAheadSeconds.toFixed(1)} s before the first slot`);
     await sleep(Math.max(0, start - Date.now()));
     const cpuBefore = nodes.map((n) => cpuSeconds(n.proc));
     const dnsCpuBefore = cpuSeconds(dns.proc);
@@ -255,7 +293,10 @@ async function run(env: BenchEnv): Promise<Measured> {
         await sleep(1_000);
       }
     })();
-    const duringInterval = await getLoad(api.url, apiKey, INTERVAL_S * 1000);
+    const [duringInterval, ...held] = await Promise.all([
+      getLoad(api.url, apiKey, INTERVAL_S * 1000),
+      ...nodes.map((n) => sampleMonitorGauges(`${n.url}/metrics`, Date.now() + INTERVAL_S * 1000)),
+    ]);
     const mid = await Promise.all(nodes.map((n) => sampleNode(n.url)));
     const sweepGets = summarize([duringInterval, await getLoad(api.url, apiKey, GRACE_MS)]);
     sampling = false;
@@ -308,7 +349,7 @@ async function run(env: BenchEnv): Promise<Measured> {
         `(its snapshot with id, hostname and probePhase replaced by jsonb_set; shard = shardOf(id), phase from the id's ` +
         `hash, both computed as the repository does), verified with a certificate valid 60 days, spread over the 4096 ` +
         `shards. Once the nodes have settled (placement over n1-n3), one update puts every domain's next_probe_at (domain_schedule) at ` +
-        `its phase slot of the interval starting ${LEAD_MS / 1000} s later, as the monitor itself schedules them ` +
+        `its phase slot of the interval starting ${LEAD_MS / 1000} s after the update began, as the monitor itself schedules them ` +
         `(MONITOR_INTERVAL_SECONDS=${INTERVAL_S}, MONITOR_CONCURRENCY=${concurrency ?? 'the default'}: ${formatNumber(needed)} probes/s due, the rate 1,000,000 domains ` +
         `need in the SPEC's 5 minutes). Measured over that interval plus ${GRACE_MS / 1000} s: probes completed ` +
         `(monitor_probes_total of the three nodes; the rate over the interval itself), the share of domains probed in their interval (next_probe_at ` +
@@ -328,17 +369,18 @@ async function run(env: BenchEnv): Promise<Measured> {
         }),
         figure({
           label: 'Domains probed within their interval',
-          value: round(probedShare * 100, 1),
+          value: round(probedShare * 100, 2),
           unit: '%',
-          goal: { of: 'value', atLeast: 99 },
+          // Issue 14's goal at 1,000,000 domains.
+          goal: { of: 'value', atLeast: 99.9 },
         }),
         figure({
           label: 'Peak RSS of the largest node during the sweep',
           value: round(maxRss),
           unit: 'MiB',
           baseline: { label: 'the same node settled, nothing due', value: round(rssIdle[rssPeak.indexOf(maxRss)]) },
-          // The node's memory limit in k8s/base/node.yaml.
-          goal: { of: 'value', atMost: 1536 },
+          // Issue 14's goal (the node's memory limit in k8s/base/node.yaml is 1536 MiB).
+          goal: { of: 'value', atMost: 1024 },
         }),
         figure({
           label: 'GET /v1/domains/{id} p99 during the sweep',
@@ -360,12 +402,34 @@ async function run(env: BenchEnv): Promise<Measured> {
           (sum, a, i) => sum + a.stale - before[i].stale,
           0,
         ),
-        'Arming the interval (one update of every seeded row), s': round(rearmSeconds, 1),
-        'Warnings and errors the nodes logged': loggedProblems(nodes.map((n) => n.proc)),
+        'Arming the interval (one update of every seeded row), s / ended before the first slot, s': `${round(rearmSeconds, 1)} / ${round(armedAheadSeconds, 1)}`,
+        'Warnings and errors the nodes logged': loggedProblems(
+          nodes.map((n) => n.proc),
+          NODES,
+          start,
+        ),
         "One monitor claim of 64 rows over n1's shards after the sweep (claimDueDomains, median of 3)": `${claimMs.toFixed(0)} ms with ${Number(due).toLocaleString('en-US')} domains due (${n1Shards.length} shards)`,
         'RSS per node, settled → peak (MiB)': NODES.map(
           (id, i) => `${id} ${rssIdle[i].toFixed(0)} → ${rssPeak[i].toFixed(0)}`,
         ).join(', '),
+        // Where each node's probes waited: on claims (none waiting, few in flight) or on the probes themselves.
+        'Per node over the interval: claims / domains per claim / mean claim time / mean probe time': NODES.map(
+          (id, i) => {
+            const claims = mid[i].claims - before[i].claims;
+            const perClaim = (mid[i].claimed - before[i].claimed) / Math.max(1, claims);
+            const claimMs = ((mid[i].claimSecondsSum - before[i].claimSecondsSum) / Math.max(1, claims)) * 1000;
+            const probeMs =
+              ((mid[i].probeSecondsSum - before[i].probeSecondsSum) /
+                Math.max(1, mid[i].probeCount - before[i].probeCount)) *
+              1000;
+            return `${id} ${claims} / ${perClaim.toFixed(0)} / ${claimMs.toFixed(1)} ms / ${probeMs.toFixed(1)} ms`;
+          },
+        ).join(', '),
+        'Per node over the interval: probes in flight / claimed waiting (means of samples every 500 ms), samples with none waiting':
+          NODES.map(
+            (id, i) =>
+              `${id} ${held[i].meanInFlight.toFixed(0)} / ${held[i].meanWaiting.toFixed(0)}, ${(held[i].queueEmpty * 100).toFixed(0)}%`,
+          ).join('; '),
         'Resident actors per node at the end': NODES.map((id, i) => `${id} ${after[i].resident}`).join(', '),
         'Node CPU during the sweep (one core = 100%)': NODES.map((id, i) => `${id} ${percent(nodeCpu[i], ms)}`).join(
           ', ',
@@ -380,6 +444,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     };
   } finally {
     await stopAll();
+    edge?.cleanup();
     await pg.end();
   }
 }

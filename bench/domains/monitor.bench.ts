@@ -3,15 +3,12 @@ import { DnsProber, DnsResolver } from '@app/dns';
 import { DomainState, transition } from '@app/domain-model';
 import type { Pool } from 'pg';
 import type { DnsRecord, DnsZones } from '../../test/support/dns-server';
-import { rmSync } from 'node:fs';
-import { issueCertificate, testCertificateAuthority } from '../../test/fixtures/test-certificates';
-import { writeCertificateFiles } from '../edge/edge-fixtures';
-import { timeClaim } from '../lib/monitor-claim';
+import { startEdgeStandIn } from '../edge/edge-fixtures';
+import { sampleMonitorGauges, timeClaim } from '../lib/monitor-claim';
 import { formatStages, profileDir, profileStages } from '../lib/cpu-profile-stages';
-import { built } from '../lib/paths';
 import { pool } from '../lib/cluster';
 import { closedLoop, summarize } from '../lib/load';
-import { Child, startScript, stopAll } from '../lib/processes';
+import { Child, stopAll } from '../lib/processes';
 import { formatNumber, round, sleep } from '../lib/stats';
 import { BenchEnv, Benchmark, Measured, figure } from '../lib/types';
 import { DOMAINS_AREA } from './area';
@@ -38,8 +35,6 @@ const BASELINE_MS = 8_000;
 const WARMUP_MS = 3_000;
 const WINDOW_MS = 10_000;
 const SUFFIX = 'bench-monitor.com';
-/** The edge's address here: a local TLS server stands in for it, so the served-certificate checks connect. */
-const LOCAL_EDGE_IP = '127.0.0.1';
 /** Rows asked of a timed claim: a quarter of MONITOR_CONCURRENCY. */
 const CLAIM_SAMPLE = Math.max(1, Math.floor(CONCURRENCY / 4));
 const BATCH = 5_000;
@@ -170,61 +165,26 @@ async function sampleNode(metricsUrl: string, node: Child, dns: BenchDns): Promi
   };
 }
 
-interface MonitorHeld {
-  samples: number;
-  meanInFlight: number;
-  meanWaiting: number;
-  /** Share of the samples with no claimed domain waiting: probes below the cap wait on a claim. */
-  queueEmpty: number;
-}
-
-/** The monitor's own gauges (probes in flight, claimed domains waiting), read every 500 ms until `until`. */
-async function sampleMonitorGauges(metricsUrl: string, until: number): Promise<MonitorHeld> {
-  const inFlight: number[] = [];
-  const waiting: number[] = [];
-  while (Date.now() < until) {
-    const text = await (await fetch(metricsUrl)).text();
-    inFlight.push(metricSum(text, 'monitor_probes_in_flight'));
-    waiting.push(metricSum(text, 'monitor_claimed_waiting'));
-    await sleep(500);
-  }
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
-  return {
-    samples: inFlight.length,
-    meanInFlight: mean(inFlight),
-    meanWaiting: mean(waiting),
-    queueEmpty: waiting.filter((n) => n === 0).length / Math.max(1, waiting.length),
-  };
-}
-
 async function run(env: BenchEnv): Promise<Measured> {
   const pg = pool(env, 4);
-  let certDir: string | undefined;
+  let edge: Awaited<ReturnType<typeof startEdgeStandIn>> | undefined;
   try {
     const { EDGE_TARGET, domainZones } = fixtures();
+    edge = await startEdgeStandIn(SUFFIX);
     const hostnames = Array.from({ length: DOMAINS }, (_, i) => `m${i}.${SUFFIX}`);
     const toEdge: DnsRecord[] = [{ type: 'CNAME', data: EDGE_TARGET }];
     const zones: DnsZones = {
       ...domainZones(),
-      [EDGE_TARGET]: [{ type: 'A', data: LOCAL_EDGE_IP }],
+      [EDGE_TARGET]: [{ type: 'A', data: edge.ip }],
       [`template.${SUFFIX}`]: toEdge,
     };
     for (const hostname of hostnames) zones[hostname] = toEdge;
     const dns = await startDns(zones);
-    // The edge as the served-certificate checks see it: a TLS server with a valid certificate for every name.
-    const cert = issueCertificate({ hostnames: [`*.${SUFFIX}`], issuer: testCertificateAuthority('Bench CA') });
-    const files = writeCertificateFiles(cert);
-    certDir = files.dir;
-    const edgeTls = startScript('edge-tls', built('bench/edge/static-tls.main'), {
-      CERT_FILE: files.certFile,
-      KEY_FILE: files.keyFile,
-    });
-    const edgePort = await edgeTls.waitFor(/static tls ready on (\d+)/, 15_000);
     const { api, node } = await startService(env, pg, dns.address, {
       MONITOR_INTERVAL_SECONDS: String(INTERVAL_S),
       MONITOR_CONCURRENCY: String(CONCURRENCY),
-      EDGE_IPV4: LOCAL_EDGE_IP,
-      PROBE_TLS_PORT: edgePort,
+      EDGE_IPV4: edge.ip,
+      PROBE_TLS_PORT: edge.port,
     });
     const { apiKey } = await createWorkspace(api.url);
     const template = await createDomain(api.url, apiKey, `template.${SUFFIX}`);
@@ -238,7 +198,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     // exactly the node's queries) in a closed loop from this process against the same DNS server.
     const prober = new DnsProber(new DnsResolver({ servers: [dns.address] }), {
       cnameTarget: EDGE_TARGET,
-      ipv4: [LOCAL_EDGE_IP],
+      ipv4: [edge.ip],
     });
     const probe = async () => {
       const result = await prober.probe(hostnames[Math.floor(Math.random() * hostnames.length)]);
@@ -432,7 +392,7 @@ async function run(env: BenchEnv): Promise<Measured> {
   } finally {
     await stopAll();
     await pg.end();
-    if (certDir) rmSync(certDir, { recursive: true, force: true });
+    edge?.cleanup();
   }
 }
 

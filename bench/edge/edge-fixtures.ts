@@ -118,6 +118,28 @@ export function writeCertificateFiles(cert: TestCertificate): { dir: string; cer
   return { dir, certFile, keyFile };
 }
 
+/**
+ * The edge as the monitor's served-certificate checks see it: bench/edge/static-tls.main on
+ * 127.0.0.1 with a valid certificate for `*.suffix` (signed by a bench CA). Point the edge target's
+ * A record at `ip` and the nodes' PROBE_TLS_PORT at `port`; `cleanup` removes the key files.
+ */
+export async function startEdgeStandIn(suffix: string): Promise<{ ip: string; port: string; cleanup(): void }> {
+  const cert = issueCertificate({ hostnames: [`*.${suffix}`], issuer: testCertificateAuthority('Bench CA') });
+  const files = writeCertificateFiles(cert);
+  const cleanup = () => rmSync(files.dir, { recursive: true, force: true });
+  try {
+    const proc = startScript('edge-tls', built('bench/edge/static-tls.main'), {
+      CERT_FILE: files.certFile,
+      KEY_FILE: files.keyFile,
+    });
+    const port = await proc.waitFor(/static tls ready on (\d+)/, 15_000);
+    return { ip: '127.0.0.1', port, cleanup };
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+}
+
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux; 100 ticks a second). */
 export function cpuSeconds(pid: number | undefined): number {
   if (!pid) return 0;
