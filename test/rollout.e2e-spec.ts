@@ -93,11 +93,21 @@ function startLoad(apiUrl: string, apiKey: string) {
   };
 }
 
+/** The command ids of a process's JSON log lines with this message. */
+function logged(output: string, message: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.includes(message))
+    .map((line) => (JSON.parse(line) as { commandId: string }).commandId);
+}
+
 describe('graceful rollouts of actor nodes under load', () => {
   let db: TestDatabase;
   let nats: PrivateNats;
   let dns: DnsServer;
   const nodes = new Map<string, ServiceProcess>();
+  /** The output of every node process that ran, stopped ones included. */
+  const nodeOutputs: (() => string)[] = [];
   let env: Record<string, string>;
 
   beforeAll(async () => {
@@ -144,6 +154,7 @@ describe('graceful rollouts of actor nodes under load', () => {
   const startNode = async (id: string) => {
     const proc = startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: id });
     nodes.set(id, proc);
+    nodeOutputs.push(() => proc.output());
     const url = await waitForUrl(proc, 60_000);
     await eventually(
       async () => (await fetch(`${url}/readyz`)).status,
@@ -228,9 +239,13 @@ describe('graceful rollouts of actor nodes under load', () => {
         `slowest ${slowest.ms} ms (${slowest.op}, ${stepOf(slowest.at)}); steps ${JSON.stringify(steps.map((s) => [s.step, s.ms]))}`,
     );
     expect(failed.slice(0, 5)).toEqual([]);
-    // No command waited out the client's 5 s attempt timeout: none was dropped during a handoff
-    // (a node's unsubscribe used to drop requests already on their way to it).
-    expect(slowest.ms).toBeLessThan(5_000);
+    // No command was lost during a handoff (a node's unsubscribe used to drop requests already on
+    // their way to it: each waited out the client's attempt timeout, 15 s for domain commands). On a
+    // starved machine an attempt may still time out, but then a node logged that it answered late.
+    const timedOut = logged(api.output(), 'Actor command attempt timed out; retrying');
+    const answeredLate = new Set(nodeOutputs.flatMap((output) => logged(output(), 'Actor command answered late')));
+    console.log(`rollout: ${timedOut.length} attempts timed out, ${answeredLate.size} commands answered late`);
+    expect(timedOut.filter((commandId) => !answeredLate.has(commandId))).toEqual([]);
     expect(byOp('create')).toBeGreaterThan(50);
     expect(byOp('check')).toBeGreaterThan(50);
     expect(byOp('get')).toBeGreaterThan(50);

@@ -52,7 +52,7 @@ export class ActorClient {
     const subject = actorSubject(kind, shardOf(id));
     const giveUpAt = Date.now() + deadlineMs;
     for (let attempt = 1; ; attempt++) {
-      const request: ActorRequest = { kind, id, command, commandId, attempt };
+      const request: ActorRequest = { kind, id, command, commandId, attempt, sentAt: Date.now() };
       let reason: string;
       try {
         const remaining = Math.max(1, giveUpAt - Date.now());
@@ -68,8 +68,12 @@ export class ActorClient {
         reason = response.retry;
       } catch (error) {
         if (error instanceof NoRespondersError) reason = 'no_responders';
-        else if (error instanceof RequestTimeoutError) reason = 'timeout';
-        else throw error;
+        else if (error instanceof RequestTimeoutError) {
+          reason = 'timeout';
+          // Rare and telling: the node answered late (it logs 'Actor command answered late') or the
+          // request or its reply was lost.
+          this.logger.warn({ kind, id, commandId, attempt }, 'Actor command attempt timed out; retrying');
+        } else throw error;
       }
       const backoff = Math.random() * Math.min(1_000, 25 * 2 ** attempt);
       if (Date.now() + backoff >= giveUpAt) {

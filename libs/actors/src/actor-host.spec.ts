@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { InProcessBus } from '@app/bus';
 import { DomainError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
@@ -51,7 +52,7 @@ function setup(limits = { idleMs: 60_000, maxResident: 1000 }) {
   host.start({ lease: () => ({ shard: 0, epoch: 7 }) });
   const ask = (id: string, command: unknown, commandId = `${id}-${Math.random()}`, attempt = 1) =>
     host.dispatch(0, { kind: 'tally', id, command, commandId, attempt });
-  return { host, kind, writes, ask, advance: (ms: number) => (now += ms) };
+  return { host, kind, writes, ask, advance: (ms: number) => (now += ms), now: () => now };
 }
 
 describe('ActorHost', () => {
@@ -126,5 +127,22 @@ describe('ActorHost', () => {
       },
     );
     host.stop();
+  });
+
+  it('logs a command answered 2 s or more after its client sent it, so a timed-out attempt is not taken for a lost one', async () => {
+    const { host, now } = setup();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const send = (commandId: string, sentAt: number) =>
+        host.dispatch(0, { kind: 'tally', id: 'a', command: { add: 1 }, commandId, attempt: 1, sentAt });
+      await send('on-time', now() - 1_999);
+      await send('late', now() - 6_000);
+      expect(warn.mock.calls).toEqual([
+        [expect.objectContaining({ commandId: 'late', sinceSentMs: 6_000, workMs: 0 }), 'Actor command answered late'],
+      ]);
+    } finally {
+      warn.mockRestore();
+      host.stop();
+    }
   });
 });

@@ -28,6 +28,12 @@ export interface WriteSink {
 /** Replies remembered per actor, so a retried command is answered without a database read. */
 const RECENT_COMMANDS = 8;
 
+/**
+ * A reply this long after the client sent the request (transit, mailbox wait and work) is logged:
+ * past the client's 5 s attempt timeout it retries, and the log says the request was not lost.
+ */
+const LATE_REPLY_MS = 2_000;
+
 interface Resident {
   kind: ActorKind;
   id: string;
@@ -133,7 +139,11 @@ export class ActorHost {
   async dispatch(shard: number, request: ActorRequest): Promise<ActorResponse> {
     const kind = this.kinds.get(request.kind);
     if (!kind) return { ok: false, error: { code: 'bad_request', message: `Unknown actor kind ${request.kind}` } };
-    if (!this.leases?.lease(shard) || this.leaving.has(shard)) return { retry: 'not_owner' };
+    if (!this.leases?.lease(shard) || this.leaving.has(shard)) {
+      const now = this.clock();
+      this.reportIfLate(request, now, now);
+      return { retry: 'not_owner' };
+    }
     const key = `${request.kind}:${request.id}`;
     let resident = this.residents.get(key);
     if (resident) this.residents.delete(key);
@@ -161,9 +171,12 @@ export class ActorHost {
   }
 
   private async process(actor: Resident, request: ActorRequest): Promise<ActorResponse> {
-    const lease = this.leases?.lease(actor.shard);
-    if (!lease || actor.evicted) return { retry: 'not_owner' };
     const started = this.clock();
+    const lease = this.leases?.lease(actor.shard);
+    if (!lease || actor.evicted) {
+      this.reportIfLate(request, started, started);
+      return { retry: 'not_owner' };
+    }
     try {
       if (!actor.loaded) await this.activate(actor);
       const remembered = await this.rememberedReply(actor, request);
@@ -182,8 +195,19 @@ export class ActorHost {
     } catch (error) {
       return this.failure(actor, request, error);
     } finally {
-      this.metrics.commandSeconds.observe({ kind: request.kind }, (this.clock() - started) / 1000);
+      const now = this.clock();
+      this.metrics.commandSeconds.observe({ kind: request.kind }, (now - started) / 1000);
+      this.reportIfLate(request, started, now);
     }
+  }
+
+  private reportIfLate(request: ActorRequest, started: number, now: number): void {
+    const { kind, id, commandId, attempt, sentAt } = request;
+    if (sentAt === undefined || now - sentAt < LATE_REPLY_MS) return;
+    this.logger.warn(
+      { kind, id, commandId, attempt, sinceSentMs: now - sentAt, workMs: now - started },
+      'Actor command answered late',
+    );
   }
 
   private failure(actor: Resident, request: ActorRequest, error: unknown): ActorResponse {

@@ -56,6 +56,8 @@ export interface ActorRequest {
   command: unknown;
   commandId: string;
   attempt: number;
+  /** When the client sent this attempt (epoch ms): the node reports commands answered late. */
+  sentAt?: number;
 }
 
 export type ActorResponse =
