@@ -1,3 +1,4 @@
+import { hash53 } from '@app/actors';
 import { initialDomainState } from '@app/domain-model';
 import { DomainRecord } from './domain.record';
 import { certificateState, observedCertificate, probeChangesNothing, servedCheckDue } from './domain-certificate';
@@ -39,6 +40,24 @@ describe('served-certificate checks', () => {
     const checks = probes.filter((at) => servedCheckDue(at, phase, 300, 3600));
     expect(checks).toHaveLength(24);
     for (let i = 1; i < checks.length; i++) expect(checks[i] - checks[i - 1]).toBe(3_600_000);
+  });
+
+  it('spread over the whole monitor interval, not into the 25 s where one phase band is probed', () => {
+    // 120,000 domains, each probed every 300 s at its phase: count the served checks
+    // in each 25 s of one interval (the old arithmetic put all of them into one or two of these).
+    const start = Date.parse('2026-11-22T00:07:00Z');
+    const perWindow = new Array<number>(12).fill(0);
+    for (let i = 0; i < 120_000; i++) {
+      // As the domain actor assigns them: a hash of the id, in steps of 1e-6.
+      const phase = (hash53(`dom_${i}`, 7) % 1_000_000) / 1_000_000;
+      const at = start + phase * 300_000;
+      if (servedCheckDue(at, phase, 300, 3600)) perWindow[Math.floor((phase * 300) / 25)]++;
+    }
+    const total = perWindow.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(120_000 / 12 - 500);
+    expect(total).toBeLessThan(120_000 / 12 + 500);
+    for (const n of perWindow) expect(n / (total / 12)).toBeGreaterThan(0.8);
+    for (const n of perWindow) expect(n / (total / 12)).toBeLessThan(1.2);
   });
 
   it('happen on every probe when the served interval is not longer than the monitor interval', () => {

@@ -39,9 +39,14 @@ export function observedCertificate(
 
 /**
  * Whether the probe at `now` also reads the served certificate: once per `servedIntervalS` for each
- * domain, at its own phase, so the handshakes spread evenly over the edges (at 1,000,000 domains every
- * probe would cost the edges 3,333 handshakes a second). Stateless: the probe whose interval crosses
- * the domain's served-check boundary does it.
+ * domain, at its own served phase, so the handshakes spread evenly over the edges (at 1,000,000
+ * domains every probe would cost the edges 3,333 handshakes a second). Stateless: the probe whose
+ * interval crosses the domain's served-check boundary does it.
+ *
+ * The served phase is the probe phase scrambled (`servedPhase`), not the probe phase itself: with the
+ * same phase, the domains whose boundary falls in one monitor interval are those of a phase band
+ * 1/12 wide, and they are probed in the same 25 s of that interval (a burst of 12x the handshake rate,
+ * which on a busy node held the probes behind it past their slots).
  */
 export function servedCheckDue(
   nowMs: number,
@@ -50,8 +55,20 @@ export function servedCheckDue(
   servedIntervalS: number,
 ): boolean {
   if (servedIntervalS <= monitorIntervalS) return true;
-  const slot = (ms: number) => Math.floor((ms / 1000 + phase * servedIntervalS) / servedIntervalS);
+  const offset = servedPhase(phase) * servedIntervalS;
+  const slot = (ms: number) => Math.floor((ms / 1000 + offset) / servedIntervalS);
   return slot(nowMs) !== slot(nowMs - monitorIntervalS * 1000);
+}
+
+/**
+ * A phase in [0, 1) spread independently of the probe phase's position in the interval: a Weyl step
+ * (the golden ratio's digits), so any band of served phases is probe phases scattered over the whole
+ * interval. Probe phases are multiples of 1e-6 (`domain.actor`); 618,033 is coprime to 1e6, so the
+ * map permutes them.
+ */
+function servedPhase(phase: number): number {
+  const scrambled = phase * 618_033;
+  return scrambled - Math.floor(scrambled);
 }
 
 /**
