@@ -70,9 +70,11 @@ export class ActorClient {
         if (error instanceof NoRespondersError) reason = 'no_responders';
         else if (error instanceof RequestTimeoutError) {
           reason = 'timeout';
-          // Rare and telling: the node answered late (it logs 'Actor command answered late') or the
-          // request or its reply was lost.
-          this.logger.warn({ kind, id, commandId, attempt }, 'Actor command attempt timed out; retrying');
+          // A whole attempt waited out is rare and telling: the node answered late (it logs 'Actor
+          // command answered late') or the request or its reply was lost. After a NATS outage the
+          // reconnect already says why.
+          if (!error.afterReconnect)
+            this.logger.warn({ kind, id, commandId, attempt }, 'Actor command attempt timed out; retrying');
         } else throw error;
       }
       const backoff = Math.random() * Math.min(1_000, 25 * 2 ** attempt);

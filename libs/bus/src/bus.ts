@@ -14,7 +14,11 @@ export class NoRespondersError extends Error {
 }
 
 export class RequestTimeoutError extends Error {
-  constructor(readonly subject: string) {
+  constructor(
+    readonly subject: string,
+    /** Cut short because the connection came back (the answer was likely lost in the outage). */
+    readonly afterReconnect = false,
+  ) {
     super(`Request on ${subject} timed out`);
     this.name = 'RequestTimeoutError';
   }

@@ -68,7 +68,7 @@ export class NatsBus extends Bus {
     let onReconnect!: () => void;
     const lostInOutage = new Promise<never>((_, reject) => {
       onReconnect = () => {
-        grace ??= setTimeout(() => reject(new RequestTimeoutError(subject)), ANSWER_GRACE_AFTER_RECONNECT_MS);
+        grace ??= setTimeout(() => reject(new RequestTimeoutError(subject, true)), ANSWER_GRACE_AFTER_RECONNECT_MS);
       };
     });
     this.waiting.add(onReconnect);
