@@ -350,7 +350,9 @@ async function run(env: BenchEnv): Promise<Measured> {
       method:
         `${NODES.length} dist/apps/node processes and one dist/apps/api on the benchmark's PostgreSQL database and NATS ` +
         `prefix, resolving through test/support's loopback DNS server in a process of its own (a CNAME to the edge ` +
-        `target for each of the ${DOMAINS.toLocaleString('en-US')} hostnames). One domain is created through the API; ` +
+        `target for each of the ${DOMAINS.toLocaleString('en-US')} hostnames; the edge target's address is a TLS server ` +
+        `in a process of its own, standing in for the edge, which answers the served-certificate checks: once an hour ` +
+        `per domain, one probe in 12). One domain is created through the API; ` +
         `${DOMAINS.toLocaleString('en-US')} rows are inserted beside it with SQL in the shape DomainStore writes (with their domain_schedule rows) ` +
         `(its snapshot with id, hostname and probePhase replaced by jsonb_set; shard = shardOf(id), phase from the id's ` +
         `hash, both computed as the repository does), verified with a certificate valid 60 days, spread over the 4096 ` +
