@@ -1,4 +1,5 @@
 import {
+  DnsRecord,
   DnsServer,
   EDGE_TARGET,
   ORIGIN_URL,
@@ -39,14 +40,19 @@ describe('the monitor (standalone, 2 s interval)', () => {
       { timeoutMs: 15_000, everyMs: 250, what: `monitorStatus ${monitorStatus}` },
     );
 
-  it('probes new domains by itself and follows DNS as the customer changes it', async () => {
-    dns.setRecords('live.customer-m.com', []);
+  /** Sets the hostname's records on the test DNS server, then connects it: the new domain's id. */
+  const connect = async (hostname: string, records: DnsRecord[]) => {
+    dns.setRecords(hostname, records);
     const { body } = await request(t.server)
       .post('/v1/domains')
       .set(auth)
-      .send({ hostname: 'live.customer-m.com', originUrl: ORIGIN_URL })
+      .send({ hostname, originUrl: ORIGIN_URL })
       .expect(201);
-    const id = body.domain.id as string;
+    return body.domain.id as string;
+  };
+
+  it('probes new domains by itself and follows DNS as the customer changes it', async () => {
+    const id = await connect('live.customer-m.com', []);
     await waitForMonitorStatus(id, 'dns_not_resolving');
     dns.setRecords('live.customer-m.com', [{ type: 'CNAME', data: 'other-host.saas-test.net' }]);
     await waitForMonitorStatus(id, 'dns_incorrect');
@@ -67,16 +73,9 @@ describe('the monitor (standalone, 2 s interval)', () => {
   });
 
   it('writes nothing while nothing changes', async () => {
-    dns.setRecords('steady.customer-m.com', [{ type: 'CNAME', data: EDGE_TARGET }]);
-    const { body } = await request(t.server)
-      .post('/v1/domains')
-      .set(auth)
-      .send({ hostname: 'steady.customer-m.com', originUrl: ORIGIN_URL })
-      .expect(201);
-    await waitForMonitorStatus(body.domain.id, 'pending_ssl');
-    const [before] = await t.db.query<{ version: string }>('select version from domains where id = $1', [
-      body.domain.id,
-    ]);
+    const id = await connect('steady.customer-m.com', [{ type: 'CNAME', data: EDGE_TARGET }]);
+    await waitForMonitorStatus(id, 'pending_ssl');
+    const [before] = await t.db.query<{ version: string }>('select version from domains where id = $1', [id]);
     const probes = () => dns.queries.filter((q) => q.name === 'steady.customer-m.com' && q.type === 'CNAME').length;
     const probesBefore = probes();
     const probesAfter = await eventually(probes, (count) => count - probesBefore >= 2, {
@@ -84,21 +83,13 @@ describe('the monitor (standalone, 2 s interval)', () => {
       everyMs: 250,
       what: 'two more probes of the steady domain',
     });
-    const [after] = await t.db.query<{ version: string }>('select version from domains where id = $1', [
-      body.domain.id,
-    ]);
+    const [after] = await t.db.query<{ version: string }>('select version from domains where id = $1', [id]);
     expect(probesAfter - probesBefore).toBeGreaterThanOrEqual(2);
     expect(after.version).toBe(before.version);
   });
 
   it('schedules a domain when it is created and stops probing it once deleted', async () => {
-    dns.setRecords('gone.customer-m.com', [{ type: 'CNAME', data: EDGE_TARGET }]);
-    const { body } = await request(t.server)
-      .post('/v1/domains')
-      .set(auth)
-      .send({ hostname: 'gone.customer-m.com', originUrl: ORIGIN_URL })
-      .expect(201);
-    const id = body.domain.id as string;
+    const id = await connect('gone.customer-m.com', [{ type: 'CNAME', data: EDGE_TARGET }]);
     const scheduled = () =>
       t.db.query<{ shard: number; phase: number }>(
         'select shard, probe_phase as phase from domain_schedule where id = $1',
