@@ -40,6 +40,9 @@ export class NatsBus extends Bus {
       reconnectJitter: 100,
       pingInterval: 5_000,
       maxPingOut: 2,
+      // No caller stack captured per request (an Error or two each, formatted eagerly in places):
+      // our callers tell errors by their code. Commands through ActorClient +35-65% per second.
+      noAsyncTraces: true,
     });
     return new NatsBus(connection, prefix);
   }
