@@ -1,6 +1,7 @@
-import { hash53, shardOf } from '@app/actors';
+import { shardOf } from '@app/actors';
 import { DnsProber, DnsResolver } from '@app/dns';
 import { DomainState, transition } from '@app/domain-model';
+import { probePhaseOf } from '@app/domains';
 import { readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 import type { DnsRecord, DnsZones } from '../../test/support/dns-server';
@@ -117,7 +118,7 @@ async function seed(pg: Pool, templateId: string, startAt: number): Promise<void
       ids.push(id);
       hostnames.push(hostnameOf(i));
       shards.push(shardOf(id));
-      phases.push((hash53(id, 7) % 1_000_000) / 1_000_000);
+      phases.push(probePhaseOf(id));
     }
     await pg.query(
       `with t as (

@@ -1,6 +1,7 @@
-import { hash53, shardOf } from '@app/actors';
+import { shardOf } from '@app/actors';
 import { DnsProber, DnsResolver } from '@app/dns';
 import { DomainState, transition } from '@app/domain-model';
+import { probePhaseOf } from '@app/domains';
 import type { Pool } from 'pg';
 import type { DnsRecord, DnsZones } from '../../test/support/dns-server';
 import { startEdgeStandIn } from '../edge/edge-fixtures';
@@ -63,7 +64,7 @@ async function seed(pg: Pool, templateId: string, hostnames: string[]): Promise<
   for (let start = 0; start < hostnames.length; start += BATCH) {
     const batch = hostnames.slice(start, start + BATCH).map((hostname, i) => {
       const id = `dom_benchmon${start + i}`;
-      const probePhase = (hash53(id, 7) % 1_000_000) / 1_000_000;
+      const probePhase = probePhaseOf(id);
       const state = { ...template.state, id, hostname, probePhase, machine, verifiedAt: now.toISOString() };
       return { id, hostname, shard: shardOf(id), probePhase, state: JSON.stringify(state) };
     });

@@ -10,6 +10,7 @@ export { DEFAULT_SETTINGS, DOMAIN_MODES, REDIRECT_STATUSES } from './model/domai
 export type { DomainRecord, DomainSettings } from './model/domain.record';
 export { DNS_RECORD_VIEW_TYPES, requiredDnsRecords, toDomainView } from './model/domain.view';
 export type { DnsRecordView, DomainView } from './model/domain.view';
+export { probePhaseOf } from './node/probe-phase';
 export { DomainRepository } from './store/domain.repository';
 /** The monitor's claim query, measured by bench/lib/monitor-claim.ts. */
 export { claimDueDomains } from './store/monitor.queries';

@@ -1,6 +1,6 @@
-import { hash53 } from '@app/actors';
 import { initialDomainState } from '@app/domain-model';
 import { DomainRecord } from './domain.record';
+import { probePhaseOf } from '../node/probe-phase';
 import { certificateState, observedCertificate, probeChangesNothing, servedCheckDue } from './domain-certificate';
 
 const now = new Date('2026-11-22T00:00:00Z');
@@ -48,8 +48,7 @@ describe('served-certificate checks', () => {
     const start = Date.parse('2026-11-22T00:07:00Z');
     const perWindow = new Array<number>(12).fill(0);
     for (let i = 0; i < 120_000; i++) {
-      // As the domain actor assigns them: a hash of the id, in steps of 1e-6.
-      const phase = (hash53(`dom_${i}`, 7) % 1_000_000) / 1_000_000;
+      const phase = probePhaseOf(`dom_${i}`);
       const at = start + phase * 300_000;
       if (servedCheckDue(at, phase, 300, 3600)) perWindow[Math.floor((phase * 300) / 25)]++;
     }

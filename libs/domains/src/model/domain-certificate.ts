@@ -63,7 +63,7 @@ export function servedCheckDue(
 /**
  * A phase in [0, 1) spread independently of the probe phase's position in the interval: a Weyl step
  * (the golden ratio's digits), so any band of served phases is probe phases scattered over the whole
- * interval. Probe phases are multiples of 1e-6 (`domain.actor`); 618,033 is coprime to 1e6, so the
+ * interval. Probe phases are multiples of 1e-6 (`probePhaseOf`); 618,033 is coprime to 1e6, so the
  * map permutes them.
  */
 function servedPhase(phase: number): number {

@@ -1,4 +1,4 @@
-import { ActorContext, Decision, ProtocolActor, ProtocolHandlers, dispatch, hash53 } from '@app/actors';
+import { ActorContext, Decision, ProtocolActor, ProtocolHandlers, dispatch } from '@app/actors';
 import {
   decideCertificate,
   decideCheck,
@@ -12,6 +12,7 @@ import {
 import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome, DomainQuery } from '../model/domain.effects';
 import { DOMAIN_KIND, DomainCommand, DomainProtocol, DomainReply } from '../model/domain.protocol';
 import { DomainRecord } from '../model/domain.record';
+import { probePhaseOf } from './probe-phase';
 import type { EdgeSettings } from '@app/kernel';
 import { DomainStore } from '../store/domain.store';
 import { DomainProbe } from './domain-probe';
@@ -114,6 +115,6 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
   /** Read afresh on every decision: a query may have taken a while (a probe reads DNS and TLS). */
   private env(ctx: Ctx): DomainEnv {
     const { edge, renewDays } = this.deps;
-    return { id: ctx.id, now: ctx.now(), edge, renewDays, probePhase: (hash53(ctx.id, 7) % 1_000_000) / 1_000_000 };
+    return { id: ctx.id, now: ctx.now(), edge, renewDays, probePhase: probePhaseOf(ctx.id) };
   }
 }
