@@ -30,7 +30,8 @@ const RECENT_COMMANDS = 8;
 
 /**
  * A reply this long after the client sent the request (transit, mailbox wait and work) is logged:
- * past the client's 5 s attempt timeout it retries, and the log says the request was not lost.
+ * past the client's attempt timeout (5 s by default, 15 s for domain commands) it retries, and the
+ * log says the request was not lost.
  */
 const LATE_REPLY_MS = 2_000;
 
