@@ -8,6 +8,7 @@ export * from './counter-load';
 export * from './nats-server';
 export * from './domain-fixtures';
 export * from './pebble';
+export * from './acme-proxy';
 export * from './certificate-stack';
 export * from './webhook-receiver';
 export * from './webhook-app';

@@ -10,6 +10,12 @@ export interface Pebble {
   directoryUrl: string;
   /** The CA file to trust for the directory's HTTPS (ACME_CA_FILE). */
   caFile: string;
+  /**
+   * The management interface (same certificate as the directory): `/roots/0` and
+   * `/intermediates/0` give this Pebble's CA chain, made afresh at each start, which tells two
+   * Pebbles apart.
+   */
+  managementUrl: string;
   stop(): Promise<void>;
 }
 
@@ -22,9 +28,65 @@ export async function startPebble(options: {
   httpPort: number;
   /** Lifetime of issued certificates in seconds (Pebble's default is about five years). */
   certificateValidityPeriod?: number;
+  /** Accounts must carry an external account binding (RFC 8555 section 7.3.4) with one of `eabKeys`. */
+  externalAccountBindingRequired?: boolean;
+  /** EAB key ids to their HMAC keys, base64url without padding (Pebble decodes them so). */
+  eabKeys?: Record<string, string>;
 }): Promise<Pebble> {
   const dir = mkdtempSync(join(tmpdir(), 'pebble-'));
   const [port, managementPort, tlsPort] = [await freePort(), await freePort(), await freePort()];
+  const { certFile, keyFile } = loopbackCertificate(dir);
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      pebble: {
+        listenAddress: `127.0.0.1:${port}`,
+        managementListenAddress: `127.0.0.1:${managementPort}`,
+        certificate: certFile,
+        privateKey: keyFile,
+        httpPort: options.httpPort,
+        tlsPort,
+        ocspResponderURL: '',
+        externalAccountBindingRequired: options.externalAccountBindingRequired ?? false,
+        ...(options.eabKeys ? { externalAccountMACKeys: options.eabKeys } : {}),
+        ...(options.certificateValidityPeriod ? { certificateValidityPeriod: options.certificateValidityPeriod } : {}),
+      },
+    }),
+  );
+  const child = spawn(PEBBLE, ['-config', join(dir, 'config.json'), '-dnsserver', options.dnsServer], {
+    env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // Pebble generates its keys at start: seconds on a busy machine. The management port opens in
+    // a goroutine of its own, so it may come a moment after the directory's.
+    await waitForPort(port, 30_000);
+    await waitForPort(managementPort);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    directoryUrl: `https://127.0.0.1:${port}/dir`,
+    caFile: certFile,
+    managementUrl: `https://127.0.0.1:${managementPort}`,
+    stop,
+  };
+}
+
+/**
+ * A self-signed P-256 certificate for localhost and 127.0.0.1, valid two days, written into `dir`
+ * as cert.pem and key.pem: the TLS identity of a loopback test server (it is its own CA file). A
+ * common name of its own keeps two such certificates apart in one CA file.
+ */
+export function loopbackCertificate(dir: string, commonName = 'localhost'): { certFile: string; keyFile: string } {
+  const [certFile, keyFile] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
   execFileSync(
     'openssl',
     [
@@ -38,46 +100,15 @@ export async function startPebble(options: {
       '-days',
       '2',
       '-keyout',
-      join(dir, 'key.pem'),
+      keyFile,
       '-out',
-      join(dir, 'cert.pem'),
+      certFile,
       '-subj',
-      '/CN=localhost',
+      `/CN=${commonName}`,
       '-addext',
       'subjectAltName=DNS:localhost,IP:127.0.0.1',
     ],
     { stdio: 'ignore' },
   );
-  writeFileSync(
-    join(dir, 'config.json'),
-    JSON.stringify({
-      pebble: {
-        listenAddress: `127.0.0.1:${port}`,
-        managementListenAddress: `127.0.0.1:${managementPort}`,
-        certificate: join(dir, 'cert.pem'),
-        privateKey: join(dir, 'key.pem'),
-        httpPort: options.httpPort,
-        tlsPort,
-        ocspResponderURL: '',
-        externalAccountBindingRequired: false,
-        ...(options.certificateValidityPeriod ? { certificateValidityPeriod: options.certificateValidityPeriod } : {}),
-      },
-    }),
-  );
-  const child = spawn(PEBBLE, ['-config', join(dir, 'config.json'), '-dnsserver', options.dnsServer], {
-    env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
-    stdio: 'ignore',
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // Pebble generates its keys at start: seconds on a busy machine.
-  await waitForPort(port, 30_000);
-  return {
-    directoryUrl: `https://127.0.0.1:${port}/dir`,
-    caFile: join(dir, 'cert.pem'),
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { certFile, keyFile };
 }
