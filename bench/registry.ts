@@ -2,6 +2,7 @@ import { failoverBench } from './actors/failover.bench';
 import { persistedBench } from './actors/persisted.bench';
 import { residentMemoryBench } from './actors/resident-memory.bench';
 import { throughputBench } from './actors/throughput.bench';
+import { certificatesRenewalsBench } from './certificates/renewals.bench';
 import { clusterIdleBench } from './cluster/idle.bench';
 import { clusterScaleBench } from './cluster/scale.bench';
 import { edgeHandshakesBench } from './edge/handshakes.bench';
@@ -30,6 +31,7 @@ export const BENCHMARKS: Benchmark[] = [
   limitsRateLimitBench,
   clusterScaleBench,
   clusterIdleBench,
+  certificatesRenewalsBench,
 ];
 
 /** `actors.failover`, `failover` or a whole area (`actors`) select benchmarks; nothing selects all. */

@@ -128,6 +128,10 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'atomic statement',
     why: 'HTTP-01 key authorizations written with their expiry on the database clock, insert-if-absent',
   },
+  'libs/certificates/src/issuance-budget.store.ts': {
+    kind: 'atomic statement',
+    why: "the CA's limits as token buckets shared by every node: all of an order's buckets locked (upsert, key order) and taken or none, on the database clock",
+  },
   // Read models: joins and reports over several aggregates, keyset pages.
   'libs/webhooks/src/store/event.repository.ts': {
     kind: 'read model',

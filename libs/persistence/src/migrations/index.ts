@@ -17,6 +17,7 @@ import { Migration20261126000000ConsoleUsersSso } from './Migration2026112600000
 import { Migration20261126010000ConsoleOps } from './Migration20261126010000ConsoleOps';
 import { Migration20261126020000HostnameSearchIndex } from './Migration20261126020000HostnameSearchIndex';
 import { Migration20261127000000DomainSchedule } from './Migration20261127000000DomainSchedule';
+import { Migration20261127100000IssuanceBuckets } from './Migration20261127100000IssuanceBuckets';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126010000ConsoleOps', class: Migration20261126010000ConsoleOps },
   { name: 'Migration20261126020000HostnameSearchIndex', class: Migration20261126020000HostnameSearchIndex },
   { name: 'Migration20261127000000DomainSchedule', class: Migration20261127000000DomainSchedule },
+  { name: 'Migration20261127100000IssuanceBuckets', class: Migration20261127100000IssuanceBuckets },
 ];
