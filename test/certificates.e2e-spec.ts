@@ -8,10 +8,10 @@ import {
 } from '@test/support';
 import request from 'supertest';
 
-// Renewal: Pebble issues one-hour certificates, inside a one-day renewal window from the start.
+// Renewal: Pebble issues 40-second certificates, renewed when between a half and a third of that is left.
 describe.each([
   ['issuance', {}, undefined],
-  ['renewal', { CERT_RENEW_DAYS: '1' }, 3600],
+  ['renewal', {}, 40],
 ])('certificates over ACME (Pebble): %s', (scenario, extraEnv: Record<string, string>, validity?: number) => {
   let stack: CertificateStack;
   beforeAll(async () => {
@@ -65,7 +65,10 @@ describe.each([
       expect(body.warnings[0].code).toBe('caa_blocks_letsencrypt');
       const domain = await waitFor(body.domain.id, (d) => d.monitorStatus === 'ssl_failed');
       expect(domain.status).toBe('pending');
-      expect(domain.monitorMessage).toMatch(/^Certificate issuance failed: CAA records on caa-blocked.com/);
+      expect(domain.monitorMessage).toMatch(/^Certificate issuance failed: The CAA records on caa-blocked.com/);
+      // The exact record that would allow our CA.
+      expect(domain.monitorMessage).toContain('caa-blocked.com. CAA 0 issue "letsencrypt.org"');
+      expect(domain.certificate).toMatchObject({ errorCode: 'caa_forbids', attempts: [{ issuer: 'caa', code: 'caa_forbids' }] });
       expect(domain.certificate.retryAt).toEqual(expect.any(String));
       // Time must pass: the failure must hold (a retry waits for retryAt), and nothing signals that.
       await sleep(2_500);
@@ -92,7 +95,7 @@ describe.each([
             [body.domain.id],
           ),
         (rows) => rows.length > 0,
-        { timeoutMs: 15_000, everyMs: 250, what: 'a domain.monitor_updated with certificateRenewed' },
+        { timeoutMs: 45_000, everyMs: 250, what: 'a domain.monitor_updated with certificateRenewed' },
       );
       expect(renewed.length).toBeGreaterThan(0);
       const after = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;

@@ -38,8 +38,7 @@ describe('/metrics of a process with every feature (standalone)', () => {
       env: {
         ...domainEnv(dns.address),
         OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
-        // No certificate orders: nothing to renew within a day, and no ACME server reachable.
-        CERT_RENEW_DAYS: '1',
+        // No ACME server reachable: orders fail as ca_unavailable and wait.
         ACME_DIRECTORY_URL: 'http://127.0.0.1:9/directory',
       },
     });

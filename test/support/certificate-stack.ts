@@ -37,6 +37,7 @@ export async function startCertificateStack(
           EDGE_HTTPS_PORT: String(ports.https),
           ACME_DIRECTORY_URL: pebble.directoryUrl,
           ACME_CA_FILE: pebble.caFile,
+          ACME_CAA_IDENTITIES: 'letsencrypt.org', // Pebble stands in for Let's Encrypt
           MONITOR_INTERVAL_SECONDS: '2',
           ...options.env,
         },

@@ -1,8 +1,8 @@
 import { SecretBox } from '@app/crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import * as acme from 'acme-client';
 import { AcmeAccountRecord } from './acme-account.entity';
+import { AccountKey } from './acme/acme-jws';
 
 export interface AcmeAccount {
   key: string;
@@ -23,7 +23,7 @@ export class AcmeAccountRepository {
 
   async account(directoryUrl: string): Promise<AcmeAccount> {
     const em = this.em.fork();
-    const key = (await acme.crypto.createPrivateEcdsaKey('P-256')).toString();
+    const key = AccountKey.generate();
     // Another node may win the race: whatever is stored is the account.
     await em
       .createQueryBuilder(AcmeAccountRecord)
@@ -33,6 +33,12 @@ export class AcmeAccountRepository {
       .execute();
     const stored = await em.findOneOrFail(AcmeAccountRecord, { directoryUrl });
     return { key: this.box.open(stored.keySealed), url: stored.accountUrl ?? undefined };
+  }
+
+  /** The stored account, without creating one. */
+  async find(directoryUrl: string): Promise<AcmeAccount | undefined> {
+    const stored = await this.em.fork().findOne(AcmeAccountRecord, { directoryUrl });
+    return stored ? { key: this.box.open(stored.keySealed), url: stored.accountUrl ?? undefined } : undefined;
   }
 
   async registered(directoryUrl: string, accountUrl: string): Promise<void> {

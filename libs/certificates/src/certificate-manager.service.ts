@@ -1,89 +1,99 @@
 import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
-import { DnsProber, DnsResolver, climbCaa } from '@app/dns';
-import { evaluateCaa } from '@app/domain-model';
+import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError, publishEdgeInvalidation } from '@app/kernel';
-import { Injectable, Logger } from '@nestjs/common';
-import { AcmeIssuer } from './acme-issuer.service';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CertificateOrders, OrderOutcome, OrderRequest } from './certificate-order.service';
 import { CertificateRepository } from './certificate.repository';
-import { classifyIssuanceError } from './issuance-error';
+import { FairQueue } from './model/fair-queue';
+import { failureMessage } from './model/issuance-messages';
 
-/** What the domain actor is told when an order ends (the `certificate` command of libs/domains). */
-export type CertificateResult =
-  | { type: 'certificate'; result: 'issued'; expiresAt: string }
-  | { type: 'certificate'; result: 'failed'; reason: string }
-  | { type: 'certificate'; result: 'deferred'; reason: string; retryAt: string };
+/** A queued order expected to start later than this tells its domain when (instead of looking stuck). */
+const QUEUE_NOTICE_MS = 60_000;
 
 /**
- * Orders certificates for the domains of this node's shards, one order per domain at a time, in
- * the background; the outcome goes back to the domain's actor as a command. CAA is checked first:
- * a refusal we can predict costs no order at the CA.
+ * Orders certificates for the domains of this node's shards: a queue fair across workspaces (one
+ * workspace's bulk import cannot hold another's single domain back more than a turn), at most
+ * ACME_CONCURRENCY orders at once, one per domain. Every outcome goes back to the domain's actor
+ * as a `certificate` command, so it is shown on the domain.
  */
 @Injectable()
 export class CertificateManager {
   private readonly logger = new Logger(CertificateManager.name);
-  private readonly inFlight = new Set<string>();
+  private readonly queue = new FairQueue<OrderRequest>();
+  private readonly running = new Set<string>();
+  /** Average order time (ms), to tell a queued domain when its turn comes. */
+  private averageOrderMs = 5_000;
 
   constructor(
-    private readonly issuer: AcmeIssuer,
+    private readonly orders: CertificateOrders,
     private readonly certificates: CertificateRepository,
-    private readonly resolver: DnsResolver,
-    private readonly prober: DnsProber,
     private readonly actors: ActorClient,
     private readonly bus: Bus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /**
-   * Starts an order unless one is already running for the domain. A `twin` (the www name of a
-   * `redirectWww` domain) is named in the certificate too, but only when its DNS already points at the
-   * edge: HTTP-01 must pass for every name, and a twin the customer never set up must not sink the order.
-   */
-  request(domain: { id: string; hostname: string; twin?: string }): void {
-    if (this.inFlight.has(domain.id)) return;
-    this.inFlight.add(domain.id);
-    void this.order(domain)
-      .catch((err: unknown) => this.logger.error({ err, domainId: domain.id }, 'Certificate order crashed'))
-      .finally(() => this.inFlight.delete(domain.id));
+  /** Queues an order unless one is queued or running for the domain. */
+  request(domain: OrderRequest): void {
+    if (this.running.has(domain.id) || !this.queue.enqueue(domain.workspaceId, domain.id, domain)) return;
+    this.pump();
+    this.noticeIfLong(domain);
   }
 
   ordersInFlight(): number {
-    return this.inFlight.size;
+    return this.running.size;
   }
 
-  private async order(domain: { id: string; hostname: string; twin?: string }): Promise<void> {
-    const caa = evaluateCaa(await climbCaa(this.resolver, domain.hostname).catch(() => []));
-    if (caa.relevantName && !caa.authorizes.letsencrypt && !caa.authorizes.google) {
-      const reason = `CAA records on ${caa.relevantName} (${caa.records.join('; ')}) allow neither Let's Encrypt nor Google Trust Services`;
-      return this.report(domain, { type: 'certificate', result: 'failed', reason });
+  ordersQueued(): number {
+    return this.queue.size;
+  }
+
+  private pump(): void {
+    while (this.running.size < this.config.acmeConcurrency) {
+      const next = this.queue.next();
+      if (!next) return;
+      const domain = next.item;
+      this.running.add(domain.id);
+      const started = Date.now();
+      void this.orders
+        .run(domain)
+        .then((outcome) => this.report(domain, outcome))
+        .catch((err: unknown) => this.logger.error({ err, domainId: domain.id }, 'Certificate order crashed'))
+        .finally(() => {
+          this.averageOrderMs = 0.8 * this.averageOrderMs + 0.2 * (Date.now() - started);
+          this.running.delete(domain.id);
+          this.pump();
+        });
     }
-    let issued;
-    try {
-      issued = await this.issuer.issue([domain.hostname, ...(await this.reachableTwin(domain.twin))]);
-    } catch (error) {
-      const failure = classifyIssuanceError(error instanceof Error ? error.message : String(error), new Date());
-      this.logger.warn({ domainId: domain.id, hostname: domain.hostname, failure }, 'Certificate order failed');
-      if (failure.kind === 'refused')
-        return this.report(domain, { type: 'certificate', result: 'failed', reason: failure.reason });
-      if (failure.kind === 'rate_limited') {
-        const retryAt = failure.retryAt.toISOString();
-        return this.report(domain, { type: 'certificate', result: 'deferred', reason: failure.reason, retryAt });
-      }
-      return; // transient: the next probe tries again
-    }
-    await this.certificates.save(domain.id, domain.hostname, issued);
-    publishEdgeInvalidation(this.bus, domain.hostname);
-    await this.report(domain, { type: 'certificate', result: 'issued', expiresAt: issued.notAfter.toISOString() });
   }
 
-  private async reachableTwin(twin: string | undefined): Promise<string[]> {
-    if (!twin) return [];
-    const probe = await this.prober.probe(twin).catch(() => undefined);
-    return probe?.dns === 'correct' ? [twin] : [];
+  /** A long queue (a bulk import) tells the domain when its order should start. */
+  private noticeIfLong(domain: OrderRequest): void {
+    const position = this.queue.positionOf(domain.id);
+    if (position === undefined) return;
+    const waitMs = Math.ceil((position + 1) / this.config.acmeConcurrency) * this.averageOrderMs;
+    if (waitMs < QUEUE_NOTICE_MS) return;
+    const now = new Date();
+    const retryAt = new Date(now.getTime() + waitMs);
+    const context = { hostname: domain.hostname, ca: '', detail: '', retryAt };
+    const outcome = {
+      type: 'certificate' as const,
+      result: 'deferred' as const,
+      code: 'queued',
+      message: failureMessage('queued', context, now),
+      retryAt: retryAt.toISOString(),
+      retryOnCheck: false,
+      attempts: [],
+    };
+    void this.report(domain, outcome).catch((err: unknown) =>
+      this.logger.warn({ err, domainId: domain.id }, 'Telling a queued domain its expected time failed'),
+    );
   }
 
-  private async report(domain: { id: string; hostname: string }, result: CertificateResult): Promise<void> {
+  private async report(domain: OrderRequest, outcome: OrderOutcome): Promise<void> {
+    if (outcome.result === 'issued') publishEdgeInvalidation(this.bus, domain.hostname);
     try {
-      await this.actors.ask('domain', domain.id, result);
+      await this.actors.ask('domain', domain.id, outcome);
       // After the commit: the API's cached view of the domain (certificate fields) is now stale.
       publishEdgeInvalidation(this.bus, domain.hostname);
     } catch (error) {

@@ -1,19 +1,23 @@
 import { SecretBox } from '@app/crypto';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
+import type { IssuedCertificate } from './acme/acme-issuers.service';
 import { Certificate } from './certificate.entity';
 
 export interface StoredCertificate {
+  domainId: string;
+  hostname: string;
   notBefore: Date;
   notAfter: Date;
+  issuerName: string | null;
+  certId: string | null;
+  renewAt: Date | null;
 }
 
-export interface IssuedCertificate {
-  certPem: string;
-  keyPem: string;
-  notBefore: Date;
-  notAfter: Date;
-  issuer: string | null;
+export interface RenewalPlan {
+  renewAt: Date;
+  /** Null: the CA offers no renewal information, nothing to ask again. */
+  ariCheckAt: Date | null;
 }
 
 /**
@@ -30,11 +34,11 @@ export class CertificateRepository {
 
   async find(domainId: string): Promise<StoredCertificate | undefined> {
     const cert = await this.em.fork().findOne(Certificate, { domainId });
-    return cert ? { notBefore: cert.notBefore, notAfter: cert.notAfter } : undefined;
+    return cert ? stored(cert) : undefined;
   }
 
   /** One statement: insert, or replace the domain's certificate (its createdAt stays). */
-  async save(domainId: string, hostname: string, cert: IssuedCertificate): Promise<void> {
+  async save(domainId: string, hostname: string, cert: IssuedCertificate, plan: RenewalPlan): Promise<void> {
     const now = new Date();
     await this.em.fork().upsert(
       Certificate,
@@ -46,6 +50,10 @@ export class CertificateRepository {
         notBefore: cert.notBefore,
         notAfter: cert.notAfter,
         issuer: cert.issuer,
+        issuerName: cert.issuerName,
+        certId: cert.certId ?? null,
+        renewAt: plan.renewAt,
+        ariCheckAt: plan.ariCheckAt,
         createdAt: now,
         updatedAt: now,
       },
@@ -53,7 +61,24 @@ export class CertificateRepository {
     );
   }
 
+  /** A new renewal plan for the certificate `certId` (unchanged if it was replaced meanwhile). */
+  async replan(domainId: string, certId: string, plan: RenewalPlan): Promise<void> {
+    await this.em
+      .fork()
+      .nativeUpdate(Certificate, { domainId, certId }, { renewAt: plan.renewAt, ariCheckAt: plan.ariCheckAt });
+  }
+
   async remove(domainId: string): Promise<void> {
     await this.em.fork().nativeDelete(Certificate, { domainId });
   }
 }
+
+const stored = (cert: Certificate): StoredCertificate => ({
+  domainId: cert.domainId,
+  hostname: cert.hostname,
+  notBefore: cert.notBefore,
+  notAfter: cert.notAfter,
+  issuerName: cert.issuerName,
+  certId: cert.certId,
+  renewAt: cert.renewAt,
+});

@@ -1,3 +1,4 @@
+import { AcmeIssuerConfig, acmeIssuers } from './acme-issuers-config';
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
@@ -74,12 +75,10 @@ export interface AppConfig {
   dnsAuthoritativePort: number;
   edgeCnameTarget: string;
   edgeIpv4: string[];
-  acmeDirectoryUrl: string;
-  /** PEM file of extra CAs to trust for the ACME directory (a private or test CA such as Pebble). */
-  acmeCaFile?: string;
-  acmeEmail?: string;
-  /** Certificates are renewed from this many days before expiry. */
-  certRenewDays: number;
+  /** ACME certificate authorities, in order of preference (ACME_ISSUERS or ACME_DIRECTORY_URL). */
+  acmeIssuers: AcmeIssuerConfig[];
+  /** Certificate orders running at once per node. */
+  acmeConcurrency: number;
 
   registrar: 'sandbox' | 'namecheap';
   namecheap?: NamecheapConfig;
@@ -187,11 +186,8 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     dnsAuthoritativePort: integer(env, 'DNS_AUTHORITATIVE_PORT', 53, 1, 65535),
     edgeCnameTarget: hostname(env, 'EDGE_CNAME_TARGET', 'edge.custom-domains.example'),
     edgeIpv4: ipv4List(env, 'EDGE_IPV4', ['192.0.2.10']),
-    acmeDirectoryUrl:
-      url(env, 'ACME_DIRECTORY_URL', ['https:', 'http:']) ?? 'https://acme-v02.api.letsencrypt.org/directory',
-    acmeCaFile: raw(env, 'ACME_CA_FILE'),
-    acmeEmail: raw(env, 'ACME_EMAIL'),
-    certRenewDays: integer(env, 'CERT_RENEW_DAYS', 30, 1, 36_500),
+    acmeIssuers: acmeIssuers(env),
+    acmeConcurrency: integer(env, 'ACME_CONCURRENCY', 16, 1, 1024),
     registrar,
     namecheap: registrar === 'namecheap' ? namecheapConfig(env) : undefined,
     payments,

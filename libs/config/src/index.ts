@@ -4,3 +4,4 @@ export { type AppConfig, loadConfig, type NamedResolver, type ProcessRole } from
 export { loadConfigOrExit } from './load-or-exit';
 export type { Env } from './env-parsers';
 export type { ConsoleOidcConfig } from './console-oidc-config';
+export type { AcmeIssuerConfig } from './acme-issuers-config';

@@ -113,7 +113,7 @@ export class ConsoleDomainsController {
       domain,
       check,
       timeline: await this.timeline.ofDomain(ws, id),
-      issuer: new URL(this.config.acmeDirectoryUrl).host,
+      issuer: domain.certificate.issuer ?? this.config.acmeIssuers.map((issuer) => issuer.name).join(', '),
     };
   }
 

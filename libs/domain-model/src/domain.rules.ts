@@ -81,8 +81,13 @@ function onProbe(state: DomainState, probe: Probe, now: Date): DomainState {
   return onWrongDns({ ...s, consecutiveWrongDnsProbes: s.consecutiveWrongDnsProbes + 1 }, probe, now);
 }
 
-function onCertificateIssued(state: DomainState, expiresAt: string): DomainState {
-  const s: DomainState = { ...state, certificateExpiresAt: expiresAt, certificateError: undefined };
+function onCertificateIssued(state: DomainState, expiresAt: string, renewAt?: string): DomainState {
+  const s: DomainState = {
+    ...state,
+    certificateExpiresAt: expiresAt,
+    certificateRenewAt: renewAt,
+    certificateError: undefined,
+  };
   const waitingForCertificate = ['unknown', 'pending_ssl', 'ssl_failed', 'ssl_expired'].includes(s.monitorStatus);
   if (s.status === 'verified') return waitingForCertificate ? { ...s, monitorStatus: 'active_ssl' } : s;
   const revivable = s.status === 'pending' || (s.status === 'expired' && s.statusReason === 'certificate_expired');
@@ -105,7 +110,9 @@ export function nextState(state: DomainState, input: DomainInput, now: Date): Do
       // A new, allowed origin lifts an origin failure; the next probe decides from there.
       return state.status === 'failed' && state.statusReason === 'origin_blocked' ? toPending(state, 'unknown') : state;
     case 'certificate_issued':
-      return onCertificateIssued(state, input.expiresAt);
+      return onCertificateIssued(state, input.expiresAt, input.renewAt);
+    case 'certificate_renewal_advised':
+      return state.certificateExpiresAt ? { ...state, certificateRenewAt: input.renewAt } : state;
     case 'certificate_failed':
       return { ...state, certificateError: input.reason, ...(live ? { monitorStatus: 'ssl_failed' as const } : {}) };
     case 'certificate_expired':

@@ -58,6 +58,8 @@ export interface DomainState {
   readonly consecutiveWrongDnsProbes: number;
   readonly lastProbeAt?: Instant;
   readonly certificateExpiresAt?: Instant;
+  /** When the current certificate is renewed: the CA's advice (ARI) or a third of its lifetime left. */
+  readonly certificateRenewAt?: Instant;
   readonly certificateError?: string;
   /** The DNS mistake the last wrong probe named; its message replaces the generic one. */
   readonly dnsProblem?: DnsProblem;
@@ -81,7 +83,9 @@ export type DomainInput =
   | { type: 'origin_blocked' }
   /** The origin was changed to one that passes the SSRF rules. */
   | { type: 'origin_allowed' }
-  | { type: 'certificate_issued'; expiresAt: Instant }
+  | { type: 'certificate_issued'; expiresAt: Instant; renewAt?: Instant }
+  /** The CA moved the renewal time of the current certificate (ACME Renewal Information). */
+  | { type: 'certificate_renewal_advised'; renewAt: Instant }
   | { type: 'certificate_failed'; reason: string }
   | { type: 'certificate_expired' }
   | { type: 'billing_ended' }

@@ -128,6 +128,10 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'atomic statement',
     why: 'HTTP-01 key authorizations written with their expiry on the database clock, insert-if-absent',
   },
+  'libs/certificates/src/renewal-info.queries.ts': {
+    kind: 'atomic statement',
+    why: 'certificates whose renewal information is due, claimed and moved ahead in one statement (skip locked) so no two nodes ask the CA for one',
+  },
   'libs/certificates/src/issuance-budget.store.ts': {
     kind: 'atomic statement',
     why: "the CA's limits as token buckets shared by every node: all of an order's buckets locked (upsert, key order) and taken or none, on the database clock",

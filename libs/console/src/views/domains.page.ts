@@ -236,6 +236,7 @@ export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDe
         <p class="lead flush">${domain.monitorMessage}</p>
         ${domain.statusReason ? html`<p class="muted">Reason: ${domain.statusReason}</p>` : ''}
       </section>
+      ${certificateAttempts(domain.certificate.attempts)}
       <section class="card">
         <h2>DNS records</h2>
         ${recordsTable(d)}
@@ -245,12 +246,22 @@ export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDe
           <h2>Certificate</h2>
           <dl class="facts">
             <dt>Issuer</dt>
-            <dd>${domain.certificate.expiresAt ? html`ACME at <code>${d.issuer}</code>` : '—'}</dd>
+            <dd>
+              ${domain.certificate.expiresAt ? html`<code>${d.issuer}</code>` : html`— (tries <code>${d.issuer}</code>)`}
+            </dd>
             <dt>Expires</dt>
             <dd>${when(domain.certificate.expiresAt)}</dd>
+            <dt>Renews</dt>
+            <dd>${when(domain.certificate.renewAt)}</dd>
             <dt>Last error</dt>
-            <dd>${domain.certificate.error ?? '—'}</dd>
-            <dt>Retry at</dt>
+            <dd>
+              ${
+                domain.certificate.error
+                  ? html`${domain.certificate.errorCode ? html`<code>${domain.certificate.errorCode}</code> ` : ''}${domain.certificate.error}`
+                  : '—'
+              }
+            </dd>
+            <dt>Next try</dt>
             <dd>${when(domain.certificate.retryAt)}</dd>
             <dt>Verified</dt>
             <dd>${when(domain.verifiedAt)}</dd>
@@ -350,4 +361,36 @@ export function deleteDomainPage(actor: ConsoleActor, w: WorkspaceContext, domai
       </form>
     </section>`,
   });
+}
+
+/** Each recent certificate order attempt, newest first: when, which CA, what happened. */
+function certificateAttempts(attempts: DomainView['certificate']['attempts']) {
+  if (!attempts.length) return '';
+  const rows = [...attempts].reverse().map(
+    (a) =>
+      html`<tr>
+        <td>${when(a.at)}</td>
+        <td><code>${a.issuer}</code></td>
+        <td>${a.outcome === 'issued' ? 'issued' : html`<code>${a.code ?? 'failed'}</code>`}</td>
+        <td>${a.message ?? ''}</td>
+      </tr>`,
+  );
+  return html`<section class="card">
+    <h2>Certificate orders</h2>
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">CA</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">What happened</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
 }

@@ -6,17 +6,24 @@ export type CertificateState = 'none' | 'valid' | 'renewal_due' | 'expired';
 
 const DAY_MS = 86_400_000;
 
-/** The stored certificate's state at `now`: renewal is due `renewDays` before expiry. */
+/**
+ * Certificates stored before renewal times were recorded renew this many days before expiry (a
+ * third of a 90-day certificate); every certificate issued since carries its own `certificateRenewAt`.
+ */
+export const LEGACY_RENEW_DAYS = 30;
+
+/** The stored certificate's state at `now`: renewal is due from its renewal time. */
 export function certificateState(
   record: Pick<DomainRecord, 'machine'>,
   now: Date,
   renewDays: number,
 ): CertificateState {
-  const expiresAt = record.machine.certificateExpiresAt;
+  const { certificateExpiresAt: expiresAt, certificateRenewAt: renewAt } = record.machine;
   if (!expiresAt) return 'none';
   const left = Date.parse(expiresAt) - now.getTime();
   if (left <= 0) return 'expired';
-  return left <= renewDays * DAY_MS ? 'renewal_due' : 'valid';
+  const due = renewAt ? Date.parse(renewAt) <= now.getTime() : left <= renewDays * DAY_MS;
+  return due ? 'renewal_due' : 'valid';
 }
 
 /**

@@ -66,14 +66,26 @@ describe('domain decider', () => {
     expect(decideCheck(holding, ENV, {})).toMatchObject({ need: { readServedCertificate: true } });
   });
 
+  const ORDER = {
+    type: 'order_certificate',
+    id: 'dom_1',
+    hostname: 'shop.example.com',
+    workspaceId: RECORD.workspaceId,
+    failures: 0,
+  };
   it.each([
-    ['correct DNS, no certificate', RECORD, [{ type: 'order_certificate', id: 'dom_1', hostname: 'shop.example.com' }]],
+    ['correct DNS, no certificate', RECORD, [{ ...ORDER }]],
     [
       'a redirectWww domain names its twin',
       { ...RECORD, redirectWww: true },
-      [{ type: 'order_certificate', id: 'dom_1', hostname: 'shop.example.com', twin: 'www.shop.example.com' }],
+      [{ ...ORDER, twin: 'www.shop.example.com' }],
     ],
-    ['a refusal less than an hour ago', { ...RECORD, certificateRetryAt: '2026-01-01T00:30:00Z' }, []],
+    [
+      'two failed orders, the next one due',
+      { ...RECORD, certificateFailures: 2, certificateRetryAt: '2025-12-31T00:00:00Z' },
+      [{ ...ORDER, failures: 2 }],
+    ],
+    ['a failure whose retry is not due', { ...RECORD, certificateRetryAt: '2026-01-01T00:30:00Z' }, []],
     ['a released hostname', { ...RECORD, releasedAt: '2025-12-31T00:00:00Z' }, []],
   ])('a probe with %s returns the certificate orders as effects', (_case, record, effects) => {
     const outcome = decideObserve(record, CORRECT, ENV);

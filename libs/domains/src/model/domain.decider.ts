@@ -4,7 +4,7 @@ import { DomainError, notFound, wwwTwin } from '@app/kernel';
 import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
 import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome } from './domain.effects';
 import { DomainCommand, DomainProtocol } from './domain.protocol';
-import { DomainRecord } from './domain.record';
+import { CERTIFICATE_ATTEMPTS_KEPT, DomainRecord } from './domain.record';
 import { DomainView, toDomainView } from './domain.view';
 
 /**
@@ -20,9 +20,6 @@ interface Next {
   events: OutboxEvent[];
   effects: DomainEffect[];
 }
-
-/** After a refusal (CAA, policy) a new order waits this long, unless the customer asks for a check. */
-export const REFUSED_RETRY_MS = 60 * 60 * 1000;
 
 /** Whether anything but the probe time moved: unchanged observations are not written. */
 const sameMachine = (a: DomainState, b: DomainState) =>
@@ -134,26 +131,42 @@ export function decideCertificate(
   command: Command<'certificate'>,
   env: DomainEnv,
 ): Outcome<'certificate'> {
-  const cleared: DomainRecord = { ...record, certificateRetryAt: undefined, certificateNote: undefined };
-  switch (command.result) {
-    case 'issued':
-      return withReply(apply(cleared, { type: 'certificate_issued', expiresAt: command.expiresAt }, env), env);
-    case 'failed': {
-      const certificateRetryAt = new Date(env.now.getTime() + REFUSED_RETRY_MS).toISOString();
-      const input: DomainInput = { type: 'certificate_failed', reason: command.reason };
-      return withReply(apply({ ...cleared, certificateRetryAt }, input, env), env);
-    }
-    case 'deferred': {
-      const note = `The certificate authority asked us to wait until ${command.retryAt}: ${command.reason}`;
-      const state: DomainRecord = {
-        ...record,
-        certificateRetryAt: command.retryAt,
-        certificateNote: note,
-        updatedAt: env.now.toISOString(),
-      };
-      return withReply(unchanged(state), env);
-    }
+  if (command.result === 'renewal_advised') {
+    if (command.renewAt === record.machine.certificateRenewAt) return withReply(unchanged(record), env);
+    const advised = apply(record, { type: 'certificate_renewal_advised', renewAt: command.renewAt }, env);
+    return withReply({ ...advised, state: { ...advised.state, updatedAt: env.now.toISOString() } }, env);
   }
+  const attempts = [...(record.certificateAttempts ?? []), ...(command.attempts ?? [])].slice(
+    -CERTIFICATE_ATTEMPTS_KEPT,
+  );
+  const cleared: DomainRecord = {
+    ...record,
+    certificateRetryAt: undefined,
+    certificateNote: undefined,
+    certificateErrorCode: undefined,
+    certificateRetryOnCheck: undefined,
+    certificateAttempts: attempts.length ? attempts : undefined,
+  };
+  if (command.result === 'issued') {
+    const input: DomainInput = { type: 'certificate_issued', expiresAt: command.expiresAt, renewAt: command.renewAt };
+    const issued: DomainRecord = { ...cleared, certificateFailures: undefined, certificateIssuer: command.issuer };
+    return withReply(apply(issued, input, env), env);
+  }
+  const message = command.message ?? command.reason ?? 'The certificate order failed';
+  const failed: DomainRecord = {
+    ...cleared,
+    certificateRetryAt: command.retryAt,
+    certificateErrorCode: command.code,
+    // A queued order's notice tried nothing: only real attempts grow the back-off.
+    certificateFailures: (record.certificateFailures ?? 0) + (command.attempts?.length ? 1 : 0),
+    updatedAt: env.now.toISOString(),
+  };
+  if (command.result === 'failed') {
+    const input: DomainInput = { type: 'certificate_failed', reason: message };
+    return withReply(apply({ ...failed, certificateRetryOnCheck: true }, input, env), env);
+  }
+  const retryOnCheck = command.retryOnCheck === true ? true : undefined;
+  return withReply(unchanged({ ...failed, certificateNote: message, certificateRetryOnCheck: retryOnCheck }), env);
 }
 
 /** Idempotent: a second claimer's release of an already released domain changes nothing. */
@@ -165,19 +178,28 @@ export function decideRelease(record: DomainRecord, command: Command<'release'>,
 }
 
 /**
- * Applies a probe; with DNS right and no usable certificate, orders one in the background. After
- * a refusal the next order waits an hour (or until the customer asks for a check); after a CA
- * rate limit it waits as long as the CA said, check or not.
+ * Applies a probe; with DNS right and no usable certificate (or one due for renewal), orders one in
+ * the background. After a failure the next order waits until `certificateRetryAt`, which the order's
+ * outcome set (the CA's Retry-After, a back-off); a customer's check orders sooner when the cause
+ * may be theirs to fix (CAA, a failed validation), never past a CA's rate limit or an outage.
  */
 function probed(record: DomainRecord, input: DomainInput, env: DomainEnv, forced: boolean): Next {
   const next = apply(record, input, env);
   const cert = certificateState(record, env.now, env.renewDays);
   const retryAt = record.certificateRetryAt ? Date.parse(record.certificateRetryAt) : 0;
-  const waiting = retryAt > env.now.getTime() && (!forced || record.certificateNote !== undefined);
+  const waiting = retryAt > env.now.getTime() && !(forced && record.certificateRetryOnCheck);
   const ordering = input.type === 'probe_observed' && input.dns === 'correct' && !record.releasedAt;
   if (!ordering || cert === 'valid' || waiting) return next;
   const twin = record.redirectWww ? wwwTwin(record.hostname) : undefined;
-  return { ...next, effects: [{ type: 'order_certificate', id: record.id, hostname: record.hostname, twin }] };
+  const effect: DomainEffect = {
+    type: 'order_certificate',
+    id: record.id,
+    hostname: record.hostname,
+    workspaceId: record.workspaceId,
+    failures: record.certificateFailures ?? 0,
+    ...(twin ? { twin } : {}),
+  };
+  return { ...next, effects: [effect] };
 }
 
 /** The machine's transition on the record: status, timestamps and the events with the domain as it is now. */

@@ -25,8 +25,18 @@ export type ProbeOutcome =
   | { originBlocked: true }
   | { originBlocked: false; dns: DnsObservation; problem?: DnsProblem; served?: ServedCertificate['outcome'] };
 
-/** Orders a certificate in the background; `twin`: the www twin of a `redirectWww` domain. */
-export type DomainEffect = { type: 'order_certificate'; id: string; hostname: string; twin?: string };
+/**
+ * Orders a certificate in the background; `twin`: the www twin of a `redirectWww` domain;
+ * `workspaceId` for the fair queue; `failures`: failed orders since the last certificate (back-off).
+ */
+export type DomainEffect = {
+  type: 'order_certificate';
+  id: string;
+  hostname: string;
+  workspaceId: string;
+  failures: number;
+  twin?: string;
+};
 
 /** Either a query to answer first, or the decision (state, events, reply) and the effects to carry out. */
 export type DomainOutcome<R> = { need: DomainQuery } | { decision: Decision<DomainRecord, R>; effects: DomainEffect[] };

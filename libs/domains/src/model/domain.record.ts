@@ -6,6 +6,16 @@ export type DomainMode = (typeof DOMAIN_MODES)[number];
 export const REDIRECT_STATUSES = [301, 302] as const;
 export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
 
+/** One try at one CA: what the customer and support see on the domain. */
+export interface CertificateAttempt {
+  at: string;
+  /** Our name of the CA (ACME_ISSUERS), or `caa` / `budget` when no CA was asked. */
+  issuer: string;
+  outcome: 'issued' | 'failed';
+  code?: string;
+  message?: string;
+}
+
 /** What the customer configures; PATCH changes only the fields it sends. */
 export interface DomainSettings {
   originUrl: string;
@@ -30,9 +40,19 @@ export interface DomainRecord extends DomainSettings {
   createdAt: string;
   updatedAt: string;
   verifiedAt?: string;
-  /** The CA asked us to wait (rate limit): no new order before this time. */
+  /** No new order before this time (a refusal, an outage, a rate limit, the budget). */
   certificateRetryAt?: string;
+  /** What the last failed order means for the customer, while the domain waits for the next. */
   certificateNote?: string;
+  certificateErrorCode?: string;
+  /** A check by the customer may order before `certificateRetryAt` (they may have fixed the cause). */
+  certificateRetryOnCheck?: boolean;
+  /** The most recent order attempts, newest last (at most CERTIFICATE_ATTEMPTS_KEPT). */
+  certificateAttempts?: CertificateAttempt[];
+  /** Our name of the CA that issued the current certificate. */
+  certificateIssuer?: string;
+  /** Attempts since the last certificate was issued: the back-off of the next retry grows with it. */
+  certificateFailures?: number;
   /** When another workspace proved control of the hostname and took it over; the row no longer holds it. */
   releasedAt?: string;
 }
@@ -45,3 +65,6 @@ export const DEFAULT_SETTINGS: Omit<DomainSettings, 'originUrl'> = {
   redirectStatus: 301,
   projectId: null,
 };
+
+/** Attempts kept on the record: enough for support to see a pattern, small enough for every snapshot. */
+export const CERTIFICATE_ATTEMPTS_KEPT = 10;

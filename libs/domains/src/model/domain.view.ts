@@ -1,5 +1,5 @@
 import type { EdgeSettings } from '@app/kernel';
-import { DomainRecord } from './domain.record';
+import { CertificateAttempt, DomainRecord } from './domain.record';
 
 /** The record types a domain asks for: A at an apex, CNAME below it. */
 export const DNS_RECORD_VIEW_TYPES = ['A', 'CNAME'] as const;
@@ -28,11 +28,26 @@ export interface DomainView {
   monitorStatus: string;
   monitorMessage: string;
   dnsRecords: DnsRecordView[];
-  certificate: { expiresAt: string | null; error: string | null; retryAt: string | null };
+  certificate: CertificateView;
   verifiedAt: string | null;
   lastCheckedAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * The certificate as the customer and support see it: the current one (expiry, planned renewal,
+ * issuing CA) and the orders behind it: the last error in words to act on, its code, when the next
+ * order may start, and the recent attempts (one per CA tried), newest last.
+ */
+export interface CertificateView {
+  expiresAt: string | null;
+  renewAt: string | null;
+  issuer: string | null;
+  error: string | null;
+  errorCode: string | null;
+  retryAt: string | null;
+  attempts: CertificateAttempt[];
 }
 
 const DNS_TTL = 3600;
@@ -59,19 +74,32 @@ export function toDomainView(record: DomainRecord, edge: EdgeSettings): DomainVi
     status: machine.status,
     statusReason: machine.statusReason ?? null,
     monitorStatus: machine.monitorStatus,
-    monitorMessage:
-      machine.monitorStatus === 'ssl_failed' && machine.certificateError
-        ? `Certificate issuance failed: ${machine.certificateError}`
-        : machine.monitorMessage,
+    monitorMessage: monitorMessageOf(record),
     dnsRecords: requiredDnsRecords(record.hostname, record.apex, edge),
     certificate: {
       expiresAt: machine.certificateExpiresAt ?? null,
+      renewAt: machine.certificateRenewAt ?? null,
+      issuer: machine.certificateExpiresAt ? (record.certificateIssuer ?? null) : null,
       error: machine.certificateError ?? record.certificateNote ?? null,
+      errorCode: machine.certificateError || record.certificateNote ? (record.certificateErrorCode ?? null) : null,
       retryAt: record.certificateRetryAt ?? null,
+      attempts: record.certificateAttempts ?? [],
     },
     verifiedAt: record.verifiedAt ?? null,
     lastCheckedAt: machine.lastProbeAt ?? null,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
+}
+
+/**
+ * SPEC 3.3's line for the state, unless an order failed: then what went wrong and what to do, while
+ * the domain waits for its certificate (pending_ssl) or after a refusal (ssl_failed).
+ */
+function monitorMessageOf(record: DomainRecord): string {
+  const { machine } = record;
+  if (machine.monitorStatus === 'ssl_failed' && machine.certificateError)
+    return `Certificate issuance failed: ${machine.certificateError}`;
+  if (machine.monitorStatus === 'pending_ssl' && record.certificateNote) return record.certificateNote;
+  return machine.monitorMessage;
 }

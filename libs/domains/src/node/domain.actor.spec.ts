@@ -108,7 +108,9 @@ describe('DomainActor', () => {
     t.ctx.at = new Date(T0.getTime() + 60_000);
     const seen = await t.send({ type: 'observe', dns: 'correct', originBlocked: false });
     expect(seen).toMatchObject({ domain: { status: 'pending', monitorStatus: 'pending_ssl' } });
-    expect(t.orders).toEqual([{ id: 'dom_1', hostname: 'shop.example.com', twin: 'www.shop.example.com' }]);
+    expect(t.orders).toEqual([
+      { id: 'dom_1', hostname: 'shop.example.com', workspaceId: 'ws_1', failures: 0, twin: 'www.shop.example.com' },
+    ]);
     // The same probe again moves nothing worth writing, yet the certificate is still wanted.
     expect(await t.send({ type: 'observe', dns: 'correct', originBlocked: false })).toEqual({ unchanged: true });
     expect(t.orders).toHaveLength(2);
@@ -124,7 +126,8 @@ describe('DomainActor', () => {
   it('after a refusal waits an hour before ordering again, unless the customer asks for a check', async () => {
     const t = setup();
     await t.create();
-    await t.send({ type: 'certificate', result: 'failed', reason: 'CAA forbids' });
+    const retryAt = new Date(T0.getTime() + 3_600_000).toISOString();
+    await t.send({ type: 'certificate', result: 'failed', code: 'caa_forbids', message: 'CAA forbids', retryAt });
     expect(t.ctx.state!.certificateRetryAt).toBe(new Date(T0.getTime() + 3_600_000).toISOString());
     await t.send({ type: 'observe', dns: 'correct', originBlocked: false });
     expect(t.orders).toHaveLength(0);

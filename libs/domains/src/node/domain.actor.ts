@@ -19,10 +19,13 @@ import { DomainProbe } from './domain-probe';
 
 type Ctx = ActorContext<DomainRecord>;
 
+/** What a certificate order needs to know of its domain. */
+export type CertificateRequestOf = Omit<Extract<DomainEffect, { type: 'order_certificate' }>, 'type'>;
+
 /** Orders certificates in the background (CertificateManager on nodes). */
 export interface CertificateRequester {
   /** `twin`: the www twin of a `redirectWww` domain, named too when its DNS points at the edge. */
-  request(domain: { id: string; hostname: string; twin?: string }): void;
+  request(domain: CertificateRequestOf): void;
 }
 
 /** Where the actor's queries and effects go. */
@@ -107,7 +110,13 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
   private carryOut(effect: DomainEffect): void {
     switch (effect.type) {
       case 'order_certificate':
-        this.deps.certificates?.request({ id: effect.id, hostname: effect.hostname, twin: effect.twin });
+        this.deps.certificates?.request({
+          id: effect.id,
+          hostname: effect.hostname,
+          workspaceId: effect.workspaceId,
+          failures: effect.failures,
+          twin: effect.twin,
+        });
         return;
     }
   }

@@ -1,0 +1,233 @@
+import { AcmeIssuerConfig } from '@app/config';
+import { DnsProber, DnsResolver, climbCaa } from '@app/dns';
+import { CaaClimbStep, caaAllowsIssuer, caaParameters, caaRecordsAllowing } from '@app/domain-model';
+import { Injectable, Logger } from '@nestjs/common';
+import { AcmeIssuers } from './acme/acme-issuers.service';
+import { describeAcmeError } from './acme/describe-error';
+import { CertificateRepository, StoredCertificate } from './certificate.repository';
+import { IssuanceBudget } from './issuance-budget.store';
+import { IssuanceFailure, classifyIssuanceError } from './model/issuance-failure';
+import { issuanceLimits, orderBuckets, registeredDomain } from './model/issuance-limits';
+import { caaMessage, failureMessage } from './model/issuance-messages';
+import { RenewalPlanner } from './renewal-planner.service';
+
+export interface OrderRequest {
+  id: string;
+  hostname: string;
+  workspaceId: string;
+  /** Failed orders since the last certificate: the back-off grows with it. */
+  failures: number;
+  twin?: string;
+}
+
+export interface Attempt {
+  at: string;
+  issuer: string;
+  outcome: 'issued' | 'failed';
+  code?: string;
+  message?: string;
+}
+
+/** The domain actor's `certificate` command (libs/domains' protocol), built here. */
+export type OrderOutcome =
+  | { type: 'certificate'; result: 'issued'; expiresAt: string; renewAt: string; issuer: string; attempts: Attempt[] }
+  | { type: 'certificate'; result: 'failed'; code: string; message: string; retryAt: string; attempts: Attempt[] }
+  | {
+      type: 'certificate';
+      result: 'deferred';
+      code: string;
+      message: string;
+      retryAt: string;
+      retryOnCheck: boolean;
+      attempts: Attempt[];
+    };
+
+const HOUR = 3_600_000;
+
+/**
+ * One certificate order for one domain: the CAs its CAA allows (with RFC 8657 account binding), in
+ * the configured order, each within our count of its limits; on a CA's refusal, rate limit or outage
+ * the next CA is tried at once. Every try is an attempt on the domain, and the outcome always says
+ * what happened and when the next try comes: nothing is silently retried.
+ */
+@Injectable()
+export class CertificateOrders {
+  private readonly logger = new Logger(CertificateOrders.name);
+  /** A CA that rate-limited us or was down is not asked again before this (per node). */
+  private readonly pausedUntil = new Map<string, { until: Date; failure: IssuanceFailure }>();
+
+  constructor(
+    private readonly issuers: AcmeIssuers,
+    private readonly certificates: CertificateRepository,
+    private readonly budget: IssuanceBudget,
+    private readonly planner: RenewalPlanner,
+    private readonly resolver: DnsResolver,
+    private readonly prober: DnsProber,
+  ) {}
+
+  async run(request: OrderRequest): Promise<OrderOutcome> {
+    const now = new Date();
+    const climb = await climbCaa(this.resolver, request.hostname).catch(() => []);
+    const allowed: AcmeIssuerConfig[] = [];
+    const refusedByCaa: Array<{ issuer: AcmeIssuerConfig; accountUri?: string }> = [];
+    for (const issuer of this.issuers.list()) {
+      const accountUri = await this.accountUriFor(issuer, climb);
+      const verdict = caaAllowsIssuer(climb, { name: issuer.name, caaIdentities: issuer.caaIdentities, accountUri });
+      if (verdict.allowed) allowed.push(issuer);
+      else refusedByCaa.push({ issuer, accountUri });
+    }
+    if (!allowed.length) return this.caaRefusal(request, climb, refusedByCaa, now);
+
+    const current = await this.certificates.find(request.id);
+    const names = [request.hostname, ...(await this.reachableTwin(request.twin))];
+    const attempts: Attempt[] = [];
+    const failures: Array<{ code: string; message: string; retryAt: Date }> = [];
+    for (const issuer of allowed) {
+      const paused = this.pausedUntil.get(issuer.name);
+      if (paused && paused.until > now) {
+        failures.push(this.described(paused.failure, issuer, request, now));
+        continue;
+      }
+      const replaces = current?.issuerName === issuer.name ? (current.certId ?? undefined) : undefined;
+      const held = await this.takeBudget(issuer, request.hostname, Boolean(replaces && issuer.ariRenewalsExempt));
+      if (!held.granted) {
+        const message = failureMessage(
+          'budget',
+          { hostname: request.hostname, ca: issuer.name, detail: `${held.key} is used up`, retryAt: held.retryAt },
+          now,
+        );
+        failures.push({ code: 'budget', message, retryAt: held.retryAt });
+        continue;
+      }
+      const at = new Date().toISOString();
+      try {
+        const issued = await this.issuers.issue(issuer, names, { replaces });
+        const plan = await this.planner.plan(issuer, issued);
+        await this.certificates.save(request.id, request.hostname, issued, plan);
+        attempts.push({ at, issuer: issuer.name, outcome: 'issued' });
+        return {
+          type: 'certificate',
+          result: 'issued',
+          expiresAt: issued.notAfter.toISOString(),
+          renewAt: plan.renewAt.toISOString(),
+          issuer: issuer.name,
+          attempts,
+        };
+      } catch (error) {
+        const failure = classifyIssuanceError(describeAcmeError(error), request.failures + 1, new Date());
+        const described = this.described(failure, issuer, request, now);
+        this.logger.warn(
+          {
+            domainId: request.id,
+            hostname: request.hostname,
+            issuer: issuer.name,
+            code: failure.code,
+            detail: failure.detail,
+          },
+          'Certificate order failed',
+        );
+        attempts.push({ at, issuer: issuer.name, outcome: 'failed', code: failure.code, message: described.message });
+        await this.settleBudget(issuer, request.hostname, failure);
+        if (failure.code === 'validation_failed') {
+          // The hostname, not the CA: another CA would fail the same way and count another failure.
+          return { type: 'certificate', result: 'deferred', ...stamp(described), retryOnCheck: true, attempts };
+        }
+        if (failure.code === 'ca_rate_limited' || failure.code === 'ca_unavailable' || failure.code === 'ca_account')
+          this.pausedUntil.set(issuer.name, { until: failure.retryAt, failure });
+        failures.push(described);
+      }
+    }
+    return this.nothingIssued(failures, attempts);
+  }
+
+  /** Every CA refused or waits: the soonest retry decides; refusals by all of them are the customer's to lift. */
+  private nothingIssued(
+    failures: Array<{ code: string; message: string; retryAt: Date }>,
+    attempts: Attempt[],
+  ): OrderOutcome {
+    const soonest = failures.reduce((a, b) => (b.retryAt < a.retryAt ? b : a));
+    const latest = attempts.length ? failures[failures.length - 1] : soonest;
+    const shown = { ...latest, retryAt: soonest.retryAt };
+    if (failures.every((f) => f.code === 'ca_refused'))
+      return { type: 'certificate', result: 'failed', ...stamp(shown), attempts };
+    return { type: 'certificate', result: 'deferred', ...stamp(shown), retryOnCheck: false, attempts };
+  }
+
+  private caaRefusal(
+    request: OrderRequest,
+    climb: CaaClimbStep[],
+    refused: Array<{ issuer: AcmeIssuerConfig; accountUri?: string }>,
+    now: Date,
+  ): OrderOutcome {
+    const relevant = climb.find((step) => step.records.length > 0);
+    const name = relevant?.name ?? request.hostname;
+    const records = (relevant?.records ?? []).map((r) => `${r.flags} ${r.tag} "${r.value}"`);
+    const allowing = refused.flatMap(({ issuer, accountUri }) =>
+      caaRecordsAllowing(name, { name: issuer.name, caaIdentities: issuer.caaIdentities, accountUri }),
+    );
+    const message = caaMessage(name, records, allowing);
+    const retryAt = new Date(now.getTime() + HOUR).toISOString();
+    const attempt: Attempt = { at: now.toISOString(), issuer: 'caa', outcome: 'failed', code: 'caa_forbids', message };
+    return { type: 'certificate', result: 'failed', code: 'caa_forbids', message, retryAt, attempts: [attempt] };
+  }
+
+  /**
+   * Our account URL where the CAA set binds an account (RFC 8657): registering first is the only way
+   * to know it. Without `accounturi` in the set, only an account already known is used.
+   */
+  private async accountUriFor(issuer: AcmeIssuerConfig, climb: CaaClimbStep[]): Promise<string | undefined> {
+    const relevant = climb.find((step) => step.records.length > 0);
+    const binds = relevant?.records.some(
+      (r) => r.tag.toLowerCase() === 'issue' && caaParameters(r.value).has('accounturi'),
+    );
+    if (!binds) return undefined;
+    return this.issuers.accountUri(issuer).catch(() => this.issuers.knownAccountUri(issuer));
+  }
+
+  /** New orders and certificates per registered domain are taken; failed validations only checked. */
+  private async takeBudget(issuer: AcmeIssuerConfig, hostname: string, exempt: boolean) {
+    if (exempt) return { granted: true as const };
+    const limits = issuanceLimits(issuer.limits);
+    const keys = orderBuckets(issuer.name, hostname, registeredDomain(hostname));
+    const failedValidations = await this.budget.check([
+      { key: keys.failed_validations, limit: limits.failed_validations },
+    ]);
+    if (!failedValidations.granted) return failedValidations;
+    return this.budget.take([
+      { key: keys.new_orders, limit: limits.new_orders },
+      { key: keys.certificates_per_domain, limit: limits.certificates_per_domain },
+    ]);
+  }
+
+  /** A failed validation counts against the hostname; no certificate came, so the domain's count is given back. */
+  private async settleBudget(issuer: AcmeIssuerConfig, hostname: string, failure: IssuanceFailure): Promise<void> {
+    const limits = issuanceLimits(issuer.limits);
+    const keys = orderBuckets(issuer.name, hostname, registeredDomain(hostname));
+    await this.budget.refund(keys.certificates_per_domain, limits.certificates_per_domain).catch(() => undefined);
+    if (failure.code === 'validation_failed')
+      await this.budget.spend(keys.failed_validations, limits.failed_validations).catch(() => undefined);
+  }
+
+  private described(failure: IssuanceFailure, issuer: AcmeIssuerConfig, request: OrderRequest, now: Date) {
+    const context = { hostname: request.hostname, ca: issuer.name, detail: failure.detail, retryAt: failure.retryAt };
+    return { code: failure.code, message: failureMessage(failure.code, context, now), retryAt: failure.retryAt };
+  }
+
+  /**
+   * A `twin` (the www name of a `redirectWww` domain) is named too, but only when its DNS already
+   * points at the edge: HTTP-01 must pass for every name, and a twin never set up must not sink the order.
+   */
+  private async reachableTwin(twin: string | undefined): Promise<string[]> {
+    if (!twin) return [];
+    const probe = await this.prober.probe(twin).catch(() => undefined);
+    return probe?.dns === 'correct' ? [twin] : [];
+  }
+}
+
+const stamp = (f: { code: string; message: string; retryAt: Date }) => ({
+  code: f.code,
+  message: f.message,
+  retryAt: f.retryAt.toISOString(),
+});
+
+export type { StoredCertificate };

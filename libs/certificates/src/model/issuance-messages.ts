@@ -1,0 +1,64 @@
+import type { FailureCode } from './issuance-failure';
+
+/**
+ * What the customer reads on the domain after a failed order: what happened, whether it is theirs to
+ * fix and how, and when we try again. Pure; `ca` is the CA's display name, `at` the next try.
+ */
+export interface FailureContext {
+  hostname: string;
+  ca: string;
+  detail: string;
+  retryAt: Date;
+}
+
+/** `10:32 UTC` today, `28 Nov 10:32 UTC` on another day. */
+export function when(at: Date, now: Date): string {
+  const time = `${at.toISOString().slice(11, 16)} UTC`;
+  if (at.toISOString().slice(0, 10) === now.toISOString().slice(0, 10)) return time;
+  const day = at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  return `${day} ${time}`;
+}
+
+const clip = (text: string) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
+};
+
+export function failureMessage(code: FailureCode | 'budget' | 'queued', c: FailureContext, now: Date): string {
+  const next = when(c.retryAt, now);
+  switch (code) {
+    case 'validation_failed':
+      return (
+        `${c.ca} could not verify ${c.hostname} over HTTP (${clip(c.detail)}). Make sure ${c.hostname} points only ` +
+        `at the records shown (no other A or AAAA records) and that nothing blocks port 80. ` +
+        `We try again at ${next}, or as soon as you run a check.`
+      );
+    case 'ca_rate_limited':
+      return `${c.ca} asked us to slow down (${clip(c.detail)}). Nothing to do on your side: we try again at ${next}.`;
+    case 'ca_unavailable':
+      return `${c.ca} could not be reached (${clip(c.detail)}). Nothing to do on your side: we try again at ${next}.`;
+    case 'ca_refused':
+      return `${c.ca} refused to issue a certificate for ${c.hostname} (${clip(c.detail)}). We try again at ${next}.`;
+    case 'ca_account':
+      return (
+        `Our account at ${c.ca} was not accepted (${clip(c.detail)}); our operators have to fix it. ` +
+        `Nothing to do on your side: we try again at ${next}.`
+      );
+    case 'ca_error':
+      return `${c.ca} could not issue the certificate (${clip(c.detail)}). We try again at ${next}.`;
+    case 'budget':
+      return (
+        `Certificates for ${c.hostname} wait for the certificate authorities' limits (${clip(c.detail)}). ` +
+        `Nothing to do on your side: the order starts at about ${next}.`
+      );
+    case 'queued':
+      return `Your certificate is queued behind other orders and starts at about ${next}. Nothing to do on your side.`;
+  }
+}
+
+/** CAA allows none of our CAs: the records that would allow each, one bound to our account where we have it. */
+export function caaMessage(relevantName: string, records: string[], allowing: string[]): string {
+  const found = `The CAA records on ${relevantName} (${records.join('; ')}) allow none of the certificate authorities we use.`;
+  if (!allowing.length) return `${found} Remove the CAA records at your DNS provider.`;
+  return `${found} Add one of these records at your DNS provider, or remove the CAA records: ${allowing.join(' or ')}.`;
+}

@@ -1,0 +1,44 @@
+import { CaaClimbStep } from './caa';
+import { caaAllowsIssuer, caaRecordsAllowing } from './caa-issuers';
+
+const LE = { name: 'letsencrypt', caaIdentities: ['letsencrypt.org'], accountUri: 'https://ca.example/acct/1' };
+const climb = (...values: string[]): CaaClimbStep[] => [
+  { name: 'shop.example.com', records: [] },
+  { name: 'example.com', records: values.map((value) => ({ flags: 0, tag: 'issue', value })) },
+];
+
+describe('caaAllowsIssuer (RFC 8659, RFC 8657)', () => {
+  it.each([
+    ['no CAA at all', [] as string[], true],
+    ['our identity', ['letsencrypt.org'], true],
+    ['another CA only', ['pki.goog'], false],
+    ['our account', ['letsencrypt.org; accounturi=https://ca.example/acct/1'], true],
+    ['another account', ['letsencrypt.org; accounturi=https://ca.example/acct/2'], false],
+    ['http-01 allowed', ['letsencrypt.org; validationmethods=dns-01,http-01'], true],
+    ['dns-01 only', ['letsencrypt.org; validationmethods=dns-01'], false],
+    ['one of two records fits', ['letsencrypt.org; accounturi=https://other', 'letsencrypt.org'], true],
+    ['forbid everyone', [';'], false],
+  ])('%s', (_case, values, allowed) => {
+    expect(caaAllowsIssuer(climb(...values), LE).allowed).toBe(allowed);
+  });
+
+  it('refuses an account binding before the account exists', () => {
+    const verdict = caaAllowsIssuer(climb('letsencrypt.org; accounturi=https://ca.example/acct/1'), {
+      ...LE,
+      accountUri: undefined,
+    });
+    expect(verdict).toEqual({ allowed: false, relevantName: 'example.com', records: expect.any(Array) });
+  });
+
+  it('honours a critical unknown tag as a refusal for everyone', () => {
+    const steps: CaaClimbStep[] = [{ name: 'example.com', records: [{ flags: 128, tag: 'tbs', value: 'x' }] }];
+    expect(caaAllowsIssuer(steps, LE).allowed).toBe(false);
+  });
+
+  it('gives the exact records that allow an issuer, one bound to our account', () => {
+    expect(caaRecordsAllowing('example.com', LE)).toEqual([
+      'example.com. CAA 0 issue "letsencrypt.org"',
+      'example.com. CAA 0 issue "letsencrypt.org; accounturi=https://ca.example/acct/1"',
+    ]);
+  });
+});
