@@ -147,7 +147,7 @@ describe('certificate lifecycle: expiry without renewal', () => {
   afterAll(async () => stack?.close());
 
   it('expires a verified domain with ssl_expired and domain.expired when its certificate lapses unrenewed', async () => {
-    const { dns, pebble, t, auth, waitFor } = stack;
+    const { dns, issuers, t, auth, waitFor } = stack;
     dns.setRecords('lapse.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
     const { body } = await request(t.server)
       .post('/v1/domains')
@@ -157,7 +157,7 @@ describe('certificate lifecycle: expiry without renewal', () => {
     const id = body.domain.id as string;
     const verified = await waitFor(id, (d) => d.status === 'verified');
     // The CA goes away: every renewal attempt now fails, and the short certificate runs out.
-    await pebble.stop();
+    await issuers.stop();
     const expired = await waitFor(id, (d) => d.status === 'expired', 60_000);
     expect(expired.monitorStatus).toBe('ssl_expired');
     expect(Date.parse(expired.certificate.expiresAt)).toBeLessThanOrEqual(Date.now());

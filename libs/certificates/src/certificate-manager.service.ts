@@ -24,6 +24,9 @@ export class CertificateManager {
   private readonly running = new Set<string>();
   /** Average order time (ms), to tell a queued domain when its turn comes. */
   private averageOrderMs = 5_000;
+  /** The CAs' accounts are out of new orders until then: the queue waits, in its order. */
+  private waitUntil = 0;
+  private waitTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly orders: CertificateOrders,
@@ -49,7 +52,7 @@ export class CertificateManager {
   }
 
   private pump(): void {
-    while (this.running.size < this.config.acmeConcurrency) {
+    while (this.running.size < this.config.acmeConcurrency && Date.now() >= this.waitUntil) {
       const next = this.queue.next();
       if (!next) return;
       const domain = next.item;
@@ -57,7 +60,9 @@ export class CertificateManager {
       const started = Date.now();
       void this.orders
         .run(domain)
-        .then((outcome) => this.report(domain, outcome))
+        .then((outcome) =>
+          outcome.type === 'wait' ? this.waitForBudget(domain, outcome.until) : this.report(domain, outcome),
+        )
         .catch((err: unknown) => this.logger.error({ err, domainId: domain.id }, 'Certificate order crashed'))
         .finally(() => {
           this.averageOrderMs = 0.8 * this.averageOrderMs + 0.2 * (Date.now() - started);
@@ -65,6 +70,19 @@ export class CertificateManager {
           this.pump();
         });
     }
+  }
+
+  /**
+   * Back into the queue (its workspace's turn comes round again) and no order starts before the
+   * accounts have room: the queue, not a herd of retries, decides who gets the next new order.
+   */
+  private waitForBudget(domain: OrderRequest, until: Date): void {
+    this.queue.enqueue(domain.workspaceId, domain.id, domain);
+    if (until.getTime() <= this.waitUntil) return;
+    this.waitUntil = until.getTime();
+    clearTimeout(this.waitTimer);
+    this.waitTimer = setTimeout(() => this.pump(), Math.max(0, until.getTime() - Date.now()));
+    this.waitTimer.unref();
   }
 
   /** A long queue (a bulk import) tells the domain when its order should start. */

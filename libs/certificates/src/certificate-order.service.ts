@@ -65,7 +65,7 @@ export class CertificateOrders {
     private readonly prober: DnsProber,
   ) {}
 
-  async run(request: OrderRequest): Promise<OrderOutcome> {
+  async run(request: OrderRequest): Promise<OrderOutcome | { type: 'wait'; until: Date }> {
     const now = new Date();
     const climb = await climbCaa(this.resolver, request.hostname).catch(() => []);
     const allowed: AcmeIssuerConfig[] = [];
@@ -96,7 +96,8 @@ export class CertificateOrders {
           { hostname: request.hostname, ca: issuer.name, detail: `${held.key} is used up`, retryAt: held.retryAt },
           now,
         );
-        failures.push({ code: 'budget', message, retryAt: held.retryAt });
+        const accountWide = held.key.startsWith('new_orders:');
+        failures.push({ code: accountWide ? 'account_budget' : 'budget', message, retryAt: held.retryAt });
         continue;
       }
       const at = new Date().toISOString();
@@ -137,7 +138,13 @@ export class CertificateOrders {
         failures.push(described);
       }
     }
-    return this.nothingIssued(failures, attempts);
+    // Every CA's account is out of new orders: nothing about this domain; it waits its turn in the queue.
+    if (!attempts.length && failures.every((f) => f.code === 'account_budget'))
+      return { type: 'wait', until: failures.reduce((a, b) => (b.retryAt < a.retryAt ? b : a)).retryAt };
+    return this.nothingIssued(
+      failures.map((f) => (f.code === 'account_budget' ? { ...f, code: 'budget' } : f)),
+      attempts,
+    );
   }
 
   /** Every CA refused or waits: the soonest retry decides; refusals by all of them are the customer's to lift. */

@@ -1,5 +1,5 @@
 import { CaaClimbStep } from './caa';
-import { caaAllowsIssuer, caaRecordsAllowing } from './caa-issuers';
+import { caaAllowsIssuer, caaIssuersWarning, caaRecordsAllowing } from './caa-issuers';
 
 const LE = { name: 'letsencrypt', caaIdentities: ['letsencrypt.org'], accountUri: 'https://ca.example/acct/1' };
 const climb = (...values: string[]): CaaClimbStep[] => [
@@ -40,5 +40,24 @@ describe('caaAllowsIssuer (RFC 8659, RFC 8657)', () => {
       'example.com. CAA 0 issue "letsencrypt.org"',
       'example.com. CAA 0 issue "letsencrypt.org; accounturi=https://ca.example/acct/1"',
     ]);
+  });
+});
+
+describe('caaIssuersWarning', () => {
+  const GOOGLE = { name: 'google', caaIdentities: ['pki.goog'] };
+  it('says nothing when one of our CAs may issue', () => {
+    expect(caaIssuersWarning(climb('pki.goog'), [LE, GOOGLE])).toBeUndefined();
+  });
+
+  it('names our CAs and gives the exact records that would allow each', () => {
+    const warning = caaIssuersWarning(climb('digicert.com'), [LE, GOOGLE]);
+    expect(warning).toEqual({
+      code: 'caa_blocks_letsencrypt',
+      message: expect.stringContaining("(Let's Encrypt or Google Trust Services)"),
+      caaRecords: ['0 issue "digicert.com"'],
+    });
+    expect(warning?.message).toContain(
+      'example.com. CAA 0 issue "letsencrypt.org" or example.com. CAA 0 issue "letsencrypt.org; accounturi=https://ca.example/acct/1" or example.com. CAA 0 issue "pki.goog"',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { CaaClimbStep, caaIssuer, formatCaaRecord } from './caa';
+import { CaaClimbStep, PreflightWarning, caaIssuer, formatCaaRecord } from './caa';
 
 /**
  * CAA for one certificate authority of ours (RFC 8659), with the account binding of RFC 8657:
@@ -66,4 +66,42 @@ export function caaRecordsAllowing(name: string, issuer: CaaIssuer): string[] {
   if (!identity) return [];
   const plain = `${name}. CAA 0 issue "${identity}"`;
   return issuer.accountUri ? [plain, `${name}. CAA 0 issue "${identity}; accounturi=${issuer.accountUri}"`] : [plain];
+}
+
+/** A CA's public name for a CAA identity, for messages. */
+const CA_NAMES: Record<string, string> = {
+  'letsencrypt.org': "Let's Encrypt",
+  'pki.goog': 'Google Trust Services',
+  'sectigo.com': 'Sectigo (ZeroSSL)',
+  'buypass.com': 'Buypass',
+  'ssl.com': 'SSL.com',
+  'digicert.com': 'DigiCert',
+};
+
+export const caDisplayName = (issuer: CaaIssuer): string => CA_NAMES[issuer.caaIdentities[0] ?? ''] ?? issuer.name;
+
+/**
+ * The create-time warning (SPEC 2.2 and 7) when CAA allows none of the CAs we order from, with the
+ * exact record that would allow each; undefined when one may issue.
+ */
+export function caaIssuersWarning(
+  climb: readonly CaaClimbStep[],
+  issuers: readonly CaaIssuer[],
+): PreflightWarning | undefined {
+  const verdicts = issuers.map((issuer) => caaAllowsIssuer(climb, issuer));
+  if (verdicts.some((verdict) => verdict.allowed)) return undefined;
+  const { relevantName, records } = verdicts[0] ?? { records: [] };
+  const where = relevantName ?? 'this hostname';
+  const names = issuers.map(caDisplayName).join(' or ');
+  const allowing = issuers.flatMap((issuer) => caaRecordsAllowing(where, issuer));
+  const fix = allowing.length
+    ? `add one of these records at your DNS provider, or remove the CAA records: ${allowing.join(' or ')}`
+    : 'remove the CAA records at your DNS provider';
+  return {
+    code: 'caa_blocks_letsencrypt',
+    message:
+      `The CAA records on ${where} authorize none of the certificate authorities this service uses (${names}). ` +
+      `SSL certificates cannot be issued for this hostname until you ${fix}.`,
+    caaRecords: records,
+  };
 }

@@ -24,5 +24,5 @@ export type { Registrant } from './registrant';
 export type { ServedCertificate } from './served-certificate';
 export { OWNERSHIP_RECORD_LABEL, ownershipChallenge, ownershipKey, ownershipProven } from './ownership-challenge';
 export type { OwnershipChallenge } from './ownership-challenge';
-export { caaAllowsIssuer, caaParameters, caaRecordsAllowing } from './caa-issuers';
+export { caDisplayName, caaAllowsIssuer, caaIssuersWarning, caaParameters, caaRecordsAllowing } from './caa-issuers';
 export type { CaaIssuer, CaaVerdict } from './caa-issuers';

@@ -4,9 +4,8 @@ import {
   HostnameError,
   NormalizedHostname,
   PreflightWarning,
-  caaWarning,
+  caaIssuersWarning,
   dnsProblemWarning,
-  evaluateCaa,
   normalizeHostname,
 } from '@app/domain-model';
 import { DomainError } from '@app/kernel';
@@ -62,10 +61,10 @@ export class DomainPreflight {
     return probe?.problem ? [dnsProblemWarning(probe.problem)] : [];
   }
 
-  /** A warning when CAA forbids both public CAs; creation goes on either way (SPEC 7). */
+  /** A warning when CAA forbids every CA we order from (ACME_ISSUERS); creation goes on either way (SPEC 7). */
   async caa(hostname: string): Promise<PreflightWarning[]> {
     try {
-      const warning = caaWarning(evaluateCaa(await climbCaa(this.caaResolver, hostname)));
+      const warning = caaIssuersWarning(await climbCaa(this.caaResolver, hostname), this.config.acmeIssuers);
       return warning ? [warning] : [];
     } catch (error) {
       if (!(error instanceof DnsLookupError)) throw error;

@@ -1,0 +1,94 @@
+import {
+  AcmeProxy,
+  CERTIFICATE_EDGE as EDGE,
+  CertificateStack,
+  ORIGIN_URL,
+  eventually,
+  proxiedPebbles,
+  startCertificateStack,
+} from '@test/support';
+import request from 'supertest';
+
+const BULK = 12;
+
+/**
+ * The issuance budget and the fair queue, against a real Pebble: the account may start 3 new orders
+ * at once and one more every 2 s, two orders run at a time. One workspace imports 12 domains; another
+ * connects one right after. Its certificate must not wait for the whole import.
+ */
+describe('certificates: the budget holds a bulk import without starving another workspace', () => {
+  const cas: Record<string, AcmeProxy> = {};
+  let stack: CertificateStack;
+  beforeAll(async () => {
+    stack = await startCertificateStack({
+      issuers: proxiedPebbles(
+        [
+          {
+            name: 'letsencrypt',
+            caaIdentities: ['letsencrypt.org'],
+            settings: { limits: { new_orders: { capacity: 3, periodSeconds: 6 } } },
+          },
+        ],
+        cas,
+      ),
+      env: { ACME_CONCURRENCY: '2' },
+      waitTimeoutMs: 60_000,
+    });
+  });
+  afterAll(async () => stack?.close());
+
+  it('serves the other workspace within a turn, keeps every order inside the budget, and finishes the import', async () => {
+    const { dns, t, auth } = stack;
+    const importer = Array.from({ length: BULK }, (_, i) => `store-${i}.bulk-import.com`);
+    for (const hostname of [...importer, 'solo.other-customer.com'])
+      dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE }]);
+    const bulk = await request(t.server)
+      .post('/v1/domains/bulk')
+      .set(auth)
+      .send({ domains: importer.map((hostname) => ({ hostname, originUrl: ORIGIN_URL })) })
+      .expect(200);
+    const importIds = (bulk.body.results as Array<{ domain?: { id: string } }>).map((r) => r.domain!.id);
+    expect(importIds).toHaveLength(BULK);
+    const other = await stack.workspace('other customer');
+    const solo = await request(t.server)
+      .post('/v1/domains')
+      .set(other)
+      .send({ hostname: 'solo.other-customer.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    const soloId = solo.body.domain.id as string;
+
+    const readAll = async () =>
+      Promise.all(
+        importIds.map(
+          async (id) => (await request(t.server).get(`/v1/domains/${id}`).set(auth).expect(200)).body.domain,
+        ),
+      );
+    const soloDone = await eventually(
+      async () => (await request(t.server).get(`/v1/domains/${soloId}`).set(other).expect(200)).body.domain,
+      (d) => d.status === 'verified',
+      { timeoutMs: 60_000, everyMs: 200, what: 'the other workspace to get its certificate' },
+    );
+    expect(soloDone.certificate.attempts).toEqual([expect.objectContaining({ outcome: 'issued' })]);
+    const importVerifiedFirst = (await readAll()).filter((d) => d.status === 'verified').length;
+    // Round robin: at most the orders already started or granted before it, not the import's 12.
+    expect(importVerifiedFirst).toBeLessThanOrEqual(6);
+
+    const all = await eventually(readAll, (ds) => ds.every((d) => d.status === 'verified'), {
+      timeoutMs: 90_000,
+      everyMs: 500,
+      what: 'the whole import to be verified',
+    });
+    // Waiting for the budget is not a failure: no domain was told the order failed.
+    expect(
+      all.flatMap((d) => d.certificate.attempts).filter((a: { outcome: string }) => a.outcome !== 'issued'),
+    ).toEqual([]);
+    // The CA saw exactly one order per domain, no duplicates.
+    const ordered = cas.letsencrypt.orders().map((o) => o.identifiers[0].value);
+    expect(new Set(ordered).size).toBe(ordered.length);
+    // The account's bucket: 3 at once, then one per 2 s; 13 orders take at least (13 - 3) * 2 s.
+    const [{ tokens }] = await t.db.query<{ tokens: number }>(
+      "select tokens from issuance_buckets where key = 'new_orders:letsencrypt'",
+    );
+    expect(tokens).toBeLessThan(3);
+  });
+});
