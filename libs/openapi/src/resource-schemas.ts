@@ -82,7 +82,41 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
         'DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires',
     ),
     dnsRecords: arrayOf(ref('DnsRecord')),
-    certificate: obj({ expiresAt: dateTime(true), error: nullable(str()), retryAt: dateTime(true) }),
+    certificate: obj({
+      expiresAt: dateTime(true),
+      renewAt: {
+        ...dateTime(true),
+        description:
+          "When it is renewed: a random time in the CA's ARI window, or when a half to a third of its lifetime is left",
+      },
+      issuer: nullable(str('Which of the configured CAs issued the current certificate (ACME_ISSUERS name)')),
+      error: nullable(str('The last failed order, in words that say what to do; null once a certificate is issued')),
+      errorCode: nullable(
+        str(
+          '`caa_forbids`, `validation_failed`, `ca_rate_limited`, `ca_unavailable`, `ca_refused`, `ca_account`, ' +
+            '`ca_error`, `budget` (waiting for our count of the CA limits) or `queued` (behind other orders)',
+        ),
+      ),
+      retryAt: {
+        ...dateTime(true),
+        description: 'No new order before this time (a check may order sooner after a CAA or validation failure)',
+      },
+      attempts: {
+        ...arrayOf(
+          obj(
+            {
+              at: dateTime(),
+              issuer: str('The CA tried (ACME_ISSUERS name), or `caa` when CAA allowed none'),
+              outcome: oneOfValues('issued', 'failed'),
+              code: str(),
+              message: str(),
+            },
+            ['code', 'message'],
+          ),
+        ),
+        description: 'The most recent order attempts (up to 10), oldest first',
+      },
+    }),
     verifiedAt: dateTime(true),
     lastCheckedAt: dateTime(true),
     createdAt: dateTime(),

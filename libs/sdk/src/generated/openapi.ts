@@ -1294,9 +1294,33 @@ export interface components {
       certificate: {
         /** Format: date-time */
         expiresAt: string | null;
+        /**
+         * Format: date-time
+         * @description When it is renewed: a random time in the CA's ARI window, or when a half to a third of its lifetime is left
+         */
+        renewAt: string | null;
+        /** @description Which of the configured CAs issued the current certificate (ACME_ISSUERS name) */
+        issuer: string | null;
+        /** @description The last failed order, in words that say what to do; null once a certificate is issued */
         error: string | null;
-        /** Format: date-time */
+        /** @description `caa_forbids`, `validation_failed`, `ca_rate_limited`, `ca_unavailable`, `ca_refused`, `ca_account`, `ca_error`, `budget` (waiting for our count of the CA limits) or `queued` (behind other orders) */
+        errorCode: string | null;
+        /**
+         * Format: date-time
+         * @description No new order before this time (a check may order sooner after a CAA or validation failure)
+         */
         retryAt: string | null;
+        /** @description The most recent order attempts (up to 10), oldest first */
+        attempts: {
+          /** Format: date-time */
+          at: string;
+          /** @description The CA tried (ACME_ISSUERS name), or `caa` when CAA allowed none */
+          issuer: string;
+          /** @enum {string} */
+          outcome: 'issued' | 'failed';
+          code?: string;
+          message?: string;
+        }[];
       };
       /** Format: date-time */
       verifiedAt: string | null;
