@@ -7,6 +7,7 @@ import { ProjectsModule } from '@app/projects';
 import { WorkspacesModule } from '@app/workspaces';
 import { Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { DomainActor } from './node/domain.actor';
+import { CheckRestartsBackoff } from './node/check-restarts-backoff';
 import { LiveDomainProbe } from './node/domain-probe';
 import { CheckDomain } from './api/check-domain.usecase';
 import { CreateDomain } from './api/create-domain.usecase';
@@ -65,17 +66,17 @@ class DomainActorRegistration implements OnModuleInit {
 
   onModuleInit(): void {
     const edge = edgeSettingsOf(this.config);
-    this.registry.register(
-      new DomainActor({
-        hostnames: this.domains,
-        probe: new LiveDomainProbe(this.prober, this.preflight, this.served),
-        edge,
-        monitorIntervalSeconds: this.config.monitorIntervalSeconds,
-        certificates: this.certificates,
-        renewDays: this.config.certRenewDays,
-        firstProbeScheduled: (inSeconds) => this.monitor.dueWithin(inSeconds * 1000),
-      }),
-    );
+    const actor = new DomainActor({
+      hostnames: this.domains,
+      probe: new LiveDomainProbe(this.prober, this.preflight, this.served),
+      edge,
+      monitorIntervalSeconds: this.config.monitorIntervalSeconds,
+      certificates: this.certificates,
+      renewDays: this.config.certRenewDays,
+      firstProbeScheduled: (inSeconds) => this.monitor.dueWithin(inSeconds * 1000),
+    });
+    // A check of a domain not serving HTTPS yet restarts its pending back-off (the monitor's schedule).
+    this.registry.register(new CheckRestartsBackoff(actor, (id) => this.monitor.restartBackoff(id)));
   }
 }
 

@@ -11,7 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { DOMAIN_KIND, DomainCommand } from '../model/domain.protocol';
 import { holdsCertificate, probeChangesNothing, servedCheckDue } from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
-import { DueDomain, claimDueDomains, releaseDomains } from '../store/monitor.queries';
+import { DueDomain, claimDueDomains, releaseDomains, restartPendingBackoff } from '../store/monitor.queries';
+import { firstProbeSeconds } from '../store/pending-backoff';
 
 /** Origins shared by many domains are checked once a minute, not once per domain. */
 const ORIGIN_CACHE_MS = 60_000;
@@ -74,6 +75,21 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   /** A domain comes due within `ms` (a new domain's first probe). */
   dueWithin(ms: number): void {
     this.claims.wakeWithin(ms);
+  }
+
+  /**
+   * A check of a domain not serving HTTPS yet (`checkRestartsBackoff`): its pending back-off starts
+   * again, the next probe 10 s from now, and the monitor wakes for it (it may be asleep until later).
+   * A failure is logged, not thrown: the check itself stands, the domain keeps its schedule.
+   */
+  async restartBackoff(id: string): Promise<void> {
+    const inSeconds = firstProbeSeconds(this.config.monitorIntervalSeconds);
+    try {
+      await restartPendingBackoff(this.db, id, inSeconds);
+      this.dueWithin(inSeconds * 1000);
+    } catch (err) {
+      this.logger.warn({ err, domainId: id }, 'Restarting the pending back-off failed');
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {

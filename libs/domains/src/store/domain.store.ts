@@ -1,6 +1,7 @@
 import { Snapshot, SnapshotRow, SnapshotStore, SnapshotWrite, snapshotsById } from '@app/actors';
 import type { SqlExecutor } from '@app/persistence';
 import { DomainRecord } from '../model/domain.record';
+import { FIRST_PROBE_SECONDS } from './pending-backoff';
 
 /**
  * Domain snapshots in `domains`: the record as JSON plus the columns reads use (workspace, hostname
@@ -10,12 +11,14 @@ import { DomainRecord } from '../model/domain.record';
  */
 export class DomainStore implements SnapshotStore<DomainRecord> {
   /**
-   * The first probe comes soon after connecting: the customer may have set DNS up already.
+   * The first probe comes soon after connecting: the customer may have set DNS up already. A new
+   * domain starts on the pending back-off (`backoff_step` 1: `pendingProbeWaits`), its next probes
+   * 20 s, 40 s, ... apart until it is verified or the waits reach the interval.
    * `firstProbeScheduled` hears of new domains (the monitor, which otherwise sleeps until its
    * earliest known due time).
    */
   constructor(
-    private readonly firstProbeAfterSeconds = 10,
+    private readonly firstProbeAfterSeconds = FIRST_PROBE_SECONDS,
     private readonly firstProbeScheduled?: (inSeconds: number) => void,
   ) {}
 
@@ -43,8 +46,8 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
            from u
            on conflict do nothing returning id
          ), scheduled as (
-           insert into domain_schedule (id, shard, probe_phase, next_probe_at)
-           select u.id, u.shard, u.phase, now() + ? * interval '1 second' from u join inserted using (id)
+           insert into domain_schedule (id, shard, probe_phase, next_probe_at, backoff_step)
+           select u.id, u.shard, u.phase, now() + ? * interval '1 second', 1 from u join inserted using (id)
          )
          select id from inserted`,
         [

@@ -1,5 +1,6 @@
 import type { DomainState } from '@app/domain-model';
 import type { SqlExecutor } from '@app/persistence';
+import { pendingProbeWaits } from './pending-backoff';
 
 export interface DueDomain {
   id: string;
@@ -29,6 +30,10 @@ export interface Claim {
  * Claims the due domains of the given shards and moves each to its next phase slot in one
  * statement (`for update skip locked`), so no domain is probed twice in one interval even while
  * shards move. The next slot is the first `phase * interval` offset at least half an interval away.
+ * A domain on the pending back-off (`backoff_step` set at creation and by a check, see
+ * `pendingProbeWaits`) comes due again after its next wait instead, or at its slot if that is sooner;
+ * past the last wait, or once the domain is `verified`, it leaves the back-off for its slot. Only
+ * those rows look at `domains` (a primary-key lookup): the claim of the phase schedule is unchanged.
  * A claim that found less than `limit` also reads when the next domain comes due, so an idle monitor
  * sleeps until then instead of looking every second.
  */
@@ -48,9 +53,15 @@ export async function claimDueDomains(
     await tx.query(`select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
     // The claim moves rows of the narrow `domain_schedule` table; what a probe needs (hostname,
     // origin, state machine) is read from `domains` without writing it.
+    const waits = pendingProbeWaits(intervalSeconds);
     const due = await tx.bound<DueDomain>(
       `with due as (
-       select id, next_probe_at < now() - (?::int + 30) * interval '1 second' as stale
+       select id, next_probe_at < now() - (?::int + 30) * interval '1 second' as stale,
+         -- The back-off's next wait (seconds): none off the back-off (step null), past its last wait, or
+         -- once verified. A case, so only rows on the back-off look the domain up.
+         case when (?::float8[])[backoff_step + 1] is null then null
+           when exists (select 1 from domains d where d.id = domain_schedule.id and d.status = 'verified') then null
+           else (?::float8[])[backoff_step + 1] end as wait
        from domain_schedule
        where shard = any(?::int[]) and next_probe_at <= now()
        order by next_probe_at
@@ -58,9 +69,11 @@ export async function claimDueDomains(
        for update skip locked
      ), moved as (
        update domain_schedule s
-       set next_probe_at = to_timestamp(
+       -- least() skips a null: without a wait, the phase slot.
+       set next_probe_at = least(now() + due.wait * interval '1 second', to_timestamp(
          ceil((extract(epoch from now()) + ?::float8 / 2 - s.probe_phase * ?::float8) / ?::float8) * ?::float8
-           + s.probe_phase * ?::float8)
+           + s.probe_phase * ?::float8)),
+         backoff_step = case when due.wait is not null then s.backoff_step + 1 end
        from due
        where s.id = due.id
        returning s.id, s.shard, s.probe_phase, due.stale
@@ -71,6 +84,8 @@ export async function claimDueDomains(
      where d.deleted_at is null`,
       [
         intervalSeconds,
+        waits,
+        waits,
         // Up to 4096 numbers: bound beside the statement (`bound`), not spliced in and escaped.
         shards,
         limit,
@@ -91,6 +106,17 @@ export async function claimDueDomains(
     );
     return { due, nextDueInMs: next?.ms ?? undefined };
   });
+}
+
+/**
+ * A check of a domain not serving HTTPS yet: its back-off starts again at the first wait (`inSeconds`)
+ * from now, whatever step or slot it was at.
+ */
+export async function restartPendingBackoff(db: SqlExecutor, id: string, inSeconds: number): Promise<void> {
+  await db.query(
+    `update domain_schedule set backoff_step = 1, next_probe_at = now() + ? * interval '1 second' where id = ?`,
+    [inSeconds, id],
+  );
 }
 
 /** Claimed domains that will not be probed here after all (shutdown): due again at once. */

@@ -1,0 +1,164 @@
+import {
+  CERTIFICATE_EDGE as EDGE,
+  CertificateStack,
+  DnsRecord,
+  ORIGIN_URL,
+  eventually,
+  startCertificateStack,
+} from '@test/support';
+import request from 'supertest';
+
+const INTERVAL_S = 300;
+const SECOND = 1_000;
+
+/**
+ * The pending back-off with a 300 s interval: the phase schedule alone would probe a new domain again
+ * 150-450 s after its first probe; on the back-off it is probed 10 s after creation (or a check), then
+ * 20 s, 40 s, ... later. Three domains are created at once and followed side by side (each story
+ * needs time to pass, about 45 s in all).
+ */
+describe(`the pending back-off (standalone, ${INTERVAL_S} s interval, Pebble)`, () => {
+  let stack: CertificateStack;
+  let auth: { authorization: string };
+
+  beforeAll(async () => {
+    stack = await startCertificateStack({ env: { MONITOR_INTERVAL_SECONDS: String(INTERVAL_S) } });
+    auth = stack.auth;
+  });
+  afterAll(async () => stack?.close());
+
+  /** Sets the hostname's records, then connects it: the id and when the request was sent and answered. */
+  const connect = async (hostname: string, records: DnsRecord[]) => {
+    stack.dns.setRecords(hostname, records);
+    const sentAt = Date.now();
+    const { body } = await request(stack.t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname, originUrl: ORIGIN_URL })
+      .expect(201);
+    return { id: body.domain.id as string, sentAt, answeredAt: Date.now() };
+  };
+
+  /**
+   * The monitor's probes of a hostname since `from` (epoch ms), from the DNS server's query log: a
+   * probe asks the CNAME first; a resolver's retransmission, or a second look of the diagnostics,
+   * within a second of it is the same probe.
+   */
+  const probes = (hostname: string, from: number) =>
+    stack.dns.queries
+      .filter((q) => q.name === hostname && q.type === 'CNAME' && q.at >= from)
+      .map((q) => q.at)
+      .filter((at, i, all) => i === 0 || at - all[i - 1] > SECOND);
+
+  const waitForProbes = (hostname: string, from: number, count: number, timeoutMs: number) =>
+    eventually(
+      () => probes(hostname, from),
+      (seen) => seen.length >= count,
+      { timeoutMs, everyMs: 50, what: `${count} probes of ${hostname}` },
+    );
+
+  /** The domain's row of the monitor's schedule: its back-off step and next probe time (epoch ms). */
+  const schedule = async (id: string) => {
+    const [row] = await stack.t.db.query<{ step: number | null; next: number; phase: number }>(
+      `select backoff_step as step, extract(epoch from next_probe_at)::float8 * 1000 as next, probe_phase as phase
+       from domain_schedule where id = $1`,
+      [id],
+    );
+    return row;
+  };
+
+  /** A domain whose DNS is fixed after its first probe: pending_ssl at the second probe, 20 s later. */
+  async function fixedAfterFirstProbe() {
+    const hostname = 'fixed.customer-p.com';
+    const { id, sentAt, answeredAt } = await connect(hostname, []);
+    const [first] = await waitForProbes(hostname, answeredAt, 1, 20 * SECOND);
+    // The first probe 10 s after creation, on time although the monitor was asleep (nothing was due).
+    expect(first - sentAt).toBeGreaterThanOrEqual(9.5 * SECOND);
+    expect(first - answeredAt).toBeLessThan(13 * SECOND);
+    stack.dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE }]);
+    const fixedAt = Date.now();
+    const reached = await stack.waitFor(id, (d) => d.monitorStatus === 'pending_ssl' || d.status === 'verified');
+    const tookMs = Date.now() - fixedAt;
+    const [, second] = probes(hostname, answeredAt);
+    expect(second - first).toBeGreaterThanOrEqual(19.5 * SECOND);
+    expect(second - first).toBeLessThan(23 * SECOND);
+    // The phase schedule would have waited 150-450 s after the first probe.
+    expect(tookMs).toBeLessThan(25 * SECOND);
+    expect(reached.status === 'verified' || reached.monitorStatus === 'pending_ssl').toBe(true);
+    // The certificate is ordered at that probe: verified soon after, with no further probe needed.
+    await stack.waitFor(id, (d) => d.status === 'verified');
+    return { tookMs };
+  }
+
+  /** A domain whose DNS stays wrong: a check restarts its back-off at 10 s, then 20 s, then 40 s. */
+  async function checkRestarts() {
+    const hostname = 'wrong.customer-p.com';
+    const { id, answeredAt } = await connect(hostname, [{ type: 'CNAME', data: 'other-host.saas-test.net' }]);
+    const [first] = await waitForProbes(hostname, answeredAt, 1, 20 * SECOND);
+    // The claim that made the first probe moved the domain to the second wait: 20 s.
+    const afterFirst = await eventually(
+      () => schedule(id),
+      (row) => row.step === 2,
+      { timeoutMs: 5 * SECOND, what: 'the back-off at step 2' },
+    );
+    expect(afterFirst.next - first).toBeGreaterThan(18.5 * SECOND);
+    expect(afterFirst.next - first).toBeLessThan(21 * SECOND);
+
+    const checkSentAt = Date.now();
+    const { body } = await request(stack.t.server).post(`/v1/domains/${id}/check`).set(auth).expect(200);
+    const checkedAt = Date.now();
+    expect(body.domain).toMatchObject({ status: 'pending', monitorStatus: 'dns_incorrect' });
+    const restarted = await schedule(id);
+    expect(restarted.step).toBe(1);
+    expect(restarted.next - checkSentAt).toBeGreaterThanOrEqual(9.5 * SECOND);
+    expect(restarted.next - checkedAt).toBeLessThanOrEqual(10.5 * SECOND);
+
+    // 10 s after the check (not 20 s after the first probe), although the monitor slept until then.
+    const [p1, p2] = await waitForProbes(hostname, checkedAt, 2, 40 * SECOND);
+    expect(p1 - checkSentAt).toBeGreaterThanOrEqual(9.5 * SECOND);
+    expect(p1 - checkedAt).toBeLessThan(13 * SECOND);
+    expect(p2 - p1).toBeGreaterThanOrEqual(19.5 * SECOND);
+    expect(p2 - p1).toBeLessThan(23 * SECOND);
+    const third = await eventually(
+      () => schedule(id),
+      (row) => row.step === 3,
+      { timeoutMs: 5 * SECOND, what: 'the back-off at step 3' },
+    );
+    expect(third.next - p2).toBeGreaterThan(38.5 * SECOND);
+    expect(third.next - p2).toBeLessThan(41 * SECOND);
+    expect(probes(hostname, checkedAt)).toHaveLength(2);
+  }
+
+  /** A domain verified at its first probe leaves the back-off at the next claim, for its phase slot. */
+  async function verifiedLeavesBackoff() {
+    const hostname = 'ready.customer-p.com';
+    const { id, answeredAt } = await connect(hostname, [{ type: 'CNAME', data: EDGE }]);
+    expect(await schedule(id)).toMatchObject({ step: 1 });
+    await stack.waitFor(id, (d) => d.status === 'verified');
+    const left = await eventually(
+      () => schedule(id),
+      (row) => row.step === null,
+      { timeoutMs: 40 * SECOND, everyMs: 250, what: 'the verified domain off the back-off' },
+    );
+    // The claim that took it off the back-off made its last probe (at 30 s, unless the certificate took
+    // longer than the 20 s wait): until then the waits doubled.
+    const seen = await waitForProbes(hostname, answeredAt, 2, 5 * SECOND);
+    const last = seen[seen.length - 1];
+    seen.slice(1).forEach((at, i) => {
+      expect(at - seen[i]).toBeGreaterThanOrEqual(20 * 2 ** i * SECOND - 500);
+      expect(at - seen[i]).toBeLessThan(20 * 2 ** i * SECOND + 3 * SECOND);
+    });
+    // Its phase slot: the first offset `phase * interval` at least half an interval after that claim.
+    expect(left.next - last).toBeGreaterThan(0.5 * INTERVAL_S * SECOND - 1_500);
+    expect(left.next - last).toBeLessThan(1.5 * INTERVAL_S * SECOND);
+    const offset = (left.next / SECOND / INTERVAL_S) % 1;
+    const distance = Math.abs(offset - left.phase);
+    expect(Math.min(distance, 1 - distance)).toBeLessThan(1e-6);
+  }
+
+  it('probes a domain not serving HTTPS yet 10 s, 20 s, 40 s apart; a check restarts it; verified, it returns to its phase slot', async () => {
+    // Each story to its end before the stack closes; then the first failure, if any.
+    const stories = await Promise.allSettled([fixedAfterFirstProbe(), checkRestarts(), verifiedLeavesBackoff()]);
+    for (const story of stories) if (story.status === 'rejected') throw story.reason;
+  });
+});
