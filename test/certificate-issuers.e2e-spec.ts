@@ -112,4 +112,29 @@ describe('certificates from several CAs: CAA, failover, ARI', () => {
     expect(renewed).toMatchObject({ status: 'verified', monitorStatus: 'active_ssl' });
     expect(Date.now()).toBeGreaterThanOrEqual(renewAt - 1_000);
   });
+
+  it('asks the CA again when it said, and renews at once when the CA moved the window into the past', async () => {
+    const hostname = 'shop.only-google.com';
+    const [row] = await stack.t.db.query<{ domain_id: string; cert_id: string; cert_pem: string }>(
+      'select domain_id, cert_id, cert_pem from certificates where hostname = $1',
+      [hostname],
+    );
+    const before = ordersFor('backup', hostname).length;
+    // The CA revokes early (a key compromise, a mis-issuance): its renewal window now lies in the past.
+    cas.backup.setRenewalWindow(row.cert_pem, {
+      start: new Date(Date.now() - 60_000),
+      end: new Date(Date.now() - 1_000),
+    });
+    // Due for its next renewal-information check now instead of in hours (the CA's Retry-After).
+    await stack.t.db.query('update certificates set ari_check_at = now() where domain_id = $1', [row.domain_id]);
+    const renewal = await eventually(
+      async () => ordersFor('backup', hostname),
+      (orders) => orders.length > before,
+      { timeoutMs: 60_000, everyMs: 500, what: 'the renewal the moved window calls for' },
+    );
+    expect(renewal[renewal.length - 1].replaces).toBe(row.cert_id);
+    const renewed = await stack.waitFor(row.domain_id, (d) => d.certificate.attempts.length === 2);
+    expect(renewed).toMatchObject({ status: 'verified', monitorStatus: 'active_ssl' });
+    expect(renewed.certificate.issuer).toBe('backup');
+  });
 });

@@ -16,7 +16,10 @@ export interface AriDue {
  */
 export async function claimAriDue(db: SqlExecutor, shards: readonly number[], limit: number): Promise<AriDue[]> {
   if (!shards.length) return [];
-  return db.bound<AriDue>(
+  const rows = await db.bound<
+    Omit<AriDue, 'notBefore' | 'notAfter' | 'renewAt'> &
+      Record<'notBefore' | 'notAfter' | 'renewAt', string | Date | null>
+  >(
     `with due as (
        select c.domain_id from certificates c join domain_schedule s on s.id = c.domain_id
        where c.ari_check_at <= now() and s.shard = any(?::int[])
@@ -28,4 +31,12 @@ export async function claimAriDue(db: SqlExecutor, shards: readonly number[], li
        c.not_before as "notBefore", c.not_after as "notAfter", c.renew_at as "renewAt"`,
     [shards, limit],
   );
+  // Timestamps come back as text or Date depending on the driver path: one shape for the caller.
+  const date = (value: string | Date | null) => (value === null ? null : new Date(value));
+  return rows.map((row) => ({
+    ...row,
+    notBefore: date(row.notBefore) as Date,
+    notAfter: date(row.notAfter) as Date,
+    renewAt: date(row.renewAt),
+  }));
 }

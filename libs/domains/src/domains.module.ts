@@ -26,6 +26,7 @@ import { DomainsController } from './api/domains.controller';
 import { BulkCreateDomains } from './api/bulk-create.usecase';
 import { DomainsBulkController } from './api/domains-bulk.controller';
 import { HostnameClaims } from './api/hostname-claim.service';
+import { LEGACY_RENEW_DAYS } from './model/domain-certificate';
 
 /** The /v1/domains API (api, standalone). */
 @Module({
@@ -72,7 +73,7 @@ class DomainActorRegistration implements OnModuleInit {
       edge,
       monitorIntervalSeconds: this.config.monitorIntervalSeconds,
       certificates: this.certificates,
-      renewDays: this.config.certRenewDays,
+      renewDays: LEGACY_RENEW_DAYS,
       firstProbeScheduled: (inSeconds) => this.monitor.dueWithin(inSeconds * 1000),
     });
     // A check of a domain not serving HTTPS yet restarts its pending back-off (the monitor's schedule).

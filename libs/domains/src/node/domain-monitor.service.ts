@@ -9,7 +9,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DOMAIN_KIND, DomainCommand } from '../model/domain.protocol';
-import { holdsCertificate, probeChangesNothing, servedCheckDue } from '../model/domain-certificate';
+import { LEGACY_RENEW_DAYS, holdsCertificate, probeChangesNothing, servedCheckDue } from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
 import { DueDomain, claimDueDomains, releaseDomains, restartPendingBackoff } from '../store/monitor.queries';
 import { firstProbeSeconds } from '../store/pending-backoff';
@@ -188,7 +188,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
           probe.dns === 'correct' && this.servedCheckDue(domain) ? await this.readServed(domain) : undefined;
         edgeStale = served !== undefined && served !== 'valid';
         const { problem } = probe;
-        if (probeChangesNothing(domain.machine, probe.dns, served, new Date(), this.config.certRenewDays, problem)) {
+        if (probeChangesNothing(domain.machine, probe.dns, served, new Date(), LEGACY_RENEW_DAYS, problem)) {
           if (edgeStale) publishEdgeInvalidation(this.bus, domain.hostname);
           return probe.dns;
         }

@@ -18,6 +18,7 @@ import { Migration20261126010000ConsoleOps } from './Migration20261126010000Cons
 import { Migration20261126020000HostnameSearchIndex } from './Migration20261126020000HostnameSearchIndex';
 import { Migration20261127000000DomainSchedule } from './Migration20261127000000DomainSchedule';
 import { Migration20261127100000IssuanceBuckets } from './Migration20261127100000IssuanceBuckets';
+import { Migration20261127110000CertificateRenewal } from './Migration20261127110000CertificateRenewal';
 import { Migration20261128000000PendingBackoff } from './Migration20261128000000PendingBackoff';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
@@ -41,5 +42,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126020000HostnameSearchIndex', class: Migration20261126020000HostnameSearchIndex },
   { name: 'Migration20261127000000DomainSchedule', class: Migration20261127000000DomainSchedule },
   { name: 'Migration20261127100000IssuanceBuckets', class: Migration20261127100000IssuanceBuckets },
+  { name: 'Migration20261127110000CertificateRenewal', class: Migration20261127110000CertificateRenewal },
   { name: 'Migration20261128000000PendingBackoff', class: Migration20261128000000PendingBackoff },
 ];
