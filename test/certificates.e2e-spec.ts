@@ -68,7 +68,10 @@ describe.each([
       expect(domain.monitorMessage).toMatch(/^Certificate issuance failed: The CAA records on caa-blocked.com/);
       // The exact record that would allow our CA.
       expect(domain.monitorMessage).toContain('caa-blocked.com. CAA 0 issue "letsencrypt.org"');
-      expect(domain.certificate).toMatchObject({ errorCode: 'caa_forbids', attempts: [{ issuer: 'caa', code: 'caa_forbids' }] });
+      expect(domain.certificate).toMatchObject({
+        errorCode: 'caa_forbids',
+        attempts: [{ issuer: 'caa', code: 'caa_forbids' }],
+      });
       expect(domain.certificate.retryAt).toEqual(expect.any(String));
       // Time must pass: the failure must hold (a retry waits for retryAt), and nothing signals that.
       await sleep(2_500);

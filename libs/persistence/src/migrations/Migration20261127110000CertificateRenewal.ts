@@ -12,7 +12,9 @@ export class Migration20261127110000CertificateRenewal extends Migration {
       add column cert_id text,
       add column renew_at timestamptz,
       add column ari_check_at timestamptz`);
-    this.addSql('create index certificates_ari_check_idx on certificates (ari_check_at) where ari_check_at is not null');
+    this.addSql(
+      'create index certificates_ari_check_idx on certificates (ari_check_at) where ari_check_at is not null',
+    );
   }
 
   override async down(): Promise<void> {
