@@ -118,6 +118,12 @@ describe.each(SCENARIOS)('a certificate failure is shown on the domain: $name', 
       },
     ]);
 
+    // Operators see it too: attempts by CA and outcome (what the issuance alerts read).
+    const metrics = (await request(t.server).get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(
+      new RegExp(`certificate_order_attempts_total\\{issuer="letsencrypt",outcome="${scenario.code}"\\} [1-9]`),
+    );
+
     // Probes go on, and nothing is ordered again before the next try.
     const orders = cas.letsencrypt.orders().length;
     await request(t.server).post(`/v1/domains/${body.domain.id}/check`).set(auth).expect(200);

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError, publishEdgeInvalidation } from '@app/kernel';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CertificateOrders, OrderOutcome, OrderRequest } from './certificate-order.service';
+import { CertificateOrderMetrics } from './certificate-orders.metrics';
 import { CertificateRepository } from './certificate.repository';
 import { FairQueue } from './model/fair-queue';
 import { failureMessage } from './model/issuance-messages';
@@ -34,7 +35,9 @@ export class CertificateManager {
     private readonly actors: ActorClient,
     private readonly bus: Bus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    CertificateOrderMetrics.get().bind(() => ({ queued: this.queue.size, inFlight: this.running.size }));
+  }
 
   /** Queues an order unless one is queued or running for the domain. */
   request(domain: OrderRequest): void {

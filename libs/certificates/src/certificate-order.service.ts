@@ -4,6 +4,7 @@ import { CaaClimbStep, caaAllowsIssuer, caaParameters, caaRecordsAllowing } from
 import { Injectable, Logger } from '@nestjs/common';
 import { AcmeIssuers } from './acme/acme-issuers.service';
 import { describeAcmeError } from './acme/describe-error';
+import { CertificateOrderMetrics } from './certificate-orders.metrics';
 import { CertificateRepository, StoredCertificate } from './certificate.repository';
 import { IssuanceBudget } from './issuance-budget.store';
 import { IssuanceFailure, classifyIssuanceError } from './model/issuance-failure';
@@ -53,6 +54,7 @@ const HOUR = 3_600_000;
 @Injectable()
 export class CertificateOrders {
   private readonly logger = new Logger(CertificateOrders.name);
+  private readonly metrics = CertificateOrderMetrics.get();
   /** A CA that rate-limited us or was down is not asked again before this (per node). */
   private readonly pausedUntil = new Map<string, { until: Date; failure: IssuanceFailure }>();
 
@@ -97,6 +99,7 @@ export class CertificateOrders {
           now,
         );
         const accountWide = held.key.startsWith('new_orders:');
+        this.metrics.budgetWaits.inc({ limit: held.key.split(':')[0] });
         failures.push({ code: accountWide ? 'account_budget' : 'budget', message, retryAt: held.retryAt });
         continue;
       }
@@ -106,6 +109,7 @@ export class CertificateOrders {
         const plan = await this.planner.plan(issuer, issued);
         await this.certificates.save(request.id, request.hostname, issued, plan);
         attempts.push({ at, issuer: issuer.name, outcome: 'issued' });
+        this.metrics.attempts.inc({ issuer: issuer.name, outcome: 'issued' });
         return {
           type: 'certificate',
           result: 'issued',
@@ -128,6 +132,7 @@ export class CertificateOrders {
           'Certificate order failed',
         );
         attempts.push({ at, issuer: issuer.name, outcome: 'failed', code: failure.code, message: described.message });
+        this.metrics.attempts.inc({ issuer: issuer.name, outcome: failure.code });
         await this.settleBudget(issuer, request.hostname, failure);
         if (failure.code === 'validation_failed') {
           // The hostname, not the CA: another CA would fail the same way and count another failure.
@@ -173,6 +178,7 @@ export class CertificateOrders {
       caaRecordsAllowing(name, { name: issuer.name, caaIdentities: issuer.caaIdentities, accountUri }),
     );
     const message = caaMessage(name, records, allowing);
+    this.metrics.attempts.inc({ issuer: 'caa', outcome: 'caa_forbids' });
     const retryAt = new Date(now.getTime() + HOUR).toISOString();
     const attempt: Attempt = { at: now.toISOString(), issuer: 'caa', outcome: 'failed', code: 'caa_forbids', message };
     return { type: 'certificate', result: 'failed', code: 'caa_forbids', message, retryAt, attempts: [attempt] };

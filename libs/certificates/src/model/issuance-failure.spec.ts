@@ -12,7 +12,7 @@ const problem = (kinds: string[], step: string, extra: Partial<IssuanceError> = 
 
 describe('classifyIssuanceError', () => {
   it.each([
-    ['a network error', { source: 'network', kinds: [], detail: 'ECONNREFUSED' }, 'ca_unavailable', true],
+    ['a network error', { source: 'network' as const, kinds: [], detail: 'ECONNREFUSED' }, 'ca_unavailable', true],
     ['a rate limit', problem(['rateLimited'], 'new order', { status: 429 }), 'ca_rate_limited', true],
     ['HTTP-01 refused', problem(['connection'], 'validation of a.example.com'), 'validation_failed', false],
     ['a wrong answer', problem(['unauthorized'], 'validation of a.example.com'), 'validation_failed', false],
