@@ -74,16 +74,20 @@ describe(`the pending back-off (standalone, ${INTERVAL_S} s interval, Pebble)`, 
     const [first] = await waitForProbes(hostname, answeredAt, 1, 20 * SECOND);
     // The first probe 10 s after creation, on time although the monitor was asleep (nothing was due).
     expect(first - sentAt).toBeGreaterThanOrEqual(9.5 * SECOND);
-    expect(first - answeredAt).toBeLessThan(13 * SECOND);
+    expect(first - answeredAt).toBeLessThan(16 * SECOND);
+    // DNS is fixed once that probe is over (its answer written), not while it may still be asking:
+    // on a busy machine a probe's later lookups would otherwise already see the fix.
+    await stack.waitFor(id, (d) => d.monitorStatus === 'dns_not_resolving');
     stack.dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE }]);
     const fixedAt = Date.now();
     const reached = await stack.waitFor(id, (d) => d.monitorStatus === 'pending_ssl' || d.status === 'verified');
     const tookMs = Date.now() - fixedAt;
     const [, second] = probes(hostname, answeredAt);
     expect(second - first).toBeGreaterThanOrEqual(19.5 * SECOND);
-    expect(second - first).toBeLessThan(23 * SECOND);
+    // Slack for a busy machine (claims and probes late by seconds); the phase slot is minutes away.
+    expect(second - first).toBeLessThan(30 * SECOND);
     // The phase schedule would have waited 150-450 s after the first probe.
-    expect(tookMs).toBeLessThan(25 * SECOND);
+    expect(tookMs).toBeLessThan(35 * SECOND);
     expect(reached.status === 'verified' || reached.monitorStatus === 'pending_ssl').toBe(true);
     // The certificate is ordered at that probe: verified soon after, with no further probe needed.
     await stack.waitFor(id, (d) => d.status === 'verified');
@@ -116,9 +120,9 @@ describe(`the pending back-off (standalone, ${INTERVAL_S} s interval, Pebble)`, 
     // 10 s after the check (not 20 s after the first probe), although the monitor slept until then.
     const [p1, p2] = await waitForProbes(hostname, checkedAt, 2, 40 * SECOND);
     expect(p1 - checkSentAt).toBeGreaterThanOrEqual(9.5 * SECOND);
-    expect(p1 - checkedAt).toBeLessThan(13 * SECOND);
+    expect(p1 - checkedAt).toBeLessThan(16 * SECOND);
     expect(p2 - p1).toBeGreaterThanOrEqual(19.5 * SECOND);
-    expect(p2 - p1).toBeLessThan(23 * SECOND);
+    expect(p2 - p1).toBeLessThan(28 * SECOND);
     const third = await eventually(
       () => schedule(id),
       (row) => row.step === 3,
