@@ -296,6 +296,21 @@ describe('GET /v1/domains/{id}/instructions', () => {
     });
   });
 
+  it('adds the CAA record to create when CAA allows none of our CAs', async () => {
+    dns.setRecords('caa-instructions.com', [{ type: 'CAA', data: { flags: 0, tag: 'issue', value: 'digicert.com' } }]);
+    await connect('shop.caa-instructions.com');
+    const { steps } = (await instructions('shop.caa-instructions.com').expect(200)).body.instructions as {
+      steps: string[];
+    };
+    const caa = steps.find((step) => step.includes('CAA'));
+    expect(caa).toContain("none of the certificate authorities this service uses (Let's Encrypt)");
+    expect(caa).toContain('caa-instructions.com. CAA 0 issue "letsencrypt.org"');
+    // Before the closing "Check now" step, while the customer still has the DNS editor open.
+    expect(steps.indexOf(caa!)).toBe(steps.length - 3);
+    const plain = (await instructions('shop.cf-customer.com').expect(200)).body.instructions as { steps: string[] };
+    expect(plain.steps.some((step) => step.includes('CAA'))).toBe(false);
+  });
+
   it('GoDaddy subdomain: CNAME with the label only', async () => {
     const res = await instructions('www.gd-customer.com').expect(200);
     expect(res.body.instructions).toMatchObject({

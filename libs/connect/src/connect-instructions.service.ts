@@ -14,6 +14,8 @@ export interface InstructionsOptions {
   providerId: string;
   serviceId: string;
   signer?: { keyHost: string; privateKey: KeyObject };
+  /** What the hostname's CAA records must change for a certificate (with the exact records), if anything. */
+  caaProblem?: (hostname: string) => Promise<string | undefined>;
 }
 
 export interface InstructionsQuery {
@@ -50,12 +52,14 @@ export class ConnectInstructionsService {
     const root = registrableDomain(hostname);
     // Both lookups are independent and never throw: DNS trouble gives generic instructions.
     const budget = this.options.lookupBudgetMs ?? DEFAULT_LOOKUP_BUDGET_MS;
-    const [detection, discovery] = await Promise.all([
+    const caa = this.options.caaProblem?.(hostname).catch(() => undefined) ?? Promise.resolve(undefined);
+    const [detection, discovery, caaProblem] = await Promise.all([
       withDeadline(this.detector.detect(hostname), budget, { zone: root, nameservers: [], lookupFailed: true }),
       withDeadline<DomainConnectDiscovery>(this.domainConnect.discover(root), budget, {
         supported: false,
         reason: 'lookup_failed',
       }),
+      withDeadline(caa, budget, undefined),
     ]);
     const domainConnect = this.view(discovery, hostname, root, query);
     return buildInstructions({
@@ -66,6 +70,7 @@ export class ConnectInstructionsService {
       nameservers: detection.nameservers,
       edge: this.options.edge,
       domainConnect,
+      caaProblem,
     });
   }
 

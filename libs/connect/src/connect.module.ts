@@ -1,6 +1,7 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { edgeSettingsOf } from '@app/kernel';
-import { DnsModule, DnsResolver } from '@app/dns';
+import { DnsModule, DnsResolver, climbCaa } from '@app/dns';
+import { caaIssuersWarning } from '@app/domain-model';
 import { DomainRepository, DomainsApiModule } from '@app/domains';
 import { Module } from '@nestjs/common';
 import { createPrivateKey } from 'node:crypto';
@@ -53,10 +54,18 @@ export class ProviderDetectionModule {}
     },
     {
       provide: ConnectInstructionsService,
-      inject: [DomainRepository, ProviderDetector, DomainConnectClient, APP_CONFIG],
-      useFactory: (domains: DomainRepository, detector: ProviderDetector, dc: DomainConnectClient, c: AppConfig) =>
+      inject: [DomainRepository, ProviderDetector, DomainConnectClient, DnsResolver, APP_CONFIG],
+      useFactory: (
+        domains: DomainRepository,
+        detector: ProviderDetector,
+        dc: DomainConnectClient,
+        resolver: DnsResolver,
+        c: AppConfig,
+      ) =>
         new ConnectInstructionsService(domains, detector, dc, {
           edge: edgeSettingsOf(c),
+          // The CAA fix, when the hostname's CAA allows none of our CAs: a failed lookup says nothing.
+          caaProblem: async (hostname) => caaIssuersWarning(await climbCaa(resolver, hostname), c.acmeIssuers)?.message,
           providerId: c.domainConnect.providerId,
           serviceId: c.domainConnect.serviceId,
           signer: c.domainConnect.privateKeyPem

@@ -42,6 +42,8 @@ export interface InstructionsInput {
   nameservers: string[];
   edge: EdgeTarget;
   domainConnect: DomainConnectView;
+  /** The hostname's CAA records forbid our CAs: this says which records to add (a step of its own). */
+  caaProblem?: string;
 }
 
 const GENERIC_TTL = 3600;
@@ -130,6 +132,7 @@ export function buildInstructions(input: InstructionsInput): ConnectInstructions
         ...provider.steps.map((step) => fill(step, zone)),
         conflicts,
         ...records.map((record) => recordStep(record, provider, method, atZoneApex)),
+        ...(input.caaProblem ? [input.caaProblem] : []),
         finish,
         provider.propagation,
       ]
@@ -138,6 +141,7 @@ export function buildInstructions(input: InstructionsInput): ConnectInstructions
         'Open the DNS settings (often called DNS records, Zone editor or Advanced DNS).',
         conflicts,
         ...records.map((record) => recordStep(record, undefined, method, atZoneApex)),
+        ...(input.caaProblem ? [input.caaProblem] : []),
         finish,
         "DNS changes usually take effect within minutes, but can take up to the old record's TTL (often an hour).",
       ];
