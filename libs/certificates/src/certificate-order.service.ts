@@ -5,7 +5,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AcmeIssuers } from './acme/acme-issuers.service';
 import { describeAcmeError } from './acme/describe-error';
 import { CertificateOrderMetrics } from './certificate-orders.metrics';
-import { CertificateRepository, StoredCertificate } from './certificate.repository';
+import { CertificateRepository } from './certificate.repository';
 import { IssuanceBudget } from './issuance-budget.store';
 import { IssuanceFailure, classifyIssuanceError } from './model/issuance-failure';
 import { issuanceLimits, orderBuckets, registeredDomain } from './model/issuance-limits';
@@ -134,9 +134,10 @@ export class CertificateOrders {
         attempts.push({ at, issuer: issuer.name, outcome: 'failed', code: failure.code, message: described.message });
         this.metrics.attempts.inc({ issuer: issuer.name, outcome: failure.code });
         await this.settleBudget(issuer, request.hostname, failure);
-        if (failure.code === 'validation_failed') {
-          // The hostname, not the CA: another CA would fail the same way and count another failure.
-          return { type: 'certificate', result: 'deferred', ...stamp(described), retryOnCheck: true, attempts };
+        if (failure.code === 'validation_failed' || failure.code === 'internal_error') {
+          // The hostname (or our side), not the CA: another CA would fail the same way.
+          const retryOnCheck = failure.code === 'validation_failed';
+          return { type: 'certificate', result: 'deferred', ...stamp(described), retryOnCheck, attempts };
         }
         if (failure.code === 'ca_rate_limited' || failure.code === 'ca_unavailable' || failure.code === 'ca_account')
           this.pausedUntil.set(issuer.name, { until: failure.retryAt, failure });
@@ -242,5 +243,3 @@ const stamp = (f: { code: string; message: string; retryAt: Date }) => ({
   message: f.message,
   retryAt: f.retryAt.toISOString(),
 });
-
-export type { StoredCertificate };

@@ -94,7 +94,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
       errorCode: nullable(
         str(
           '`caa_forbids`, `validation_failed`, `ca_rate_limited`, `ca_unavailable`, `ca_refused`, `ca_account`, ' +
-            '`ca_error`, `budget` (waiting for our count of the CA limits) or `queued` (behind other orders)',
+            '`ca_error`, `internal_error`, `budget` (waiting for our count of the CA limits) or `queued` (behind other orders)',
         ),
       ),
       retryAt: {

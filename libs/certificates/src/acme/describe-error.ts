@@ -14,7 +14,7 @@ export function describeAcmeError(error: unknown): IssuanceError {
     };
   if (error instanceof AcmeNetworkError)
     return { source: 'network', kinds: [], detail: error.message, networkCode: error.code };
-  // Our own failure (the database, a bug): reported as such, retried like an outage.
+  // Our own failure (the database, a bug): reported as such, retried on a back-off, no other CA tried.
   const detail = error instanceof Error ? error.message : String(error);
-  return { source: 'problem', kinds: ['internal'], status: 500, detail };
+  return { source: 'internal', kinds: [], detail };
 }

@@ -23,6 +23,7 @@ describe('classifyIssuanceError', () => {
     ['EAB wrong', problem(['unauthorized'], 'account registration'), 'ca_account', true],
     ['a CA error', problem(['serverInternal'], 'finalization', { status: 500 }), 'ca_unavailable', true],
     ['an unknown problem', problem(['badCSR'], 'finalization', { status: 400 }), 'ca_error', true],
+    ['our own failure', { source: 'internal' as const, kinds: [], detail: 'database down' }, 'internal_error', false],
   ])('%s', (_case, error, code, tryNextIssuer) => {
     expect(classifyIssuanceError(error, 1, now)).toMatchObject({ code, tryNextIssuer });
   });

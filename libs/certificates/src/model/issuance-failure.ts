@@ -14,11 +14,13 @@ export type FailureCode =
   /** The CA could not validate the hostname (HTTP-01 failed): the customer's DNS or network, not the CA. */
   | 'validation_failed'
   /** Anything else the CA answered. */
-  | 'ca_error';
+  | 'ca_error'
+  /** Our side failed (storing the certificate, the database): no other CA would help. */
+  | 'internal_error';
 
 export interface IssuanceError {
-  /** `problem`: an RFC 8555 problem document; `network`: no answer at all. */
-  source: 'problem' | 'network';
+  /** `problem`: an RFC 8555 problem document; `network`: no answer at all; `internal`: our own failure. */
+  source: 'problem' | 'network' | 'internal';
   /** Problem types without the `urn:ietf:params:acme:error:` prefix, the top one first. */
   kinds: string[];
   status?: number;
@@ -60,6 +62,7 @@ export function classifyIssuanceError(error: IssuanceError, attempt: number, now
     detail: error.detail,
   });
   if (error.source === 'network') return failure('ca_unavailable', true, retryBackoffMs(attempt));
+  if (error.source === 'internal') return failure('internal_error', false, retryBackoffMs(attempt));
   const kinds = new Set(error.kinds);
   const validating = error.step?.startsWith('validation') ?? false;
   if (kinds.has('rateLimited')) return failure('ca_rate_limited', true, HOUR);

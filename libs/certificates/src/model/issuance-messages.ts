@@ -44,6 +44,8 @@ export function failureMessage(code: FailureCode | 'budget' | 'queued', c: Failu
         `Our account at ${c.ca} was not accepted (${clip(c.detail)}); our operators have to fix it. ` +
         `Nothing to do on your side: we try again at ${next}.`
       );
+    case 'internal_error':
+      return `We could not complete the certificate order (${clip(c.detail)}). Nothing to do on your side: we try again at ${next}.`;
     case 'ca_error':
       return `${c.ca} could not issue the certificate (${clip(c.detail)}). We try again at ${next}.`;
     case 'budget':

@@ -1303,7 +1303,7 @@ export interface components {
         issuer: string | null;
         /** @description The last failed order, in words that say what to do; null once a certificate is issued */
         error: string | null;
-        /** @description `caa_forbids`, `validation_failed`, `ca_rate_limited`, `ca_unavailable`, `ca_refused`, `ca_account`, `ca_error`, `budget` (waiting for our count of the CA limits) or `queued` (behind other orders) */
+        /** @description `caa_forbids`, `validation_failed`, `ca_rate_limited`, `ca_unavailable`, `ca_refused`, `ca_account`, `ca_error`, `internal_error`, `budget` (waiting for our count of the CA limits) or `queued` (behind other orders) */
         errorCode: string | null;
         /**
          * Format: date-time
