@@ -24,7 +24,18 @@ export function domainZones(): DnsZones {
   };
 }
 
-/** Environment for an app under test that resolves through the fixture DNS server. */
+/**
+ * Environment for an app under test that resolves through the fixture DNS server. Its certificate
+ * orders go to a closed loopback port standing in for Let's Encrypt (refused at once, shown on the
+ * domain as ca_unavailable), never to the internet; the certificate tests bring Pebble.
+ */
 export function domainEnv(dnsAddress: string): Record<string, string> {
-  return { DNS_RESOLVERS: dnsAddress, EDGE_CNAME_TARGET: EDGE_TARGET, EDGE_IPV4: EDGE_IP };
+  return {
+    DNS_RESOLVERS: dnsAddress,
+    EDGE_CNAME_TARGET: EDGE_TARGET,
+    EDGE_IPV4: EDGE_IP,
+    ACME_DIRECTORY_URL: 'http://127.0.0.1:9/directory',
+    ACME_ISSUER_NAME: 'letsencrypt',
+    ACME_CAA_IDENTITIES: 'letsencrypt.org',
+  };
 }
