@@ -3,7 +3,7 @@ import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
 import { DOMAIN_STATUSES, MONITOR_STATUSES, PREFLIGHT_WARNING_CODES } from '@app/domain-model';
-import { DNS_RECORD_VIEW_TYPES, DOMAIN_MODES, REDIRECT_STATUSES } from '@app/domains';
+import { CERTIFICATE_ATTEMPT_OUTCOMES, DNS_RECORD_VIEW_TYPES, DOMAIN_MODES, REDIRECT_STATUSES } from '@app/domains';
 import { GRANT_TYPES } from '@app/oauth';
 import { CURRENCIES, PURCHASE_STATUSES, RENEWAL_STEPS } from '@app/purchases';
 import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';
@@ -22,6 +22,7 @@ const FROM_CODE: Record<string, readonly unknown[]> = {
   'Domain.redirectStatus': REDIRECT_STATUSES,
   'Domain.status': DOMAIN_STATUSES,
   'Domain.monitorStatus': MONITOR_STATUSES,
+  'Domain.certificate.attempts.outcome': CERTIFICATE_ATTEMPT_OUTCOMES,
   'Delivery.status': DELIVERY_STATUSES,
   'ConnectInstructions.method': CONNECT_METHODS,
   'ConnectInstructions.domainConnect.reason': DOMAIN_CONNECT_REASONS,

@@ -3,7 +3,7 @@ import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
 import { DOMAIN_STATUSES, MONITOR_STATUSES, PREFLIGHT_WARNING_CODES } from '@app/domain-model';
-import { DNS_RECORD_VIEW_TYPES, DOMAIN_MODES, REDIRECT_STATUSES } from '@app/domains';
+import { CERTIFICATE_ATTEMPT_OUTCOMES, DNS_RECORD_VIEW_TYPES, DOMAIN_MODES, REDIRECT_STATUSES } from '@app/domains';
 import { CURRENCIES, PURCHASE_STATUSES } from '@app/purchases';
 import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';
 import { LOOKUP_RCODES, LOOKUP_STATUSES, RECORD_STATUSES, RESOLVER_STATUSES } from '@app/tools';
@@ -107,7 +107,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
             {
               at: dateTime(),
               issuer: str('The CA tried (ACME_ISSUERS name), or `caa` when CAA allowed none'),
-              outcome: oneOfValues('issued', 'failed'),
+              outcome: oneOfValues(...CERTIFICATE_ATTEMPT_OUTCOMES),
               code: str(),
               message: str(),
             },
