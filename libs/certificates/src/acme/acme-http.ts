@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, errors, request } from 'undici';
 import { AcmeNetworkError } from './acme-problem';
 
@@ -22,8 +22,12 @@ export class AcmeHttp {
   private readonly agent: Agent;
 
   constructor(caFile?: string) {
-    const ca = caFile ? [...rootCertificates, readFileSync(caFile, 'utf8')] : undefined;
-    this.agent = new Agent({ connect: { ca, timeout: TIMEOUT_MS }, keepAliveTimeout: 30_000 });
+    // One context made here: passing `ca` instead would parse the ~140 roots again for every new
+    // connection (11 s of a node's 110 s in the `certificates.issuance-scale` profile).
+    const secureContext = caFile
+      ? createSecureContext({ ca: [...rootCertificates, readFileSync(caFile, 'utf8')] })
+      : undefined;
+    this.agent = new Agent({ connect: { secureContext, timeout: TIMEOUT_MS }, keepAliveTimeout: 30_000 });
   }
 
   async send(method: 'GET' | 'HEAD' | 'POST', url: string, body?: unknown): Promise<AcmeResponse> {
