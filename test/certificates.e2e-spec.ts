@@ -8,21 +8,21 @@ import {
 } from '@test/support';
 import request from 'supertest';
 
-// Renewal: Pebble issues 40-second certificates, renewed when between a half and a third of that is left.
-describe.each([
-  ['issuance', {}, undefined],
-  ['renewal', {}, 40],
-])('certificates over ACME (Pebble): %s', (scenario, extraEnv: Record<string, string>, validity?: number) => {
+/** One stack per describe: Pebble's certificate lifetime is set when it starts. */
+function withStack(validitySeconds?: number): () => CertificateStack {
   let stack: CertificateStack;
   beforeAll(async () => {
-    stack = await startCertificateStack({ validitySeconds: validity, env: extraEnv, waitTimeoutMs: 30_000 });
+    stack = await startCertificateStack({ validitySeconds, waitTimeoutMs: 30_000 });
   });
   afterAll(async () => stack?.close());
+  return () => stack;
+}
 
-  const onlyIn = (name: string) => (scenario === name ? it : it.skip);
+describe('certificates over ACME (Pebble): issuance', () => {
+  const current = withStack();
 
-  onlyIn('issuance')('takes a domain from pending to verified with active_ssl once DNS is right', async () => {
-    const { dns, t, auth, waitFor } = stack;
+  it('takes a domain from pending to verified with active_ssl once DNS is right', async () => {
+    const { dns, t, auth, waitFor } = current();
     dns.setRecords('secure.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
     const { body } = await request(t.server)
       .post('/v1/domains')
@@ -52,58 +52,57 @@ describe.each([
     expect(await t.db.query('select 1 from certificates where domain_id = $1', [body.domain.id])).toEqual([]);
   });
 
-  onlyIn('issuance')(
-    'fails with ssl_failed and the reason when CAA forbids the CAs, without asking the CA',
-    async () => {
-      const { dns, t, auth, waitFor } = stack;
-      dns.setRecords('shop.caa-blocked.com', [{ type: 'CNAME', data: EDGE }]);
-      const { body } = await request(t.server)
-        .post('/v1/domains')
-        .set(auth)
-        .send({ hostname: 'shop.caa-blocked.com', originUrl: ORIGIN_URL })
-        .expect(201);
-      expect(body.warnings[0].code).toBe('caa_blocks_letsencrypt');
-      const domain = await waitFor(body.domain.id, (d) => d.monitorStatus === 'ssl_failed');
-      expect(domain.status).toBe('pending');
-      expect(domain.monitorMessage).toMatch(/^Certificate issuance failed: The CAA records on caa-blocked.com/);
-      // The exact record that would allow our CA.
-      expect(domain.monitorMessage).toContain('caa-blocked.com. CAA 0 issue "letsencrypt.org"');
-      expect(domain.certificate).toMatchObject({
-        errorCode: 'caa_forbids',
-        attempts: [{ issuer: 'caa', code: 'caa_forbids' }],
-      });
-      expect(domain.certificate.retryAt).toEqual(expect.any(String));
-      // Time must pass: the failure must hold (a retry waits for retryAt), and nothing signals that.
-      await sleep(2_500);
-      const again = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
-      expect(again.monitorStatus).toBe('ssl_failed');
-    },
-  );
+  it('fails with ssl_failed and the reason when CAA forbids the CAs, without asking the CA', async () => {
+    const { dns, t, auth, waitFor } = current();
+    dns.setRecords('shop.caa-blocked.com', [{ type: 'CNAME', data: EDGE }]);
+    const { body } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'shop.caa-blocked.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    expect(body.warnings[0].code).toBe('caa_blocks_letsencrypt');
+    const domain = await waitFor(body.domain.id, (d) => d.monitorStatus === 'ssl_failed');
+    expect(domain.status).toBe('pending');
+    expect(domain.monitorMessage).toMatch(/^Certificate issuance failed: The CAA records on caa-blocked.com/);
+    // The exact record that would allow our CA.
+    expect(domain.monitorMessage).toContain('caa-blocked.com. CAA 0 issue "letsencrypt.org"');
+    expect(domain.certificate).toMatchObject({
+      errorCode: 'caa_forbids',
+      attempts: [{ issuer: 'caa', code: 'caa_forbids' }],
+    });
+    expect(domain.certificate.retryAt).toEqual(expect.any(String));
+    // Time must pass: the failure must hold (a retry waits for retryAt), and nothing signals that.
+    await sleep(2_500);
+    const again = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
+    expect(again.monitorStatus).toBe('ssl_failed');
+  });
+});
 
-  onlyIn('renewal')(
-    'renews a short-lived certificate inside the renewal window and says so with domain.monitor_updated',
-    async () => {
-      const { dns, t, auth, waitFor } = stack;
-      dns.setRecords('renew.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
-      const { body } = await request(t.server)
-        .post('/v1/domains')
-        .set(auth)
-        .send({ hostname: 'renew.customer-a.com', originUrl: ORIGIN_URL })
-        .expect(201);
-      const first = await waitFor(body.domain.id, (d) => d.status === 'verified');
-      const renewed = await eventually(
-        () =>
-          t.db.query<{ data: { certificateRenewed?: boolean } }>(
-            "select data from outbox_events where aggregate_id = $1 and type = 'domain.monitor_updated' and (data->>'certificateRenewed')::boolean",
-            [body.domain.id],
-          ),
-        (rows) => rows.length > 0,
-        { timeoutMs: 45_000, everyMs: 250, what: 'a domain.monitor_updated with certificateRenewed' },
-      );
-      expect(renewed.length).toBeGreaterThan(0);
-      const after = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
-      expect(after).toMatchObject({ status: 'verified', monitorStatus: 'active_ssl' });
-      expect(Date.parse(after.certificate.expiresAt)).toBeGreaterThanOrEqual(Date.parse(first.certificate.expiresAt));
-    },
-  );
+// Renewal: Pebble issues 40-second certificates, renewed when between a half and a third of that is left.
+describe('certificates over ACME (Pebble): renewal', () => {
+  const current = withStack(40);
+
+  it('renews a short-lived certificate inside the renewal window and says so with domain.monitor_updated', async () => {
+    const { dns, t, auth, waitFor } = current();
+    dns.setRecords('renew.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
+    const { body } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'renew.customer-a.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    const first = await waitFor(body.domain.id, (d) => d.status === 'verified');
+    const renewed = await eventually(
+      () =>
+        t.db.query<{ data: { certificateRenewed?: boolean } }>(
+          "select data from outbox_events where aggregate_id = $1 and type = 'domain.monitor_updated' and (data->>'certificateRenewed')::boolean",
+          [body.domain.id],
+        ),
+      (rows) => rows.length > 0,
+      { timeoutMs: 45_000, everyMs: 250, what: 'a domain.monitor_updated with certificateRenewed' },
+    );
+    expect(renewed.length).toBeGreaterThan(0);
+    const after = (await request(t.server).get(`/v1/domains/${body.domain.id}`).set(auth).expect(200)).body.domain;
+    expect(after).toMatchObject({ status: 'verified', monitorStatus: 'active_ssl' });
+    expect(Date.parse(after.certificate.expiresAt)).toBeGreaterThanOrEqual(Date.parse(first.certificate.expiresAt));
+  });
 });
