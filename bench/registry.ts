@@ -2,7 +2,9 @@ import { failoverBench } from './actors/failover.bench';
 import { persistedBench } from './actors/persisted.bench';
 import { residentMemoryBench } from './actors/resident-memory.bench';
 import { throughputBench } from './actors/throughput.bench';
+import { certificatesIssuanceScaleBench } from './certificates/issuance-scale.bench';
 import { certificatesRenewalsBench } from './certificates/renewals.bench';
+import { certificatesTimeToHttpsBench } from './certificates/time-to-https.bench';
 import { clusterIdleBench } from './cluster/idle.bench';
 import { clusterScaleBench } from './cluster/scale.bench';
 import { edgeHandshakesBench } from './edge/handshakes.bench';
@@ -32,6 +34,8 @@ export const BENCHMARKS: Benchmark[] = [
   clusterScaleBench,
   clusterIdleBench,
   certificatesRenewalsBench,
+  certificatesTimeToHttpsBench,
+  certificatesIssuanceScaleBench,
 ];
 
 /** `actors.failover`, `failover` or a whole area (`actors`) select benchmarks; nothing selects all. */
