@@ -6,6 +6,7 @@ export const ERROR_CODES = [
   'billing_required',
   'forbidden',
   'not_found',
+  'method_not_allowed',
   'conflict',
   'unavailable',
   'price_changed',
