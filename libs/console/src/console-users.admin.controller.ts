@@ -55,6 +55,8 @@ export class ConsoleUsersAdminController {
         },
       );
     }
+    // Before the user is stored: a refused request stores nothing.
+    if (body.workspaceId) await this.users.requireWorkspace(body.workspaceId);
     const user = await this.users.create(body);
     if (body.workspaceId) await this.users.setRole(user.id, body.workspaceId, body.role ?? 'member');
     await this.audit.record({

@@ -137,10 +137,15 @@ export class ConsoleUsers {
     if (!(WORKSPACE_ROLES as readonly string[]).includes(role)) {
       throw new DomainError('bad_request', `role must be one of ${WORKSPACE_ROLES.join(', ')}`, { field: 'role' });
     }
+    await this.requireWorkspace(workspaceId);
+    // insert ... on conflict (user_id, workspace_id) do update set role
+    await this.em.upsert(ConsoleMembership, { userId, workspaceId, role: role as WorkspaceRole });
+  }
+
+  /** Throws 404 not_found unless the workspace exists. */
+  async requireWorkspace(workspaceId: string): Promise<void> {
     if (!(await this.em.count(Workspace, { id: workspaceId }))) {
       throw new DomainError('not_found', 'Workspace was not found');
     }
-    // insert ... on conflict (user_id, workspace_id) do update set role
-    await this.em.upsert(ConsoleMembership, { userId, workspaceId, role: role as WorkspaceRole });
   }
 }
