@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import type DataLoader from 'dataloader';
-import { DomainError, isTransientDatabaseError } from '@app/kernel';
+import { DomainError, isTransientDatabaseError, unstorableValueError } from '@app/kernel';
 import { type SqlExecutor, batchedReads } from '@app/persistence';
 import {
   ActorContext,
@@ -224,6 +224,17 @@ export class ActorHost {
     if (error instanceof VersionConflictError) {
       this.evict(actor);
       return { retry: 'conflict' };
+    }
+    const unstorable = unstorableValueError(error);
+    if (unstorable) {
+      // A value the database can never store: retrying would fail the same way, so the caller is told (400).
+      this.logger.warn(
+        { kind: request.kind, id: request.id, sqlstate: unstorable.details?.sqlstate },
+        'Value refused by the database',
+      );
+      this.evict(actor);
+      this.metrics.commands.inc({ kind: request.kind, outcome: 'rejected' });
+      return { ok: false, error: { code: unstorable.code, message: unstorable.message, details: unstorable.details } };
     }
     if (isTransientDatabaseError(error)) {
       // Whether the write committed is unknown: the retry re-activates and finds its command record.

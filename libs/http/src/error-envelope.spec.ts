@@ -41,6 +41,24 @@ describe('mapError', () => {
     expect(mapError(new BadRequestException('x')).status).toBe(400);
   });
 
+  it('answers 400 to a value PostgreSQL can never store, 503 only to a database that is away', () => {
+    const pg = (code: string, message: string) => Object.assign(new Error(message), { code });
+    for (const code of ['22021', '22P05', '08P01', '22008', '22009', '22003', '22001']) {
+      const mapped = mapError(pg(code, 'from postgres'));
+      expect([code, mapped.status, mapped.body.error, mapped.retryAfter]).toEqual([
+        code,
+        400,
+        'bad_request',
+        undefined,
+      ]);
+      expect(mapped.body.message).not.toContain('from postgres');
+    }
+    for (const code of ['ECONNREFUSED', '57P01', '57P03', '53300', '08006']) {
+      expect([code, mapError(pg(code, 'down')).status]).toEqual([code, 503]);
+    }
+    expect(mapError(new Error('Knex: Timeout acquiring a connection. The pool is probably full.')).status).toBe(503);
+  });
+
   it('hides anything unexpected behind internal_error', () => {
     const mapped = mapError(new Error('select * from secrets'));
     expect(mapped).toEqual({

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, ErrorCode, isTransientDatabaseError } from '@app/kernel';
+import { DomainError, ErrorCode, isTransientDatabaseError, unstorableValueError } from '@app/kernel';
 import { statusOf } from './error-status';
 
 export interface ErrorEnvelope {
@@ -49,6 +49,9 @@ export function mapError(error: unknown): MappedError {
     const body = FASTIFY_ERRORS[fastify.code];
     return { status: statusOf(body.error), body, unexpected: false };
   }
+  // A value PostgreSQL can never store (NUL, out-of-range dates, too long): the request's fault, not an outage.
+  const unstorable = unstorableValueError(error);
+  if (unstorable) return mapError(unstorable);
   // PostgreSQL away, or every pooled connection busy past the pool's wait: the client may retry.
   if (isTransientDatabaseError(error)) {
     return {

@@ -17,3 +17,5 @@ export type { BoundedCacheOptions } from './bounded-cache';
 export { defineProtocol } from './actor-protocol';
 export type { ActorProtocol, CommandOf, Decision, OutboxEvent, ProtocolMap, ReplyOf } from './actor-protocol';
 export { isTransientDatabaseError } from './transient-database-error';
+export { databaseDataError, unstorableValueError } from './database-data-error';
+export type { DatabaseDataError } from './database-data-error';

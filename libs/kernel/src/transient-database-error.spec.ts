@@ -15,6 +15,9 @@ describe('isTransientDatabaseError', () => {
   it.each([
     ['a unique violation', Object.assign(new Error('duplicate key'), { code: '23505' })],
     ['a syntax error', Object.assign(new Error('syntax error'), { code: '42601' })],
+    // A NUL in a statement's text: the server cannot read the message, and never will.
+    ['a protocol violation', Object.assign(new Error('invalid message format'), { code: '08P01' })],
+    ['a value out of range', Object.assign(new Error('date/time field value out of range'), { code: '22008' })],
     ['a plain bug', new TypeError('cannot read properties of undefined')],
     ['nothing', undefined],
   ])('does not retry %s', (_, error) => {

@@ -1,5 +1,10 @@
-/** SQLSTATE classes and codes that mean "the database is unreachable or restarting", not "this write is wrong". */
-const TRANSIENT_SQLSTATE = /^(08|53|57P0[1-3])/; // connection exception, insufficient resources, admin/crash shutdown, cannot connect now
+/**
+ * SQLSTATE classes and codes that mean "the database is unreachable or restarting", not "this write is
+ * wrong": connection exceptions (but not 08P01, a protocol violation: the statement could not be read,
+ * as one holding a NUL; see database-data-error.ts), insufficient resources (too many connections),
+ * admin or crash shutdown, cannot connect now.
+ */
+const TRANSIENT_SQLSTATE = /^(08(?!P01)|53|57P0[1-3])/;
 const TRANSIENT_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTCONN', 'EHOSTUNREACH']);
 const TRANSIENT_MESSAGE =
   /Connection terminated|Client has encountered a connection error|Knex: Timeout acquiring a connection|connection is closed|server closed the connection|Transaction query already complete/i;
