@@ -3,7 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { logDestination, startUpAtDebug } from './log-output';
+import { logDestination, serializeError, startUpAtDebug, withoutSecrets } from './log-output';
 import { createValidationPipe } from './validation.pipe';
 
 export interface HttpCoreOptions {
@@ -18,6 +18,25 @@ function withDestination(options: Options): Options | [Options, NonNullable<Retu
   return destination ? [options, destination] : options;
 }
 
+/** The root logger's options (exported for the test of what a request line holds). */
+export function pinoOptions(options: HttpCoreOptions): Options {
+  return {
+    level: options.logLevel,
+    hooks: { logMethod: startUpAtDebug, streamWrite: withoutSecrets },
+    base: { service: options.service },
+    // Secrets that pass through requests (the customer's DNS token of dns/apply) never reach a log line.
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.token', 'body.token', 'token'],
+    // Our serializers get what we log, not an http.ServerResponse: pino-http's wrapping would read a
+    // plain `{statusCode}` as a response whose headers are not sent yet and log `statusCode: null`.
+    wrapSerializers: false,
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      err: serializeError,
+    },
+  };
+}
+
 /** The request pipeline shared by every app: JSON logs with request ids, the error filter, validation. */
 @Module({})
 export class HttpCoreModule {
@@ -29,21 +48,7 @@ export class HttpCoreModule {
           // No pino-http middleware per request: request lines come from an onResponse hook
           // (request-log.ts). pino-http still builds the root logger the app logs through.
           forRoutes: [],
-          pinoHttp: withDestination({
-            level: options.logLevel,
-            hooks: { logMethod: startUpAtDebug },
-            base: { service: options.service },
-            // Secrets that pass through requests (the customer's DNS token of dns/apply) never reach a log line.
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.token', 'body.token', 'token'],
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({
-                id: req.id,
-                method: req.method,
-                url: req.url,
-              }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-          }),
+          pinoHttp: withDestination(pinoOptions(options)),
         }),
       ],
       providers: [

@@ -1,5 +1,6 @@
-import type { DestinationStream, LogFn, Logger } from 'pino';
+import { type DestinationStream, type LogFn, type Logger, stdSerializers } from 'pino';
 import pretty from 'pino-pretty';
+import { redactSecrets } from './secret-redaction';
 
 /**
  * Nest's start-up chatter (a line per module and per route, ~140 lines) is debug detail: at info
@@ -17,11 +18,36 @@ export function startUpAtDebug(this: Logger, args: Parameters<LogFn>, method: Lo
   method.apply(this, args);
 }
 
+/** A person reads this output on a terminal; otherwise it goes to a log collector (JSON lines). */
+export const logsArePretty = (): boolean => !!process.stdout.isTTY && process.env.LOG_FORMAT !== 'json';
+
 /**
  * On a terminal, readable lines (pino-pretty, synchronous so they stay in order with the banner);
  * anywhere else, and with LOG_FORMAT=json, the JSON lines log collectors expect.
  */
 export function logDestination(): DestinationStream | undefined {
-  if (!process.stdout.isTTY || process.env.LOG_FORMAT === 'json') return undefined;
+  if (!logsArePretty()) return undefined;
   return pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+}
+
+/** pino's last step before a line is written: secrets cut by shape, name and value (secret-redaction.ts). */
+export const withoutSecrets = (line: string): string => redactSecrets(line);
+
+/**
+ * PostgreSQL's error fields that quote the data (`detail`: "Failing row contains (...)", `where`,
+ * `internalQuery`) stay on the error for code to read, and out of log lines.
+ */
+const VALUE_FIELDS = ['detail', 'where', 'internalQuery', 'parameters'];
+
+export function serializeError(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  return withoutValueFields(stdSerializers.err(err));
+}
+
+function withoutValueFields<T>(serialized: T): T {
+  if (typeof serialized !== 'object' || serialized === null) return serialized;
+  const out = serialized as Record<string, unknown>;
+  for (const field of VALUE_FIELDS) delete out[field];
+  if (out.cause) withoutValueFields(out.cause);
+  return serialized;
 }

@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { redactUrl } from './secret-redaction';
 
 /** Probes and scrapes: a line each would drown the log. */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-/** A connect-session token may ride in the widget demo's query string. */
-const TOKEN_IN_QUERY = /([?&]token=)[^&]*/g;
 
 /**
  * One line per answered request, at info, written by an onResponse hook: no child logger and no
@@ -18,7 +17,8 @@ export function logRequest(logger: Logger, request: FastifyRequest, reply: Fasti
   logger.info(
     {
       requestId: request.id,
-      req: { method: request.method, url: url.includes('token=') ? url.replace(TOKEN_IN_QUERY, '$1[Redacted]') : url },
+      // A connect-session token rides in the widget demo's query string, an OIDC code in the SSO callback's.
+      req: { method: request.method, url: redactUrl(url) },
       res: { statusCode: reply.statusCode },
       responseTime: Math.round(reply.elapsedTime),
     },

@@ -1,5 +1,5 @@
 import { AppConfig, ProcessRole, loadConfigOrExit } from '@app/config';
-import { createHttpApp } from '@app/http';
+import { createHttpApp, registerLogSecret } from '@app/http';
 import { EmbeddedPostgres, startEmbeddedPostgres } from '@app/persistence';
 import { DynamicModule, Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -28,6 +28,7 @@ export interface BootOptions {
 export async function boot(options: BootOptions): Promise<RunningApp> {
   let config = loadConfigOrExit(options.role, options.env ?? process.env);
   if (options.prepare) config = options.prepare(config);
+  secretsOf(config).forEach(registerLogSecret);
   let embedded: EmbeddedPostgres | undefined;
   if (!config.databaseUrl) embedded = await startEmbeddedPostgres(config.dataDir);
   const database: ResolvedDatabase = embedded
@@ -54,6 +55,18 @@ export async function boot(options: BootOptions): Promise<RunningApp> {
     await embedded?.stop();
     throw error;
   }
+}
+
+/** Settings that are secrets without a recognizable shape: cut from every log line by value. */
+function secretsOf(config: AppConfig): (string | undefined)[] {
+  return [
+    config.adminToken,
+    config.signingSecret,
+    config.encryptionKey,
+    config.stripe?.secretKey,
+    config.namecheap?.apiKey,
+    config.consoleOidc?.clientSecret,
+  ];
 }
 
 /** Runs `boot` as a program: logs a start failure as one line and exits non-zero. */
