@@ -30,7 +30,7 @@ export class OriginPreflight {
       origin = parseOriginUrl(originUrl);
     } catch (error) {
       if (!(error instanceof OriginUrlError)) throw error;
-      if (error.code === 'invalid_url') throw new DomainError('bad_request', `${field}: ${error.message}`, { field });
+      if (error.code === 'invalid_url') throw new DomainError('bad_request', `${field} ${error.message}`, { field });
       throw blocked(field, error.message, []);
     }
     if (origin.literalIp) {

@@ -44,11 +44,11 @@ describe('normalizeHostname', () => {
     ['shop-.example.com', /invalid label/],
     ['sh_op.example.com', /character "_"/],
     ['shop example.com', /character " "/],
-    ['shop.example.com/path', /character "\/"/],
+    ['shop.example.com/path', /includes a path/],
     ['user@example.com', /character "@"/],
     ['%41.example.com', /character "%"/],
     ['*.example.com', /character "\*"/],
-    ['example.com:443', /character ":"/],
+    ['example.com:443', /includes a port/],
     ['xn--zz.com', /not a valid domain name/],
     ['evil.com／x.example.com', /not a valid domain name/], // fullwidth solidus maps to "/"
     ['evil.com＠x.com', /not a valid domain name/],
@@ -82,6 +82,24 @@ describe('normalizeHostname', () => {
   ])('refuses %j (%s)', (input, message) => {
     expect(() => normalize(input)).toThrow(HostnameError);
     expect(() => normalize(input)).toThrow(message);
+  });
+
+  it.each([
+    ['https://shop.example.com', 'includes the scheme "https://": leave it out, e.g. "shop.example.com"'],
+    ['HTTP://Shop.Example.com/app', 'includes the scheme "http://": leave it out, e.g. "shop.example.com"'],
+    ['http://user@shop.example.com:8080/x', 'includes the scheme "http://": leave it out, e.g. "shop.example.com"'],
+    [
+      'shop.example.com/',
+      'includes a path: send the name alone, without "/" and what follows, e.g. "shop.example.com"',
+    ],
+    [
+      'shop.example.com/app?x=1',
+      'includes a path: send the name alone, without "/" and what follows, e.g. "shop.example.com"',
+    ],
+    ['shop.example.com:8443', 'includes a port: leave out ":8443", e.g. "shop.example.com"'],
+    ['https://', 'includes the scheme "https://": leave it out, e.g. "shop.example.com"'],
+  ])('says what to leave out of the URL-shaped %j', (input, message) => {
+    expect(() => normalize(input)).toThrow(`Hostname ${JSON.stringify(input)} ${message}`);
   });
 
   it('does not confuse a look-alike of the edge domain with it', () => {

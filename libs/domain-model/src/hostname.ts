@@ -37,8 +37,35 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const ASCII_ALLOWED = /^[a-z0-9.-]$/;
 const TLDTS = { allowPrivateDomains: false } as const;
 
+/** A name worth suggesting as-is. */
+const ASCII_NAME = /^[a-z0-9.-]+$/;
 const show = (value: string) => JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
 
+/**
+ * A URL where a bare name belongs (`https://shop.example.com`, `shop.example.com/`, `shop.example.com:443`):
+ * the error that says what to leave out, with the name to send instead.
+ */
+function urlShapedMistake(value: string, input: string): HostnameError | undefined {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//.exec(value)?.[0];
+  const rest = scheme ? value.slice(scheme.length) : value;
+  const hostPart = rest.split(/[/?#]/)[0];
+  // `user@` only after a scheme: alone, `user@example.com` is an e-mail address, not a URL.
+  const name = scheme ? hostPart.replace(/^[^@]*@/, '') : hostPart;
+  const bare = name.replace(/:\d*$/, '');
+  const instead = `, e.g. ${show(bare && ASCII_NAME.test(bare) ? bare : 'shop.example.com')}`;
+  if (scheme)
+    return new HostnameError(`Hostname ${show(input)} includes the scheme ${show(scheme)}: leave it out${instead}`);
+  if (hostPart.length < rest.length) {
+    return new HostnameError(
+      `Hostname ${show(input)} includes a path: send the name alone, without "/" and what follows${instead}`,
+    );
+  }
+  if (bare !== name)
+    return new HostnameError(
+      `Hostname ${show(input)} includes a port: leave out ${show(name.slice(bare.length))}${instead}`,
+    );
+  return undefined;
+}
 /** Trim, lowercase, strip one trailing dot; refuse characters IDNA would silently rewrite (`a/b.com` -> `a`). */
 function prepare(input: string): string {
   const value = canonicalHostname(input);
@@ -46,6 +73,8 @@ function prepare(input: string): string {
   if (value.length > 1024) throw new HostnameError('Hostname must be at most 253 characters long');
   const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
   if (isIP(bare)) throw new HostnameError(`Hostname ${show(input)} is an IP address; use a domain name`);
+  const urlShaped = urlShapedMistake(value, input);
+  if (urlShaped) throw urlShaped;
   for (const char of value) {
     if (char.charCodeAt(0) < 128 && !ASCII_ALLOWED.test(char)) {
       throw new HostnameError(

@@ -62,4 +62,21 @@ describe('parseOriginUrl', () => {
     expect(error).toBeInstanceOf(OriginUrlError);
     expect(error).toMatchObject({ code, name: 'OriginUrlError', message: expect.stringMatching(message) });
   });
+
+  it.each([
+    ['shop.example.com', 'must be an absolute http or https URL: add the scheme, e.g. https://shop.example.com'],
+    [
+      'hooks.example.com/in',
+      'must be an absolute http or https URL: add the scheme, e.g. https://hooks.example.com/in',
+    ],
+    [
+      'shop.example.com:8080/app',
+      'must be an absolute http or https URL: add the scheme, e.g. https://shop.example.com:8080/app',
+    ],
+    ['not a url at all', 'must be an absolute http or https URL, e.g. https://app.example.com'],
+    ['ftp://files.example.com/in', 'must use http or https, not ftp'],
+    ['mailto:ops@example.com', 'must use http or https, not mailto'],
+  ])('says the fix for %j, without naming a field (the caller does)', (input, message) => {
+    expect(() => parseOriginUrl(input)).toThrow(new OriginUrlError('invalid_url', message));
+  });
 });

@@ -107,31 +107,52 @@ export interface ParsedOrigin {
 const MAX_URL_LENGTH = 2048;
 const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal'];
 
+/** `shop.example.com/app` sent without a scheme: the URL with one, to suggest. */
+function withScheme(input: string): string | undefined {
+  if (input.includes('://') || input.startsWith('/')) return undefined;
+  try {
+    const url = new URL(`https://${input}`);
+    return url.hostname.includes('.') || url.hostname === 'localhost' ? `https://${input}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const addScheme = (suggestion: string) =>
+  new OriginUrlError('invalid_url', `must be an absolute http or https URL: add the scheme, e.g. ${suggestion}`);
+
 /**
  * Parses an origin URL by the WHATWG rules (the same parser the proxy uses, so there is no
  * parser confusion) and refuses internal hostnames. Literal IPs are returned for `classifyAddress`;
  * other hosts must be resolved and passed to `checkResolvedAddresses` by the caller.
+ * Messages have no subject: the caller names the field (`originUrl must be ...`, `url must be ...`).
  */
 export function parseOriginUrl(input: string): ParsedOrigin {
   if (input.length > MAX_URL_LENGTH)
-    throw new OriginUrlError('invalid_url', `Origin URL must be at most ${MAX_URL_LENGTH} characters`);
+    throw new OriginUrlError('invalid_url', `must be at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
+  const trimmed = input.trim();
   try {
-    url = new URL(input.trim());
+    url = new URL(trimmed);
   } catch {
-    throw new OriginUrlError('invalid_url', 'Origin URL must be an absolute http or https URL');
+    const suggestion = withScheme(trimmed);
+    if (suggestion) throw addScheme(suggestion);
+    throw new OriginUrlError('invalid_url', 'must be an absolute http or https URL, e.g. https://app.example.com');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new OriginUrlError('invalid_url', `Origin URL must use http or https, not ${url.protocol.slice(0, -1)}`);
+    // `shop.example.com:8080/app` parses with `shop.example.com:` as its scheme.
+    const scheme = url.protocol.slice(0, -1);
+    const suggestion = scheme.includes('.') || scheme === 'localhost' ? withScheme(trimmed) : undefined;
+    if (suggestion) throw addScheme(suggestion);
+    throw new OriginUrlError('invalid_url', `must use http or https, not ${url.protocol.slice(0, -1)}`);
   }
-  if (url.username || url.password)
-    throw new OriginUrlError('invalid_url', 'Origin URL must not contain a user name or password');
+  if (url.username || url.password) throw new OriginUrlError('invalid_url', 'must not contain a user name or password');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
-  if (!host) throw new OriginUrlError('invalid_url', 'Origin URL must have a host');
+  if (!host) throw new OriginUrlError('invalid_url', 'must have a host, e.g. https://app.example.com');
   if (isIP(host)) return { url, host, literalIp: host };
   if (host === 'localhost' || INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) {
-    throw new OriginUrlError('ssrf_blocked', `Origin URL host ${host} is an internal name`);
+    throw new OriginUrlError('ssrf_blocked', `host ${host} is an internal name`);
   }
-  if (!host.includes('.')) throw new OriginUrlError('ssrf_blocked', `Origin URL host ${host} is not a public hostname`);
+  if (!host.includes('.')) throw new OriginUrlError('ssrf_blocked', `host ${host} is not a public hostname`);
   return { url, host };
 }
