@@ -32,10 +32,8 @@ import { CONSOLE_CSS, CONSOLE_JS } from './views/assets';
 import { setupPage, signInPage } from './views/signin.page';
 import { bearerSafeEqual } from './console-signin';
 import { OidcClient } from './sso/oidc-client';
-
-/** Only console paths are followed after sign-in: an open redirect would help phishing. */
-export const safeNext = (next: string | undefined) =>
-  next && next.startsWith('/console') && !next.startsWith('//') ? next : '/console';
+// Only console paths are followed after sign-in: an open redirect would help phishing.
+import { safeNext } from './safe-next';
 
 @Public()
 @UseGuards(ConsoleGuard)

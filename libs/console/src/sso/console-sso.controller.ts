@@ -6,7 +6,7 @@ import { ConsoleController } from '../console-controller';
 import { ConsoleAnonymous, ConsoleRequest, Redirect } from '../console-request';
 import { consoleCookieSecure } from '../console-signin';
 import { parseCookies, serializeCookie } from '../cookies';
-import { safeNext } from '../console-auth.controller';
+import { safeNext } from '../safe-next';
 import { ssoErrorPage } from '../views/sso.page';
 import { OidcClient, SsoFailure } from './oidc-client';
 import { SsoSignIn } from './sso-signin.service';
@@ -60,7 +60,8 @@ export class ConsoleSsoController {
         );
       }
       await this.signIn.complete(request, reply, await this.oidc.finish(search, pending));
-      return new Redirect(pending.next);
+      // Checked when the flow started; again here, as the cookie outlives any change to the rule.
+      return new Redirect(safeNext(pending.next));
     } catch (error) {
       if (error instanceof SsoFailure) await this.signIn.recordFailure(error, request);
       return this.failed(error, reply);
