@@ -384,11 +384,14 @@ async function run(env: BenchEnv): Promise<Measured> {
     const fairSplit = fairRow ? split(fairRow, fair.createdAt) : undefined;
 
     // The rate: the middle 80% of the certificates (start-up and tail left out), and the whole run.
+    // A run cut short by its time limit: from the 10th percentile to the last count it reached.
     const t10 = reachedAt(timeline, Math.ceil(target * 0.1));
-    const t90 = reachedAt(timeline, Math.floor(target * 0.9));
+    const last = timeline[timeline.length - 1];
+    const upTo = Math.min(Math.floor(target * 0.9), last?.count ?? 0);
+    const t90 = reachedAt(timeline, upTo);
     const steadyPerMinute =
       t10 !== undefined && t90 !== undefined && t90 > t10
-        ? ((Math.floor(target * 0.9) - Math.ceil(target * 0.1)) * 60_000) / (t90 - t10)
+        ? ((upTo - Math.ceil(target * 0.1)) * 60_000) / (t90 - t10)
         : 0;
     const lastAt = reachedAt(timeline, issuedCount) ?? endedAt;
     const firstAt = reachedAt(timeline, 1);
