@@ -190,6 +190,66 @@ describe('connect sessions', () => {
     await request(t.server).get('/v1/domains').set('authorization', `Bearer ${token}`).expect(403);
   });
 
+  it("the end customer sees the widget's fields of the domain, nothing private to the SaaS (issue 33)", async () => {
+    const project = await request(t.server)
+      .post('/v1/projects')
+      .set('authorization', `Bearer ${key}`)
+      .send({ name: 'private project' })
+      .expect(201);
+    const created = await request(t.server)
+      .post('/v1/domains')
+      .set('authorization', `Bearer ${key}`)
+      .send({
+        hostname: 'private.customer-a.com',
+        originUrl: `${ORIGIN_URL}/tenant-42-private-path`,
+        metadata: { internalCustomerId: 'saas-private-cust-9' },
+        projectId: project.body.project.id,
+      })
+      .expect(201);
+    const id = created.body.domain.id as string;
+    const token = (await mint(id).expect(200)).body.connectSession.token as string;
+    const asSession = { authorization: `Bearer ${token}` };
+    const answers = [
+      await request(t.server).get(`/v1/domains/${id}`).set(asSession).expect(200),
+      await request(t.server).post(`/v1/domains/${id}/check`).set(asSession).expect(200),
+      await request(t.server)
+        .post(`/v1/domains/${id}/dns/apply`)
+        .set(asSession)
+        .send({ provider: 'cloudflare', token: 'cf-good' })
+        .expect(200),
+    ];
+    for (const answer of answers) {
+      expect(Object.keys(answer.body.domain as object).sort()).toEqual(
+        [
+          'apex',
+          'certificate',
+          'dnsRecords',
+          'hostname',
+          'id',
+          'lastCheckedAt',
+          'monitorMessage',
+          'monitorStatus',
+          'status',
+          'statusReason',
+          'verifiedAt',
+        ].sort(),
+      );
+      expect(answer.body.domain).toMatchObject({ id, hostname: 'private.customer-a.com' });
+      const text = JSON.stringify(answer.body);
+      for (const secret of ['tenant-42-private-path', 'saas-private-cust-9', project.body.project.id as string]) {
+        expect(text).not.toContain(secret);
+      }
+    }
+    expect(answers[2].body.applied).toMatchObject({ provider: 'cloudflare' });
+    // The SaaS's own credential still reads the whole domain.
+    const full = await request(t.server).get(`/v1/domains/${id}`).set('authorization', `Bearer ${key}`).expect(200);
+    expect(full.body.domain).toMatchObject({
+      originUrl: `${ORIGIN_URL}/tenant-42-private-path`,
+      metadata: { internalCustomerId: 'saas-private-cust-9' },
+      projectId: project.body.project.id,
+    });
+  });
+
   it('expired and tampered tokens are 401 everywhere', async () => {
     const token = (await mint(domainId, { ttlSeconds: 60 }).expect(200)).body.connectSession.token as string;
     const [head, payload, signature] = token.slice(3).split('.');

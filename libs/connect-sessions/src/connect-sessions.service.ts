@@ -17,7 +17,11 @@ export interface ConnectSession {
   hostname: string;
 }
 
-/** Mints connect-session tokens and, as a credential resolver, turns them back into principals. */
+/**
+ * Mints connect-session tokens and, as a credential resolver, turns them back into principals.
+ * No `cached()`: the domain read's fast path (which skips interceptors) never answers a session, so
+ * every session answer passes ConnectSessionViewInterceptor.
+ */
 @Injectable()
 export class ConnectSessions implements CredentialResolver, OnModuleInit {
   private readonly key: Buffer;

@@ -1,2 +1,4 @@
 export { ConnectSessions } from './connect-sessions.service';
 export { ConnectSessionsModule } from './connect-sessions.module';
+export { CUSTOMER_DOMAIN_FIELDS, toCustomerDomainView } from './customer-domain.view';
+export type { CustomerDomainView } from './customer-domain.view';

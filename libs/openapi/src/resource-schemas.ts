@@ -1,5 +1,6 @@
 import { ALL_SCOPES } from '@app/auth';
 import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
+import { CUSTOMER_DOMAIN_FIELDS } from '@app/connect-sessions';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
 import { DOMAIN_STATUSES, MONITOR_STATUSES, PREFLIGHT_WARNING_CODES } from '@app/domain-model';
@@ -393,4 +394,17 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
   }),
   Deleted: obj({ deleted: { type: 'boolean', enum: [true] }, id: str() }),
   Scopes: { ...arrayOf(oneOfValues(...ALL_SCOPES)), description: 'OAuth scopes' },
+};
+
+/**
+ * The Domain as a connect-session token (the end customer's browser) reads it: only the fields of
+ * CUSTOMER_DOMAIN_FIELDS, none other (libs/connect-sessions).
+ */
+RESOURCE_SCHEMAS.ConnectSessionDomain = {
+  ...obj(
+    Object.fromEntries(CUSTOMER_DOMAIN_FIELDS.map((field) => [field, RESOURCE_SCHEMAS.Domain.properties![field]])),
+  ),
+  additionalProperties: false,
+  description:
+    "A Domain as a connect-session token sees it (the widget): no originUrl, metadata, projectId, routing settings or timestamps, which stay the SaaS's",
 };

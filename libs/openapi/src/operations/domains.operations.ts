@@ -1,7 +1,15 @@
-import { arrayOf, envelope, int, obj, page, ref, str } from '../schema';
+import { SchemaObject, arrayOf, envelope, int, obj, page, ref, str } from '../schema';
 import type { OperationDoc } from './operation-doc';
 
 const domain = envelope('domain', ref('Domain'));
+/** Routes a connect-session token may call answer it the customer's view of the domain. */
+const sessionDomain: SchemaObject = {
+  oneOf: [ref('Domain'), ref('ConnectSessionDomain')],
+  description: 'A Domain; called with a connect-session token, a ConnectSessionDomain',
+};
+const SESSION_VIEW =
+  " Called with a connect-session token, `domain` is a ConnectSessionDomain: the widget's fields, without " +
+  "originUrl, metadata, projectId, routing settings and timestamps (the SaaS's own).";
 
 /** Connected domains, connect sessions, dns/apply and the widget. */
 export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
@@ -17,7 +25,11 @@ export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
     response: obj({ domain: ref('Domain'), warnings: arrayOf(ref('PreflightWarning')) }, ['warnings']),
     errors: ['preflight_failed', 'billing_required', 'conflict'],
   },
-  'GET /v1/domains/{id}': { summary: 'Get a domain', response: domain },
+  'GET /v1/domains/{id}': {
+    summary: 'Get a domain',
+    description: `Connect-session tokens allowed (their own domain).${SESSION_VIEW}`,
+    response: envelope('domain', sessionDomain),
+  },
   'PATCH /v1/domains/{id}': {
     summary: 'Change routing settings (hostname is immutable)',
     response: domain,
@@ -29,7 +41,8 @@ export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
   },
   'POST /v1/domains/{id}/check': {
     summary: 'Run the DNS and SSL checks now',
-    response: domain,
+    description: `Connect-session tokens allowed (their own domain).${SESSION_VIEW}`,
+    response: envelope('domain', sessionDomain),
     errors: ['service_unavailable'],
   },
   'GET /v1/domains/{id}/instructions': {
@@ -41,14 +54,16 @@ export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/domains/{id}/connect-session': {
     summary: 'Mint a browser-safe token for the widget, scoped to this domain',
     description:
-      'With it: read the domain and its instructions, check it, dns/apply it. Everything else answers 403; expired or tampered tokens 401.',
+      'With it: read the domain (as a ConnectSessionDomain) and its instructions, check it, dns/apply it. ' +
+      'Everything else answers 403; expired or tampered tokens 401.',
     response: envelope('connectSession', ref('ConnectSession')),
   },
   'POST /v1/domains/{id}/dns/apply': {
     summary: "Write the records at the customer's DNS provider with their token (used once, never stored)",
     description:
-      'Touches only conflicting A, AAAA, CNAME and ALIAS records at the hostname; MX, TXT and other names stay. Cloudflare records are created with proxied: false.',
-    response: obj({ applied: ref('DnsApplied'), domain: ref('Domain') }),
+      'Touches only conflicting A, AAAA, CNAME and ALIAS records at the hostname; MX, TXT and other names stay. ' +
+      `Cloudflare records are created with proxied: false.${SESSION_VIEW}`,
+    response: obj({ applied: ref('DnsApplied'), domain: sessionDomain }),
     errors: [
       'dns_token_invalid',
       'dns_token_insufficient_scope',
