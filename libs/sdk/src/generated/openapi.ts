@@ -576,7 +576,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a domain */
+    /**
+     * Get a domain
+     * @description Connect-session tokens allowed (their own domain). Called with a connect-session token, `domain` is a ConnectSessionDomain: the widget's fields, without originUrl, metadata, projectId, routing settings and timestamps (the SaaS's own).
+     */
     get: operations['Domains_get'];
     put?: never;
     post?: never;
@@ -597,7 +600,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Run the DNS and SSL checks now */
+    /**
+     * Run the DNS and SSL checks now
+     * @description Connect-session tokens allowed (their own domain). Called with a connect-session token, `domain` is a ConnectSessionDomain: the widget's fields, without originUrl, metadata, projectId, routing settings and timestamps (the SaaS's own).
+     */
     post: operations['Domains_check'];
     delete?: never;
     options?: never;
@@ -616,7 +622,7 @@ export interface paths {
     put?: never;
     /**
      * Mint a browser-safe token for the widget, scoped to this domain
-     * @description With it: read the domain and its instructions, check it, dns/apply it. Everything else answers 403; expired or tampered tokens 401.
+     * @description With it: read the domain (as a ConnectSessionDomain) and its instructions, check it, dns/apply it. Everything else answers 403; expired or tampered tokens 401.
      */
     post: operations['ConnectSessions_create'];
     delete?: never;
@@ -636,7 +642,7 @@ export interface paths {
     put?: never;
     /**
      * Write the records at the customer's DNS provider with their token (used once, never stored)
-     * @description Touches only conflicting A, AAAA, CNAME and ALIAS records at the hostname; MX, TXT and other names stay. Cloudflare records are created with proxied: false.
+     * @description Touches only conflicting A, AAAA, CNAME and ALIAS records at the hostname; MX, TXT and other names stay. Cloudflare records are created with proxied: false. Called with a connect-session token, `domain` is a ConnectSessionDomain: the widget's fields, without originUrl, metadata, projectId, routing settings and timestamps (the SaaS's own).
      */
     post: operations['DnsApply_apply'];
     delete?: never;
@@ -1203,6 +1209,7 @@ export interface components {
         | 'billing_required'
         | 'forbidden'
         | 'not_found'
+        | 'method_not_allowed'
         | 'conflict'
         | 'unavailable'
         | 'price_changed'
@@ -1695,6 +1702,65 @@ export interface components {
       | 'dns:read'
       | 'dns:write'
     )[];
+    /** @description A Domain as a connect-session token sees it (the widget): no originUrl, metadata, projectId, routing settings or timestamps, which stay the SaaS's */
+    ConnectSessionDomain: {
+      /** @description `dom_...` */
+      id: string;
+      hostname: string;
+      apex: boolean;
+      /** @enum {string} */
+      status: 'pending' | 'verified' | 'failed' | 'expired';
+      /** @description Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, `certificate_expired`, `billing_ended`, `moved_to_another_owner` (another workspace proved control of the hostname; final) */
+      statusReason: string | null;
+      /** @enum {string} */
+      monitorStatus:
+        | 'unknown'
+        | 'dns_not_resolving'
+        | 'dns_incorrect'
+        | 'pending_ssl'
+        | 'active_ssl'
+        | 'target_not_loading'
+        | 'ssl_failed'
+        | 'ssl_expired';
+      /** @description Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires */
+      monitorMessage: string;
+      dnsRecords: components['schemas']['DnsRecord'][];
+      certificate: {
+        /** Format: date-time */
+        expiresAt: string | null;
+        /**
+         * Format: date-time
+         * @description When it is renewed: a random time in the CA's ARI window, or when a half to a third of its lifetime is left
+         */
+        renewAt: string | null;
+        /** @description Which of the configured CAs issued the current certificate (ACME_ISSUERS name) */
+        issuer: string | null;
+        /** @description The last failed order, in words that say what to do; null once a certificate is issued */
+        error: string | null;
+        /** @description `caa_forbids`, `validation_failed`, `ca_rate_limited`, `ca_unavailable`, `ca_refused`, `ca_account`, `ca_error`, `internal_error`, `budget` (waiting for our count of the CA limits) or `queued` (behind other orders) */
+        errorCode: string | null;
+        /**
+         * Format: date-time
+         * @description No new order before this time (a check may order sooner after a CAA or validation failure)
+         */
+        retryAt: string | null;
+        /** @description The most recent order attempts (up to 10), oldest first */
+        attempts: {
+          /** Format: date-time */
+          at: string;
+          /** @description The CA tried (ACME_ISSUERS name), or `caa` when CAA allowed none */
+          issuer: string;
+          /** @enum {string} */
+          outcome: 'issued' | 'failed';
+          code?: string;
+          message?: string;
+        }[];
+      };
+      /** Format: date-time */
+      verifiedAt: string | null;
+      /** Format: date-time */
+      lastCheckedAt: string | null;
+    };
   };
   responses: never;
   parameters: {
@@ -5591,7 +5657,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            domain: components['schemas']['Domain'];
+            /** @description A Domain; called with a connect-session token, a ConnectSessionDomain */
+            domain: components['schemas']['Domain'] | components['schemas']['ConnectSessionDomain'];
           };
         };
       };
@@ -5940,7 +6007,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            domain: components['schemas']['Domain'];
+            /** @description A Domain; called with a connect-session token, a ConnectSessionDomain */
+            domain: components['schemas']['Domain'] | components['schemas']['ConnectSessionDomain'];
           };
         };
       };
@@ -6189,7 +6257,8 @@ export interface operations {
         content: {
           'application/json': {
             applied: components['schemas']['DnsApplied'];
-            domain: components['schemas']['Domain'];
+            /** @description A Domain; called with a connect-session token, a ConnectSessionDomain */
+            domain: components['schemas']['Domain'] | components['schemas']['ConnectSessionDomain'];
           };
         };
       };
