@@ -1,4 +1,5 @@
 import { DomainError } from '@app/kernel';
+import { stringProblem } from './storable-input';
 
 /**
  * Keyset position `(createdAt, id)` as an opaque, URL-safe string. `createdAt` is the database's
@@ -17,10 +18,29 @@ export function encodeCursor(position: Position): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
 }
 
+/**
+ * The instants a cursor can hold: what `microsKey` and `Date#toISOString` write, years 0001-9999, on a
+ * day the month has. `Date.parse` also takes `+275760-09-13T00:00:00.000Z`, year 0 and February 30,
+ * which PostgreSQL refuses.
+ */
+const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+const isCursorInstant = (text: string): boolean => {
+  const ms = Date.parse(text);
+  if (!CURSOR_INSTANT.test(text) || Number.isNaN(ms) || text.startsWith('0000')) return false;
+  return new Date(ms).toISOString().slice(0, 10) === text.slice(0, 10);
+};
+
 export function decodeCursor(cursor: string): Position {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(createdAt)))
+    // The id goes to the database too: a forged cursor must not carry what a parameter may not.
+    if (
+      typeof createdAt === 'string' &&
+      typeof id === 'string' &&
+      isCursorInstant(createdAt) &&
+      !stringProblem(id, 'id')
+    )
       return { createdAt, id };
   } catch {
     // fall through: not one of ours
