@@ -48,7 +48,10 @@ describe('HTTP errors and envelope', () => {
     const res = await request(t.server).get('/v1/nothing-here').expect(404);
     expect(res.body).toEqual({ error: 'not_found', message: expect.any(String) });
     expect(res.headers['x-service-request-id']).toBeDefined();
-    await request(t.server).delete('/healthz').expect(404);
+    // A path that exists, with a method it does not have: 405 with the methods it has.
+    const wrongMethod = await request(t.server).delete('/healthz').expect(405);
+    expect(wrongMethod.headers.allow).toBe('GET, HEAD');
+    expect(wrongMethod.body).toMatchObject({ error: 'method_not_allowed', details: { allow: ['GET', 'HEAD'] } });
   });
 
   it('answers malformed JSON with 400 bad_request', async () => {

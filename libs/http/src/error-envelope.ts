@@ -35,7 +35,27 @@ const FASTIFY_ERRORS: Record<string, ErrorEnvelope> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { error: 'bad_request', message: 'Content-Length does not match the body' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { error: 'bad_request', message: 'The JSON body is empty' },
   FST_ERR_CTP_BODY_TOO_LARGE: { error: 'payload_too_large', message: 'The request body is larger than 1 MiB' },
+  // The router's own (http-app.ts answerFrameworkError): before any route or hook ran.
+  FST_ERR_BAD_URL: {
+    error: 'bad_request',
+    message: 'The URL path is not valid: each "%" must start a %XX escape of UTF-8 bytes (send a "%" itself as %25)',
+  },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    error: 'not_found',
+    message: 'Not found: a segment of the path is longer than 100 characters, and no id is that long',
+  },
 };
+
+/** What Node's HTTP parser refused, before any request existed (http-app.ts answerClientError). */
+export function clientErrorAnswer(code: string | undefined): { status: number; body: ErrorEnvelope } {
+  const message =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? 'The request headers are too large: send at most 16 KiB of headers'
+      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'The request took too long to arrive'
+        : 'The request is not valid HTTP/1.1 (a header name or value holds a character HTTP does not allow, such as NUL, CR or LF)';
+  return { status: 400, body: { error: 'bad_request', message } };
+}
 
 /** Turns anything thrown while serving a request into the spec's envelope and status. */
 export function mapError(error: unknown): MappedError {
@@ -87,7 +107,8 @@ function fromHttpException(error: HttpException): MappedError {
 function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
-  if (status === 404 || status === 405) return 'not_found';
+  if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
   if (status === 413) return 'payload_too_large';
   if (status === 429) return 'rate_limited';
   if (status === 503) return 'service_unavailable';

@@ -4,14 +4,23 @@ import type { RouteInfo } from './route-scanner';
 
 export { ERROR_CODES };
 
-/** The codes an operation can answer beyond its success, by how the route is declared. */
-export function errorCodesOf(route: RouteInfo, extra: ErrorCode[] = []): ErrorCode[] {
+/**
+ * The codes an operation can answer beyond its success, by how the route is declared. `readsBody`:
+ * the operation parses a body the route does not declare as a DTO (the OAuth form endpoints). A body
+ * sent to an operation that reads none is ignored (http-app.ts), so it adds nothing here.
+ */
+export function errorCodesOf(route: RouteInfo, extra: ErrorCode[] = [], readsBody = false): ErrorCode[] {
   const codes = new Set<ErrorCode>(extra);
+  const body = !!route.body || readsBody;
   if (route.auth !== 'public') codes.add('unauthorized');
   if (route.auth === 'workspace' || route.auth === 'admin') codes.add('forbidden');
-  if (route.body || route.query) codes.add('bad_request');
-  if (route.body) codes.add('payload_too_large');
-  if (route.pathParams.length) codes.add('not_found');
+  if (body || route.query) codes.add('bad_request');
+  if (body) codes.add('payload_too_large');
+  // A path parameter over 100 characters is 404 (no id is that long), one not valid percent-encoding 400.
+  if (route.pathParams.length) {
+    codes.add('not_found');
+    codes.add('bad_request');
+  }
   if (isRateLimited(route)) codes.add('rate_limited');
   if (route.idempotent) {
     codes.add('idempotency_in_progress');

@@ -43,7 +43,10 @@ export function buildOpenApiDocument(
       version: API_VERSION,
       description:
         'Connect customer hostnames (DNS instructions, certificates, proxy or redirect), buy and renew domains, ' +
-        'and receive webhooks. All bodies are JSON; every error is `{error, message, details}`.',
+        'and receive webhooks. All bodies are JSON; every error is `{error, message, details}`. A body sent to an ' +
+        'operation that takes none is ignored. A method a path does not have answers 405 `method_not_allowed` ' +
+        'with an `Allow` header (and `details.allow`) listing the methods it has; a path no operation has, 404 ' +
+        '`not_found`.',
     },
     // Relative by default: the host that serves this document (OpenAPI 3.0 section 4.7.5).
     servers: [{ url: serverUrl ?? '/', description: 'This service' }],
@@ -110,7 +113,7 @@ function operation(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<strin
       content: Object.fromEntries([contentType].flat().map((type) => [type, { schema: doc.response }])),
     },
   };
-  for (const [status, codes] of byStatus(errorCodesOf(route, doc.errors))) {
+  for (const [status, codes] of byStatus(errorCodesOf(route, doc.errors, !!doc.requestBody))) {
     responses[status] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
       headers: {

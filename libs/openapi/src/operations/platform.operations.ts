@@ -48,6 +48,7 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     summary:
       'Create a console user: an operator, or a member or viewer of one workspace (what `npm run admin -- create-user` calls)',
     response: obj({ user: freeForm }),
+    errors: ['not_found'],
   },
   'GET /admin/cluster': {
     summary: 'Actor cluster: nodes, shards owned, resident actors',
