@@ -1,6 +1,7 @@
 import { Options } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { MIGRATIONS } from './migrations';
+import { StatementOnlyPostgreSqlDriver } from './statement-only-errors';
 
 export interface DatabaseTarget {
   url: string;
@@ -15,7 +16,8 @@ export function ormOptions(
   extra: Partial<Options<PostgreSqlDriver>> = {},
 ): Options<PostgreSqlDriver> {
   return {
-    driver: PostgreSqlDriver,
+    // Errors (and so log lines) carry the statement with placeholders, never the values.
+    driver: StatementOnlyPostgreSqlDriver,
     clientUrl: target.url,
     pool: target.embedded ? { min: 1, max: 1 } : { min: 0, max: 10 },
     // How long a query waits for a pooled connection (knex's default is 60 s): past it the api answers
