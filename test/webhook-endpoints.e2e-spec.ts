@@ -60,9 +60,40 @@ describe('/v1/webhook-endpoints', () => {
     expect(absent.body.endpoint.events).toEqual([]);
   });
 
-  it('does not validate the URL at creation (SPEC 2.8)', async () => {
+  it('leaves the address rules (SSRF) to each delivery, which records a refusal: a private address is taken', async () => {
     const res = await create({ url: 'http://10.0.0.1/internal', events: [] }).expect(201);
     expect(res.body.endpoint.url).toBe('http://10.0.0.1/internal');
+  });
+
+  it.each([
+    [
+      'hooks.example.com/in',
+      'url must be an absolute http or https URL: add the scheme, e.g. https://hooks.example.com/in',
+    ],
+    ['not a url at all', 'url must be an absolute http or https URL, e.g. https://app.example.com'],
+    ['ftp://hooks.example.com/in', 'url must use http or https, not ftp'],
+    ['https://user:pw@hooks.example.com/in', 'url must not contain a user name or password'],
+  ])('refuses a URL no delivery could be sent to, at creation and update: %j', async (url, message) => {
+    const rows = async () =>
+      (await t.db.query<{ id: string; url: string }>('select id, url from webhook_endpoints'))
+        .map((r) => `${r.id} ${r.url}`)
+        .sort();
+    const before = await rows();
+    const created = await create({ url, events: [] }).expect(400);
+    expect(created.body).toEqual({
+      error: 'bad_request',
+      message: `Invalid request: ${message}`,
+      details: { fields: [{ field: 'url', problems: [message] }] },
+    });
+    const { endpoint } = (await create({ url: 'https://hooks.example.com/ok' }).expect(201)).body;
+    const patched = await request(t.server)
+      .patch(`/v1/webhook-endpoints/${endpoint.id}`)
+      .set(as(key))
+      .send({ url })
+      .expect(400);
+    expect(patched.body.details.fields).toEqual([{ field: 'url', problems: [message] }]);
+    // Nothing stored by the refusals: the only new row is the endpoint created in between.
+    expect(await rows()).toEqual([...before, `${endpoint.id} https://hooks.example.com/ok`].sort());
   });
 
   it.each([

@@ -1861,6 +1861,16 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -2029,6 +2039,16 @@ export interface operations {
       };
       /** @description `forbidden` */
       403: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found` */
+      404: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -2241,6 +2261,16 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -2312,6 +2342,16 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['IssuedApiKey'];
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized` */
@@ -2387,6 +2427,16 @@ export interface operations {
           'application/json': {
             clients: components['schemas']['OAuthClient'][];
           };
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized` */
@@ -2567,6 +2617,16 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -2741,6 +2801,16 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -2898,6 +2968,17 @@ export interface operations {
         content: {
           'text/css': string;
           'application/javascript': string;
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'cache-control': components['headers']['CacheControl'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `not_found` */
@@ -3132,7 +3213,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request` */
+      /** @description `invalid_request`, `bad_request` */
       400: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
@@ -3151,6 +3232,18 @@ export interface operations {
           'cache-control': components['headers']['CacheControl'];
           pragma: components['headers']['Pragma'];
           'www-authenticate': components['headers']['WwwAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'cache-control': components['headers']['CacheControl'];
+          pragma: components['headers']['Pragma'];
           [name: string]: unknown;
         };
         content: {
@@ -3221,7 +3314,7 @@ export interface operations {
           'application/json': Record<string, never>;
         };
       };
-      /** @description `invalid_request` */
+      /** @description `invalid_request`, `bad_request` */
       400: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
@@ -3240,6 +3333,18 @@ export interface operations {
           'cache-control': components['headers']['CacheControl'];
           pragma: components['headers']['Pragma'];
           'www-authenticate': components['headers']['WwwAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'cache-control': components['headers']['CacheControl'];
+          pragma: components['headers']['Pragma'];
           [name: string]: unknown;
         };
         content: {
@@ -3321,7 +3426,7 @@ export interface operations {
           };
         };
       };
-      /** @description `invalid_request`, `unsupported_grant_type`, `invalid_scope` */
+      /** @description `invalid_request`, `unsupported_grant_type`, `invalid_scope`, `bad_request` */
       400: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
@@ -3340,6 +3445,18 @@ export interface operations {
           'cache-control': components['headers']['CacheControl'];
           pragma: components['headers']['Pragma'];
           'www-authenticate': components['headers']['WwwAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'cache-control': components['headers']['CacheControl'];
+          pragma: components['headers']['Pragma'];
           [name: string]: unknown;
         };
         content: {
@@ -4022,6 +4139,19 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -4463,6 +4593,19 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -4582,6 +4725,19 @@ export interface operations {
             hostname: string;
             records: components['schemas']['RegistrarDnsRecord'][];
           };
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized` */
@@ -5662,6 +5818,19 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -5765,6 +5934,19 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DomainDeleted'];
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized` */
@@ -6010,6 +6192,19 @@ export interface operations {
             /** @description A Domain; called with a connect-session token, a ConnectSessionDomain */
             domain: components['schemas']['Domain'] | components['schemas']['ConnectSessionDomain'];
           };
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized` */
@@ -6805,6 +7000,19 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -7311,6 +7519,19 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -7414,6 +7635,19 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Deleted'];
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized` */
@@ -8336,6 +8570,19 @@ export interface operations {
           };
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unauthorized` */
       401: {
         headers: {
@@ -8439,6 +8686,19 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Deleted'];
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized` */
@@ -8953,6 +9213,19 @@ export interface operations {
               createdAt: string;
             };
           };
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `unauthorized` */

@@ -1,6 +1,7 @@
 import { IsOmittable } from '@app/http';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length } from 'class-validator';
 import { EVENT_TYPES } from '../../model/event-types';
+import { IsWebhookUrl } from './is-webhook-url.validator';
 
 const TYPES_MESSAGE = `each value in events must be one of: ${EVENT_TYPES.join(', ')}`;
 
@@ -9,6 +10,7 @@ export class UpdateWebhookEndpointDto {
   @IsOmittable()
   @IsString()
   @Length(1, 2048)
+  @IsWebhookUrl()
   url?: string;
 
   @IsOmittable()
