@@ -2,6 +2,7 @@ import {
   DnsServer,
   EDGE_TARGET,
   ORIGIN_URL,
+  TEST_SIGNING_SECRET,
   TestApp,
   createWorkspaceVia,
   domainEnv,
@@ -15,11 +16,13 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Browser, chromium } from 'playwright-core';
 import request from 'supertest';
+import { connectSessionKey, signConnectSession } from '../libs/connect-sessions/src/connect-session.token';
 import { CloudflareFake, startCloudflareFake } from './fakes/cloudflare-server';
 
 const HOST = 'widget.customer-a.com';
 const CF_TOKEN = 'cf-widget-token-0123456789';
 const ARTIFACTS = join(__dirname, 'artifacts');
+const INVALID_LINK = 'This connect link is not valid: it may be incomplete or changed. Ask for a new one.';
 
 /** The SaaS's own page, on another origin than the API: the widget works there through CORS only. */
 async function startSaasPage(apiUrl: string, token: string): Promise<{ url: string; server: Server }> {
@@ -164,7 +167,41 @@ describe('the connect widget in headless Chromium', () => {
     // A token that does not verify: the widget says so instead of rendering half a page.
     const [head, payload] = (session.body.connectSession.token as string).split('.');
     await page.goto(`${base}/widget/demo?token=${head}.${payload}.forged`);
-    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/expired/);
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(INVALID_LINK);
+    // One whose own expiry has passed: expired, and nothing else.
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { ws: string; dom: string; jti: string };
+    const expired = signConnectSession(
+      connectSessionKey(TEST_SIGNING_SECRET),
+      { workspaceId: claims.ws, domainId: claims.dom, jti: claims.jti, expiresAt: Math.floor(Date.now() / 1000) - 60 },
+      Date.now() - 3_600_000,
+    );
+    await page.goto(`${base}/widget/demo?token=${expired}`);
+    await expect(page.getByRole('alert').textContent()).resolves.toBe(
+      'This connect link has expired. Ask for a new one.',
+    );
     await page.close();
+  });
+
+  it('a link whose token is garbage says it is not valid and calls nothing (desktop and phone)', async () => {
+    const base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const [name, viewport] of [
+      ['desktop', { width: 1280, height: 800 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      const calls: string[] = [];
+      page.on('request', (r) => calls.push(r.url()));
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${base}/widget/demo?token=cs_garbage`);
+      await expect(page.getByRole('alert').textContent()).resolves.toBe(INVALID_LINK);
+      // No API call at all (before: GET /v1/domains/undefined, then "expired").
+      expect(calls.filter((url) => url.includes('/v1/'))).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `widget-invalid-link-${name}.png`), fullPage: true });
+      await context.close();
+    }
   });
 });

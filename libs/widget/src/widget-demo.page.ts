@@ -8,7 +8,10 @@ export function widgetDemoPage(rawToken: string | undefined): string {
   const mount = token
     ? `<div id="connect"></div>
     <script>CustomDomainWidget.mount(document.getElementById('connect'), { token: '${token}' });</script>`
-    : `<p class="note">Add <code>?token=cs_...</code> to this page's address to see the widget for a domain.
+    : rawToken
+      ? `<p class="note" role="alert">The token in this page's address is not a connect-session token (those start
+    with <code>cs_</code>). Ask for a new link.</p>`
+      : `<p class="note">Add <code>?token=cs_...</code> to this page's address to see the widget for a domain.
     Mint the token on your server: <code>POST /v1/domains/{id}/connect-session</code> with your API key.</p>`;
   return `<!doctype html>
 <html lang="en">

@@ -74,15 +74,19 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     return node;
   }
 
-  /** The domain a session token is for (its claims are readable; the server verifies the signature). */
-  function domainOfToken(token) {
+  /** The claims of a session token (readable; the server verifies the signature), or undefined when it has none. */
+  function claimsOf(token) {
     try {
-      var payload = token.replace(/^cs_/, '').split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
-      return JSON.parse(atob(payload)).dom;
+      var payload = String(token).replace(/^cs_/, '').split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+      var claims = JSON.parse(atob(payload));
+      return claims && typeof claims.dom === 'string' && claims.dom ? claims : undefined;
     } catch (e) {
       return undefined;
     }
   }
+
+  var INVALID_LINK = 'This connect link is not valid: it may be incomplete or changed. Ask for a new one.';
+  var EXPIRED_LINK = 'This connect link has expired. Ask for a new one.';
 
   function copyText(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
@@ -99,7 +103,8 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     if (!options || !options.token) throw new Error('CustomDomainWidget.mount: pass { token } (a connect-session token)');
     this.token = options.token;
     this.apiBase = (options.apiBase || defaultApiBase).replace(/\/+$/, '');
-    this.domainId = options.domainId || domainOfToken(options.token);
+    this.claims = claimsOf(options.token);
+    this.domainId = options.domainId || (this.claims && this.claims.dom);
     this.options = options;
     this.pollMs = Math.max(10, options.pollSeconds || 30) * 1000;
     this.root = element.shadowRoot || element.attachShadow({ mode: 'open' });
@@ -133,6 +138,12 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
 
   Widget.prototype.load = function () {
     var self = this;
+    // A token that names no domain is not one of ours: say so, and call nothing (no /v1/domains/undefined).
+    if (!self.domainId) {
+      self.state.error = INVALID_LINK;
+      self.render();
+      return Promise.resolve();
+    }
     var query = self.options.redirectUri ? '?redirect_uri=' + encodeURIComponent(self.options.redirectUri) : '';
     return Promise.all([
       self.api('GET', ''),
@@ -144,9 +155,15 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
       self.render();
       self.schedule();
     }, function (error) {
-      self.state.error = error.status === 401 ? 'This connect link has expired. Ask for a new one.' : error.message;
+      self.state.error = error.status === 401 ? self.refusedLink() : error.message;
       self.render();
     });
+  };
+
+  /** A refused token: expired when its own expiry has passed, else not valid (forged, cut short, revoked key). */
+  Widget.prototype.refusedLink = function () {
+    var exp = this.claims && this.claims.exp;
+    return typeof exp === 'number' && exp * 1000 <= Date.now() ? EXPIRED_LINK : INVALID_LINK;
   };
 
   Widget.prototype.setDomain = function (domain) {
@@ -205,6 +222,7 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     var card = el('section', { class: 'card', 'aria-label': 'Connect your domain' });
     root.appendChild(card);
     if (self.state.error) {
+      card.appendChild(el('h2', { text: 'Connect your domain' }));
       card.appendChild(el('p', { class: 'error', role: 'alert', text: self.state.error }));
       return;
     }
