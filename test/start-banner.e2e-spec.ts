@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -92,7 +92,7 @@ function split(output: string): { logs: string[]; tail: string[] } {
   };
 }
 
-describe('npm start: the banner comes last; logs pretty on a terminal, JSON otherwise (issue 20 item 10)', () => {
+describe('npm start: the banner comes last; logs pretty on a terminal, JSON otherwise (issue 20 item 10); the admin token only on a terminal (issue 33)', () => {
   let db: TestDatabase;
   let dataDir: string;
   let run: Run | undefined;
@@ -115,9 +115,13 @@ describe('npm start: the banner comes last; logs pretty on a terminal, JSON othe
     ...(await freeEdgePorts()),
   });
 
+  const adminToken = () => readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+
   it('on a terminal: readable log lines, no JSON, the banner last', async () => {
     run = start(await env(), true);
     const { logs, tail } = split(await waitForBanner(run));
+    // A person at a terminal sees the token (README's quickstart), and where it is kept.
+    expect(tail).toContain(`  Admin token: ${adminToken()}  (generated, kept in ${dataDir}/admin-token)`);
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.filter(isJson)).toEqual([]);
     expect(logs.some((l) => /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: /.test(l))).toBe(true);
@@ -137,5 +141,23 @@ describe('npm start: the banner comes last; logs pretty on a terminal, JSON othe
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.filter((l) => !isJson(l))).toEqual([]);
     expect(logs.every((l) => typeof (JSON.parse(l) as { level: unknown }).level === 'number')).toBe(true);
+    // A collected log stream never holds the admin token: the banner names the file instead.
+    expect(output).not.toContain(adminToken());
+    expect(banner).toContain(`  Admin token: in ${dataDir}/admin-token (not printed where logs are collected; cat it)`);
+  });
+
+  it('JSON logs on a terminal (LOG_FORMAT=json, as under a container runtime with a tty): no token either', async () => {
+    run = start({ ...(await env()), LOG_FORMAT: 'json' }, true);
+    const output = await waitForBanner(run);
+    expect(output).toContain(`in ${dataDir}/admin-token (not printed where logs are collected`);
+    expect(output).not.toContain(adminToken());
+  });
+
+  it('a token set by ADMIN_TOKEN is not printed off a terminal', async () => {
+    const token = 'operator-chosen-admin-token-0123456789';
+    run = start({ ...(await env()), ADMIN_TOKEN: token }, false);
+    const output = await waitForBanner(run);
+    expect(output).toContain('Admin token: the ADMIN_TOKEN you set');
+    expect(output).not.toContain(token);
   });
 });
