@@ -1,5 +1,5 @@
 import { statusOf } from '@app/http';
-import { DomainError } from '@app/kernel';
+import { DomainError, unstorableValueError } from '@app/kernel';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ConsoleRequest, SignInRequired } from './console-request';
@@ -11,7 +11,9 @@ import { errorPage } from './views/error.page';
 export class ConsoleErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('Console');
 
-  catch(error: unknown, host: ArgumentsHost): void {
+  catch(thrown: unknown, host: ArgumentsHost): void {
+    // A value PostgreSQL can never store is the request's fault (400), as in the API.
+    const error = unstorableValueError(thrown) ?? thrown;
     const request = host.switchToHttp().getRequest<ConsoleRequest>();
     const reply = pageHeaders(host.switchToHttp().getResponse<FastifyReply>());
     if (error instanceof SignInRequired) {

@@ -1,16 +1,35 @@
+import { errorCodes } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { BODY_LIMIT_BYTES } from './json-body-parser';
+import { findUnstorable } from './storable-input';
+import { invalidFields } from './validation.pipe';
 
 /**
- * `application/x-www-form-urlencoded` bodies (RFC 6749 requires them at the OAuth endpoints) as a
- * plain object; a repeated parameter becomes an array so the route can refuse it.
+ * The routes that take `application/x-www-form-urlencoded`: the OAuth endpoints (RFC 6749 requires
+ * it) and the web console's HTML forms. The JSON API refuses a form body as it refuses any other
+ * content type ("send the body as JSON with content-type application/json"), rather than reading
+ * `hostname=...` as one unknown property.
+ */
+export const acceptsForm = (route: string): boolean => /^\/(oauth\/|console(\/|$))/.test(route);
+
+/**
+ * `application/x-www-form-urlencoded` bodies of the routes that take them, as a plain object; a
+ * repeated parameter becomes an array so the route can refuse it. NUL (and, in address fields,
+ * invisible characters) is refused as in JSON bodies (storable-input.ts).
  */
 export function registerFormBodyParser(fastify: FastifyInstance): void {
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (_request, body, done) => {
-      done(null, parseForm(typeof body === 'string' ? body : body.toString('utf8')));
+    (request, body, done) => {
+      if (!acceptsForm(request.routeOptions.url ?? request.url)) {
+        done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
+        return;
+      }
+      const form = parseForm(typeof body === 'string' ? body : body.toString('utf8'));
+      const unstorable = findUnstorable(form);
+      if (unstorable) done(invalidFields([{ field: unstorable.field, problems: [unstorable.problem] }]), undefined);
+      else done(null, form);
     },
   );
 }

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainError } from '@app/kernel';
+import { findUnstorable } from './storable-input';
 
 export interface FieldProblem {
   field: string;
@@ -63,9 +64,17 @@ export function invalidFields(fields: FieldProblem[]): DomainError {
   return new DomainError('bad_request', `Invalid request: ${summary}`, { fields });
 }
 
-/** Whitelists, forbids unknown properties, transforms; failures answer 400 bad_request naming the fields. */
+/**
+ * Whitelists, forbids unknown properties, transforms; failures answer 400 bad_request naming the fields.
+ * Path and query parameters, whatever their type, are first checked for values the database can never
+ * store (storable-input.ts; bodies were checked by their parser).
+ */
 class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'param' || metadata.type === 'query') {
+      const unstorable = findUnstorable(value, metadata.data ?? '');
+      if (unstorable) throw invalidFields([{ field: unstorable.field, problems: [unstorable.problem] }]);
+    }
     // Nest would turn a `null` body into `{}` and an array into "property 0 should not exist".
     // No body at all stays allowed (a POST whose fields are all optional).
     const isDto = typeof metadata.metatype === 'function' && this.toValidate(metadata);
