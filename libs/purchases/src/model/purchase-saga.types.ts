@@ -25,9 +25,12 @@ export type SagaStep =
 
 export const TERMINAL_STEPS: readonly SagaStep[] = ['completed', 'failed', 'refunded'];
 
-/** Why a purchase ended without completing: the API error it answers with. */
+/**
+ * Why a purchase ended without completing: the API error it answers with. `bad_request`: a step's
+ * outcome held a value the database can never store (a permanent error, not an outage).
+ */
 export interface SagaFailure {
-  code: 'billing_required' | 'registration_failed';
+  code: 'billing_required' | 'registration_failed' | 'bad_request';
   /** Which step failed: shown to the caller with the reason. */
   stage: 'charge' | 'register' | 'autoConnect';
   reason: string;
@@ -80,7 +83,12 @@ export type SagaEvent =
   | { type: 'domain_removed' }
   | { type: 'refunded'; refundId: string }
   /** The provider could not be reached: nothing is known to have changed; the step is retried later. */
-  | { type: 'effect_unavailable'; effect: SagaEffect; reason: string };
+  | { type: 'effect_unavailable'; effect: SagaEffect; reason: string }
+  /**
+   * The step can never succeed (the database refuses a value it needs: a permanent error, not an
+   * outage): the saga ends through its compensation instead of retrying.
+   */
+  | { type: 'effect_failed'; effect: SagaEffect; reason: string };
 
 export type PurchaseEventType = 'domain_purchase.completed' | 'domain_purchase.failed';
 

@@ -16,6 +16,9 @@ const event: fc.Arbitrary<SagaEvent> = fc.oneof(
   fc
     .constantFrom<SagaEffect>('charge', 'register', 'create_domain', 'set_routing', 'remove_domain', 'refund')
     .map((effect): SagaEvent => ({ type: 'effect_unavailable', effect, reason: 'down' })),
+  fc
+    .constantFrom<SagaEffect>('charge', 'register', 'create_domain', 'set_routing', 'remove_domain', 'refund')
+    .map((effect): SagaEvent => ({ type: 'effect_failed', effect, reason: 'the database refuses a value' })),
 );
 
 /** Runs events, counting the charge effects asked for and the charges that landed. */

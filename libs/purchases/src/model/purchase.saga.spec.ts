@@ -1,5 +1,5 @@
-import { MAX_REGISTER_ATTEMPTS, beginConnect, effectOf, initialSaga, transition } from './purchase.saga';
-import { SagaEvent, SagaState } from './purchase-saga.types';
+import { MAX_REGISTER_ATTEMPTS, beginConnect, effectOf, initialSaga, recordRefused, transition } from './purchase.saga';
+import { SagaEffect, SagaEvent, SagaState } from './purchase-saga.types';
 
 const at = (step: SagaState['step'], extra: Partial<SagaState> = {}): SagaState => ({
   ...initialSaga(false),
@@ -147,6 +147,103 @@ describe('purchase saga', () => {
     const last = transition(state, { type: 'effect_unavailable', effect: 'register', reason: 'timeout' });
     expect(last.state.step).toBe('refunding');
     expect(last.effects).toEqual(['refund']);
+  });
+
+  describe('a step that can never succeed (the database refuses a value for good)', () => {
+    const refused = (effect: SagaEffect): SagaEvent => ({
+      type: 'effect_failed',
+      effect,
+      reason: 'the database refuses a value',
+    });
+
+    it.each<[string, SagaState, SagaEvent, Partial<SagaState>, string[], string[], boolean]>([
+      [
+        'before any charge: failed, nothing to refund',
+        at('charging'),
+        refused('charge'),
+        { step: 'failed', status: 'failed' },
+        [],
+        ['domain_purchase.failed'],
+        false,
+      ],
+      [
+        'after the charge: refunded, not retried',
+        at('registering', charged),
+        refused('register'),
+        { step: 'refunding' },
+        ['refund'],
+        [],
+        false,
+      ],
+      [
+        'creating the Domain: refunded',
+        at('connecting', charged),
+        refused('create_domain'),
+        { step: 'refunding' },
+        ['refund'],
+        [],
+        false,
+      ],
+      [
+        'routing: the Domain is removed, then refunded',
+        at('routing', { ...charged, connectedDomainId: 'dom_1' }),
+        refused('set_routing'),
+        { step: 'disconnecting' },
+        ['remove_domain'],
+        [],
+        false,
+      ],
+      // A compensation has none of its own: the money must go back, so it is retried.
+      ['refunding: retried later', at('refunding', charged), refused('refund'), { step: 'refunding' }, [], [], true],
+      [
+        "another step's late outcome: nothing",
+        at('registering', charged),
+        refused('charge'),
+        { step: 'registering' },
+        ['register'],
+        [],
+        false,
+      ],
+    ])('%s', (_name, state, event, expected, effects, events, retryLater) => {
+      const next = transition(state, event);
+      expect(next.state).toMatchObject(expected);
+      expect(next).toMatchObject({ effects, events, retryLater });
+      // autoConnect's steps fail as a refused connect does (registration_failed, refunded).
+      if (next.state.failure) expect(next.state.failure.reason).toBe('the database refuses a value');
+    });
+
+    it('when a charge cannot be recorded, refunds it from the last recorded state', () => {
+      const recorded = at('charging');
+      const attempted = transition(recorded, { type: 'charged', chargeId: 'pi_9' }).state;
+      const next = recordRefused(recorded, attempted, 'charge', 'the database refuses a value');
+      expect(next.state).toMatchObject({ step: 'refunding', status: 'pending', chargeId: 'pi_9' });
+      expect(next.state.failure).toEqual({
+        code: 'bad_request',
+        stage: 'charge',
+        reason: 'the database refuses a value',
+      });
+      expect(next.effects).toEqual(['refund']);
+      // Nothing else learned by the refused step is kept.
+      const registered = transition(at('registering', charged), {
+        type: 'registered',
+        registrarDomainId: 'r1',
+        expiresAt: 'x',
+      });
+      const undone = recordRefused(at('registering', charged), registered.state, 'register', 'no');
+      expect(undone.state).toMatchObject({ step: 'refunding', chargeId: 'pi_1' });
+      expect(undone.state.registrarDomainId).toBeUndefined();
+    });
+
+    it('rolls a connect call back without moving money', () => {
+      const done = at('completed', { ...charged, status: 'completed', registrarDomainId: 'r1' });
+      const next = transition(beginConnect(done), refused('create_domain'));
+      expect(next.state).toMatchObject({
+        step: 'completed',
+        status: 'completed',
+        connectFailure: { code: 'bad_request' },
+      });
+      expect(next.effects).toEqual([]);
+    });
   });
 
   it('names the effect of every step (what recovery runs)', () => {

@@ -56,6 +56,7 @@ const unchanged = (state: SagaState) => result(state, [], false);
 export function transition(state: SagaState, event: SagaEvent): SagaResult {
   if (isTerminal(state)) return unchanged(state);
   if (event.type === 'effect_unavailable') return unavailable(state, event.effect, event.reason);
+  if (event.type === 'effect_failed') return failedForGood(state, event.effect, event.reason);
   switch (state.step) {
     case 'charging':
       if (event.type === 'charged') return result({ ...state, step: 'registering', chargeId: event.chargeId });
@@ -136,8 +137,57 @@ function completed(state: SagaState): SagaResult {
   return result({ ...state, status: 'completed', step: 'completed' }, ['domain_purchase.completed']);
 }
 
-function refund(state: SagaState, stage: SagaFailure['stage'], reason: string): SagaResult {
-  return result({ ...state, step: 'refunding', failure: { code: 'registration_failed', stage, reason } });
+function refund(
+  state: SagaState,
+  stage: SagaFailure['stage'],
+  reason: string,
+  code: SagaFailure['code'] = 'registration_failed',
+): SagaResult {
+  return result({ ...state, step: 'refunding', failure: { code, stage, reason } });
+}
+
+/**
+ * A step that can never succeed ends the saga through the compensation of its step, never a retry:
+ * nothing charged fails, a charge is refunded, a connect rolls back as a refused connect does.
+ * Compensations themselves (removing the Domain, refunding) have none: they wait for a retry, as
+ * the money must go back.
+ */
+function failedForGood(state: SagaState, effect: SagaEffect, reason: string): SagaResult {
+  if (effectOf(state) !== effect) return unchanged(state);
+  switch (state.step) {
+    case 'charging':
+      if (state.chargeId) return refund(state, 'charge', reason, 'bad_request');
+      return result(
+        { ...state, status: 'failed', step: 'failed', failure: { code: 'bad_request', stage: 'charge', reason } },
+        ['domain_purchase.failed'],
+      );
+    case 'registering':
+      return refund(state, 'register', reason, 'bad_request');
+    case 'connecting':
+    case 'routing':
+      return transition(state, { type: 'connect_failed', reason, code: 'bad_request' });
+    case 'disconnecting':
+    case 'refunding':
+    case 'completed':
+    case 'failed':
+    case 'refunded':
+      return result(state, [], true);
+  }
+}
+
+/**
+ * The outcome of a step (`attempted`) could not be recorded, and never will be: the saga ends through
+ * its compensation from the last recorded state, keeping the charge the step learned of so that the
+ * money goes back.
+ */
+export function recordRefused(
+  recorded: SagaState,
+  attempted: SagaState,
+  effect: SagaEffect,
+  reason: string,
+): SagaResult {
+  const chargeId = recorded.chargeId ?? attempted.chargeId;
+  return transition({ ...recorded, chargeId }, { type: 'effect_failed', effect, reason });
 }
 
 /** A provider outage: retry the step later; the registrar only so often before refunding. */

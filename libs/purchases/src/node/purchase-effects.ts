@@ -2,7 +2,7 @@ import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
 import { OriginPreflight } from '@app/dns';
 import { DEFAULT_SETTINGS, DomainCommand, domainProtocol } from '@app/domains';
-import { DomainError, publishEdgeInvalidation } from '@app/kernel';
+import { DomainError, databaseDataError, publishEdgeInvalidation } from '@app/kernel';
 import { PaymentDeclinedError, Payments, RefundRefusedError } from '@app/payments';
 import type { SqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarRefusedError } from '@app/registrar';
@@ -25,6 +25,16 @@ export interface PurchaseEffectDeps {
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
+ * Why a step can never succeed, when `error` is the database refusing a value for good (a data error,
+ * not an outage); undefined for any other error.
+ */
+export function permanentFailure(error: unknown): string | undefined {
+  const refused = databaseDataError(error);
+  if (!refused) return undefined;
+  return `the database refuses a value of this purchase (${refused.field ?? 'a value'} ${refused.problem}, SQLSTATE ${refused.sqlstate})`;
+}
+
+/**
  * Runs one saga effect against the outside world and reports its outcome as a saga event. Every
  * effect is safe to run again after a crash: charges and refunds carry keys derived from the
  * purchase and step, registration asks the registrar first, the Domain's id is derived from the
@@ -39,6 +49,12 @@ export class PurchaseEffects {
     try {
       return await this.execute(effect, record);
     } catch (error) {
+      // A value the database refuses is refused on every retry: the saga compensates instead.
+      const permanent = permanentFailure(error);
+      if (permanent) {
+        this.logger.error({ purchaseId: record.id, effect, reason: permanent }, 'Purchase effect failed for good');
+        return { type: 'effect_failed', effect, reason: permanent };
+      }
       this.logger.warn({ err: error, purchaseId: record.id, effect }, 'Purchase effect could not run; retried later');
       return { type: 'effect_unavailable', effect, reason: message(error) };
     }

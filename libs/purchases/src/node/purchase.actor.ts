@@ -1,8 +1,10 @@
 import { Decision, OutboxEvent, ProtocolActor, ProtocolHandlers, ReplyOf, dispatch } from '@app/actors';
 import { DomainError, ERROR_CODES, ErrorCode, notFound } from '@app/kernel';
-import { beginConnect, effectOf, initialSaga, isTerminal, transition } from '../model/purchase.saga';
+import { Logger } from '@nestjs/common';
+import { beginConnect, effectOf, initialSaga, isTerminal, recordRefused, transition } from '../model/purchase.saga';
+import { SagaResult } from '../model/purchase-saga.types';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
-import { PurchaseEffects } from './purchase-effects';
+import { PurchaseEffects, permanentFailure } from './purchase-effects';
 import {
   PURCHASE_KIND,
   PurchaseCommand,
@@ -33,6 +35,7 @@ const errorCodeOf = (code: string): ErrorCode =>
 export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProtocol> {
   readonly kind = PURCHASE_KIND;
   readonly store = new PurchaseStore();
+  private readonly logger = new Logger(PurchaseActor.name);
   private readonly effects: PurchaseEffects;
   private readonly renewals: RenewalDriver;
   /** The provider outage that paused a saga, for the 503 its caller gets. */
@@ -101,23 +104,43 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
     return this.answer(await this.drive(ctx, record));
   }
 
-  /** Runs the saga's effects, persisting each outcome, until it ends or waits for a provider. */
+  /**
+   * Runs the saga's effects, persisting each outcome, until it ends or waits for a provider. An
+   * outcome the database refuses for good (a data error, not an outage) ends the saga through its
+   * compensation from the last recorded state (`recordRefused`) instead of failing every retry.
+   */
   private async drive(ctx: Ctx, start: PurchaseRecord): Promise<PurchaseRecord> {
     let record = start;
     for (let effect = effectOf(record.saga); effect; effect = effectOf(record.saga)) {
       const event = await this.effects.run(effect, record);
       this.deps.steps.reached(`after:${effect}`);
-      const next = transition(record.saga, event);
-      record = { ...record, saga: next.state };
-      const events = next.events.map((type) => this.outbox(type, record));
-      record = await checkpoint(ctx, record, events);
+      let next = transition(record.saga, event);
+      try {
+        record = await this.record(ctx, record, next);
+      } catch (error) {
+        const reason = permanentFailure(error);
+        if (!reason) throw error;
+        this.logger.error({ purchaseId: record.id, effect, reason }, 'Purchase step cannot be recorded; compensating');
+        next = recordRefused(record.saga, next.state, effect, reason);
+        record = await this.record(ctx, record, next);
+      }
       this.deps.steps.reached(next.state.step);
       if (next.retryLater) {
-        this.lastOutage.set(record.id, event.type === 'effect_unavailable' ? event.reason : 'unavailable');
+        this.lastOutage.set(record.id, 'reason' in event ? event.reason : 'unavailable');
         break;
       }
     }
     return record;
+  }
+
+  /** A checkpoint of the saga's next state with its outbox events. */
+  private record(ctx: Ctx, record: PurchaseRecord, next: SagaResult): Promise<PurchaseRecord> {
+    const moved = { ...record, saga: next.state };
+    return checkpoint(
+      ctx,
+      moved,
+      next.events.map((type) => this.outbox(type, moved)),
+    );
   }
 
   private outbox(type: string, record: PurchaseRecord, extra: Record<string, unknown> = {}): OutboxEvent {
@@ -129,6 +152,10 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
     const { saga } = record;
     const details = { purchaseId: record.id, reason: saga.failure?.reason, stage: saga.failure?.stage };
     if (saga.status === 'completed') return { reply: { purchase: toPurchaseView(record) } };
+    if (saga.failure?.code === 'bad_request' && (saga.status === 'failed' || saga.status === 'refunded')) {
+      const money = saga.status === 'refunded' ? 'the charge was refunded' : 'nothing was charged';
+      throw new DomainError('bad_request', `The purchase failed: ${saga.failure.reason}; ${money}`, details);
+    }
     if (saga.status === 'failed')
       throw new DomainError('billing_required', `The card was not charged: ${saga.failure?.reason}`, details);
     if (saga.status === 'refunded') {
