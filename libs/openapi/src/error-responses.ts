@@ -5,16 +5,21 @@ import type { RouteInfo } from './route-scanner';
 export { ERROR_CODES };
 
 /**
- * The codes an operation can answer beyond its success, by how the route is declared. `readsBody`:
- * the operation parses a body the route does not declare as a DTO (the OAuth form endpoints). A body
+ * The codes an operation can answer beyond its success, by how the route is declared. `reads`: the
+ * operation parses a body or query parameters the route does not declare as a DTO (the OAuth form
+ * endpoints, `@Query('token')`). A body
  * sent to an operation that reads none is ignored (http-app.ts), so it adds nothing here.
  */
-export function errorCodesOf(route: RouteInfo, extra: ErrorCode[] = [], readsBody = false): ErrorCode[] {
+export function errorCodesOf(
+  route: RouteInfo,
+  extra: ErrorCode[] = [],
+  reads: { body?: boolean; query?: boolean } = {},
+): ErrorCode[] {
   const codes = new Set<ErrorCode>(extra);
-  const body = !!route.body || readsBody;
+  const body = !!route.body || !!reads.body;
   if (route.auth !== 'public') codes.add('unauthorized');
   if (route.auth === 'workspace' || route.auth === 'admin') codes.add('forbidden');
-  if (body || route.query) codes.add('bad_request');
+  if (body || route.query || reads.query) codes.add('bad_request');
   if (body) codes.add('payload_too_large');
   // A path parameter over 100 characters is 404 (no id is that long), one not valid percent-encoding 400.
   if (route.pathParams.length) {

@@ -113,7 +113,9 @@ function operation(route: RouteInfo, doc: OperationDoc, dtoSchemas: Record<strin
       content: Object.fromEntries([contentType].flat().map((type) => [type, { schema: doc.response }])),
     },
   };
-  for (const [status, codes] of byStatus(errorCodesOf(route, doc.errors, !!doc.requestBody))) {
+  for (const [status, codes] of byStatus(
+    errorCodesOf(route, doc.errors, { body: !!doc.requestBody, query: !!doc.query }),
+  )) {
     responses[status] = {
       description: codes.map((code) => `\`${code}\``).join(', '),
       headers: {

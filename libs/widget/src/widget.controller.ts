@@ -1,4 +1,5 @@
 import { Public } from '@app/auth';
+import { DomainError } from '@app/kernel';
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { widgetDemoPage } from './widget-demo.page';
 import { WIDGET_JS } from './widget.script';
@@ -18,7 +19,9 @@ export class WidgetController {
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('cache-control', 'no-store')
   @Header('referrer-policy', 'no-referrer')
-  demo(@Query('token') token?: string): string {
+  demo(@Query('token') token?: string | string[]): string {
+    if (Array.isArray(token))
+      throw new DomainError('bad_request', 'token: send one connect-session token', { field: 'token' });
     return widgetDemoPage(token);
   }
 }

@@ -53,8 +53,9 @@ export const WEBHOOK_OPERATIONS: Record<string, OperationDoc> = {
         type: 'array',
         items: {
           type: 'string',
-          pattern: `^(${EVENT_TYPE})(,(${EVENT_TYPE}))*$`,
-          description: `Event types, repeated (\`type=a&type=b\`) or comma-separated (\`type=a,b\`): ${EVENT_TYPES.join(', ')}`,
+          // Empty (`type=`) filters nothing, as when the parameter is left out.
+          pattern: `^((${EVENT_TYPE})(,(${EVENT_TYPE}))*)?$`,
+          description: `Event types, repeated (\`type=a&type=b\`) or comma-separated (\`type=a,b\`): ${EVENT_TYPES.join(', ')}; empty filters nothing`,
         },
       },
     },

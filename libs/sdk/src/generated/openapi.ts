@@ -9463,6 +9463,16 @@ export interface operations {
           'text/html': string;
         };
       };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `internal_error` */
       500: {
         headers: {
