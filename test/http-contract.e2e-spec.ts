@@ -182,6 +182,10 @@ describe('the HTTP contract: every answer as documented', () => {
         .expect(404);
       expect(res.body).toEqual({ error: 'not_found', message: 'Workspace was not found' });
       expect(await t.db.query(`select id from console_users where email = 'nobody@example.com'`)).toEqual([]);
+      // An address that already has a user: 409 conflict, documented too.
+      const user = { email: 'twice@example.com', password: 'a-long-enough-password', operator: true };
+      await call('POST', '/admin/console-users').send(user).expect(201);
+      expect((await call('POST', '/admin/console-users').send(user).expect(409)).body.error).toBe('conflict');
     });
   });
 

@@ -48,7 +48,8 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     summary:
       'Create a console user: an operator, or a member or viewer of one workspace (what `npm run admin -- create-user` calls)',
     response: obj({ user: freeForm }),
-    errors: ['not_found'],
+    // An unknown workspaceId; an e-mail address that already has a user.
+    errors: ['not_found', 'conflict'],
   },
   'GET /admin/cluster': {
     summary: 'Actor cluster: nodes, shards owned, resident actors',

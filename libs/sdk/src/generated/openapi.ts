@@ -2057,6 +2057,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `conflict` */
+      409: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `payload_too_large` */
       413: {
         headers: {
