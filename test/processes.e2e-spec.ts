@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -34,11 +34,14 @@ describe('standalone on the embedded PostgreSQL', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'standalone-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('starts with no configuration, prints the admin token, and keeps data across restarts', async () => {
+  it('starts with no configuration, generates the admin token into DATA_DIR, and keeps data across restarts', async () => {
     const env = { PORT: '0', DATA_DIR: dataDir, ...(await freeEdgePorts()) };
     const first = startProcess('dist/apps/standalone/src/main.js', env);
     const url = await waitForUrl(first, 60_000);
-    const token = await first.waitFor(/Admin token: (\S+)/);
+    // Piped output is a log stream: the banner names the file, never the token (issue 33).
+    expect(await first.waitFor(/Admin token: (in \S+)/)).toBe(`in ${dataDir}/admin-token`);
+    const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    expect(first.output()).not.toContain(token);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const created = await api(url, 'POST', '/admin/workspaces', token, {
       name: 'Embedded',
@@ -49,7 +52,8 @@ describe('standalone on the embedded PostgreSQL', () => {
 
     const second = startProcess('dist/apps/standalone/src/main.js', env);
     const url2 = await waitForUrl(second, 60_000);
-    expect(await second.waitFor(/Admin token: (\S+)/)).toBe(token);
+    await second.waitFor(/Admin token: in /);
+    expect(readFileSync(join(dataDir, 'admin-token'), 'utf8').trim()).toBe(token);
     const me = await api(url2, 'GET', '/v1/workspace', created.body.apiKey);
     expect(me.status).toBe(200);
     expect(me.body.workspace).toMatchObject({
