@@ -15,7 +15,8 @@ export const acceptsForm = (route: string): boolean => /^\/(oauth\/|console(\/|$
 /**
  * `application/x-www-form-urlencoded` bodies of the routes that take them, as a plain object; a
  * repeated parameter becomes an array so the route can refuse it. NUL (and, in address fields,
- * invisible characters) is refused as in JSON bodies (storable-input.ts).
+ * invisible characters) is refused as in JSON bodies (storable-input.ts); line breaks separate the
+ * addresses of a textarea (the console's nameservers), so they are allowed there.
  */
 export function registerFormBodyParser(fastify: FastifyInstance): void {
   fastify.addContentTypeParser(
@@ -27,7 +28,7 @@ export function registerFormBodyParser(fastify: FastifyInstance): void {
         return;
       }
       const form = parseForm(typeof body === 'string' ? body : body.toString('utf8'));
-      const unstorable = findUnstorable(form);
+      const unstorable = findUnstorable(form, '', 'form');
       if (unstorable) done(invalidFields([{ field: unstorable.field, problems: [unstorable.problem] }]), undefined);
       else done(null, form);
     },

@@ -65,6 +65,15 @@ describe('findUnstorable', () => {
     expect(findUnstorable(deep)?.field).toBe('body');
   });
 
+  it('lets a form list addresses one per line (a textarea), and nothing else invisible', () => {
+    const nameservers = 'ns1.example.net\r\nns2.example.net\n';
+    expect(findUnstorable({ nameservers }, '', 'form')).toBeUndefined();
+    expect(findUnstorable({ nameservers })?.field).toBe('nameservers');
+    expect(findUnstorable({ nameservers: 'ns1.example.net\u200b' }, '', 'form')?.problem).toMatch(/U\+200B/);
+    expect(findUnstorable({ email: 'a@b.example\u0007' }, '', 'form')?.problem).toMatch(/U\+0007/);
+    expect(findUnstorable({ q: 'x\u0000' }, '', 'form')?.problem).toMatch(/NUL/);
+  });
+
   it('checks one parameter by its name', () => {
     expect(findUnstorable('dom_\u0000', 'id')).toEqual({
       field: 'id',

@@ -33,6 +33,8 @@ const NUL = '\u0000';
 const LONE_SURROGATE = /\p{Cs}/u;
 /** Controls (Cc), format characters (Cf: zero-width, bidi marks, embeddings, isolates, BOM), U+2028/9. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** The same, but tab, CR and LF: an HTML form's textarea lists one address per line. */
+const INVISIBLE_IN_FORM = /[^\P{Cc}\t\n\r]|[\p{Cf}\p{Zl}\p{Zp}]/u;
 
 export interface InputProblem {
   /** The field as validation errors name it: `registrant.email`, `records.0.value`, `id`. */
@@ -52,14 +54,22 @@ interface Visit {
 const codePoint = (char: string) => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
+/** Where the input comes from: a form's addresses may hold line breaks (one per line in a textarea). */
+export type InputSource = 'json' | 'form';
+
 /** What is wrong with one string of `field`, if anything. */
-export function stringProblem(value: string, field: string, address = false): string | undefined {
+export function stringProblem(
+  value: string,
+  field: string,
+  address = false,
+  source: InputSource = 'json',
+): string | undefined {
   if (value.includes(NUL)) return `${field} contains a NUL character (U+0000), which cannot be stored`;
   const surrogate = LONE_SURROGATE.exec(value);
   if (surrogate) {
     return `${field} contains a lone UTF-16 surrogate (${codePoint(surrogate[0])}), which is not a Unicode character`;
   }
-  const invisible = address ? INVISIBLE.exec(value) : null;
+  const invisible = address ? (source === 'form' ? INVISIBLE_IN_FORM : INVISIBLE).exec(value) : null;
   if (invisible) {
     return `${field} contains an invisible or control character (${codePoint(invisible[0])}): remove it`;
   }
@@ -70,13 +80,13 @@ export function stringProblem(value: string, field: string, address = false): st
  * The first value of a parsed body or parameter set (`root` names it: `''` for a body or query, the
  * parameter's name for one path parameter) that the database could never store, or undefined.
  */
-export function findUnstorable(root: unknown, rootField = ''): InputProblem | undefined {
+export function findUnstorable(root: unknown, rootField = '', source: InputSource = 'json'): InputProblem | undefined {
   const stack: Visit[] = [{ value: root, path: rootField, depth: 0, key: rootField, freeForm: false }];
   for (let visit = stack.pop(); visit; visit = stack.pop()) {
     const { value, path, depth, key, freeForm } = visit;
     const field = path || 'body';
     if (typeof value === 'string') {
-      const problem = stringProblem(value, field, !freeForm && ADDRESS_FIELDS.has(key));
+      const problem = stringProblem(value, field, !freeForm && ADDRESS_FIELDS.has(key), source);
       if (problem) return { field, problem };
       continue;
     }
