@@ -66,7 +66,17 @@ function secretsOf(config: AppConfig): (string | undefined)[] {
     config.stripe?.secretKey,
     config.namecheap?.apiKey,
     config.consoleOidc?.clientSecret,
+    ...[config.databaseUrl, ...(config.natsUrls ?? [])].map(passwordOf),
   ];
+}
+
+/** The password of a `scheme://user:password@host` URL, should an error quote the URL. */
+function passwordOf(url: string | undefined): string | undefined {
+  try {
+    return url ? decodeURIComponent(new URL(url).password) || undefined : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs `boot` as a program: logs a start failure as one line and exits non-zero. */
