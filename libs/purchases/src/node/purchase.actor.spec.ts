@@ -119,7 +119,11 @@ const ORDER: PurchaseOrder = {
   autoRenew: false,
 };
 
-function setup() {
+/** What PostgreSQL raises for a value it can never store (a NUL bound as text). */
+const unstorable = () => Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+
+/** `refuseSave`: the database refuses these states for good (as a trigger or a narrower column would). */
+function setup(refuseSave: (next: PurchaseRecord) => boolean = () => false) {
   const registrar = new MemoryRegistrar();
   const payments = new MemoryPayments();
   const actor = new PurchaseActor({
@@ -146,6 +150,7 @@ function setup() {
     },
     now: () => new Date('2026-06-01T00:00:00Z'),
     save: async (next, evts = []) => {
+      if (refuseSave(next)) throw unstorable();
       state = next;
       events.push(...evts);
     },
@@ -233,6 +238,29 @@ describe('PurchaseActor with providers that fail', () => {
     expect(t.state().renewals[0]).toMatchObject({ step: 'renewed', expiresAt: '2028-06-01T00:00:00.000Z' });
     expect(t.registrar.renewCalls).toBe(0);
     expect([...t.payments.charges.keys()]).toEqual(['purchase:pur_test:charge', 'purchase:pur_test:renew:1']);
+  });
+
+  it('a charge whose outcome the database refuses for good is refunded at once, never retried', async () => {
+    const t = setup((next) => next.saga.step === 'registering');
+    expect(await codeOf(t.create())).toBe('bad_request');
+    expect(t.state().saga).toMatchObject({
+      status: 'refunded',
+      chargeId: 'pi_1',
+      failure: { code: 'bad_request', stage: 'charge', reason: expect.stringMatching(/SQLSTATE 22021/) },
+    });
+    expect(t.payments.refunds.get('purchase:pur_test:refund')).toBe('pi_1');
+    expect(t.events.map((e) => e.type)).toEqual(['domain_purchase.failed']);
+    // A resume (the sweeper) finds it finished: no second charge, no second refund.
+    await t.send({ type: 'resume' });
+    expect([t.payments.charges.size, t.payments.refunds.size, t.registrar.registerCalls]).toEqual([1, 1, 0]);
+  });
+
+  it('a step the database refuses for good (the registrar answered a value it cannot store) refunds', async () => {
+    const t = setup();
+    t.registrar.register = () => Promise.reject(unstorable());
+    expect(await codeOf(t.create())).toBe('bad_request');
+    expect(t.state().saga).toMatchObject({ status: 'refunded', failure: { code: 'bad_request', stage: 'register' } });
+    expect(t.payments.refunds.size).toBe(1);
   });
 
   it('answers 404 to another workspace and 409 to a renewal of an unfinished purchase', async () => {
