@@ -3,6 +3,11 @@ import { MikroSqlExecutor } from '@app/persistence';
 import {
   DnsServer,
   REGISTRANT,
+  TEST_ADMIN_TOKEN,
+  TEST_ENCRYPTION_KEY,
+  TEST_SIGNING_SECRET,
+  clusterProcessEnv,
+  stopAllProcesses,
   ServiceProcess,
   TestDatabase,
   WebhookReceiver,
@@ -323,5 +328,88 @@ describe('a run at LOG_LEVEL=debug logs none of the secrets it created (item 7)'
     expect(requestLines.map((l) => l.res.statusCode)).toEqual(expect.arrayContaining([200, 201, 303, 401, 404]));
     // The database error line names the statement and the constraint.
     expect(output).toMatch(/violates check constraint \\"log_test_trip\\"/);
+  });
+});
+
+/** The same search over the split processes (api and node on NATS), with secrets set in their environment. */
+describe('the split processes at LOG_LEVEL=debug log none of the secrets either (item 7)', () => {
+  let db: TestDatabase;
+  let dns: DnsServer;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dns = await startDnsServer(domainZones());
+  });
+  afterAll(async () => {
+    await stopAllProcesses();
+    await dns?.close();
+    await db?.drop();
+  });
+
+  it('api and node print no secret, the refused write included', async () => {
+    const env = {
+      ...clusterProcessEnv(db.url),
+      ...domainEnv(dns.address),
+      LOG_LEVEL: 'debug',
+      OPENAPI_VIOLATIONS_FILE: '',
+    };
+    const node = startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: 'log-node' });
+    await waitForUrl(node);
+    const apiProcess = startProcess('dist/apps/api/src/main.js', env);
+    const base = await waitForUrl(apiProcess);
+    const secrets: Record<string, string> = {
+      'admin token': TEST_ADMIN_TOKEN,
+      'signing secret': TEST_SIGNING_SECRET,
+      'encryption key': TEST_ENCRYPTION_KEY,
+    };
+    const api = () => request(base);
+    const created = await api()
+      .post('/admin/workspaces')
+      .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+      .send({ name: 'Split', paymentMethod: 'pm_card_visa' })
+      .expect(201);
+    const key = (secrets['API key'] = created.body.apiKey as string);
+    const asKey = { authorization: `Bearer ${key}` };
+    const endpoint = await api()
+      .post('/v1/webhook-endpoints')
+      .set(asKey)
+      .send({ url: 'https://hooks.example.com/in' })
+      .expect(201);
+    secrets['webhook secret'] = endpoint.body.endpoint.secret as string;
+    const domain = await api()
+      .post('/v1/domains')
+      .set(asKey)
+      .send({ hostname: 'shop.customer-a.com', originUrl: 'http://93.184.216.34' })
+      .expect(201);
+    const session = await api().post(`/v1/domains/${domain.body.domain.id}/connect-session`).set(asKey).expect(200);
+    const token = (secrets['connect-session token'] = session.body.connectSession.token as string);
+    await api().get(`/v1/domains/${domain.body.domain.id}`).set('authorization', `Bearer ${token}`).expect(200);
+    await api().get(`/v1/domains?access_token=${token}&api_key=${key}`).expect(401);
+
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    try {
+      await pg.query(`alter table domains add constraint log_test_trip check (state::text not like '%trip-wire%')`);
+    } finally {
+      await pg.end();
+    }
+    const refused = (secrets['metadata of a refused write'] = `trip-wire ${unique('split-refused')}`);
+    const answer = await api()
+      .post('/v1/domains')
+      .set(asKey)
+      .send({ hostname: 'refused.customer-a.com', originUrl: 'http://93.184.216.34', metadata: { note: refused } })
+      .timeout(60_000);
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    await eventually(node.output, (out) => out.includes('log_test_trip'), { what: "the node's refused write logged" });
+
+    await Promise.all([apiProcess.stop(), node.stop()]);
+    const outputs = { api: apiProcess.output(), node: node.output() };
+    const found = Object.entries(outputs).flatMap(([process, output]) =>
+      Object.entries(secrets)
+        .filter(([, value]) => output.includes(value))
+        .map(([name]) => `${name} in the ${process}'s output`),
+    );
+    expect(found).toEqual([]);
+    expect(outputs.api).toMatch(/"request completed"/);
   });
 });
