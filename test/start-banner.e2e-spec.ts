@@ -131,6 +131,18 @@ describe('npm start: the banner comes last; logs pretty on a terminal, JSON othe
     expect(tail.every((l) => /^ {2}\S| {15}/.test(l))).toBe(true);
   });
 
+  it('on a terminal, a request line shows its status (it was null on every line, issue 33)', async () => {
+    const settings = await env();
+    run = start(settings, true);
+    await waitForBanner(run);
+    expect((await fetch(`http://127.0.0.1:${settings.PORT}/v1/workspace`)).status).toBe(401);
+    const output = await eventually(run.output, (out) => out.includes('request completed'), {
+      what: 'the request line',
+    });
+    const line = output.slice(output.lastIndexOf('INFO: request completed'));
+    expect(line).toMatch(/"url": "\/v1\/workspace"[\s\S]*"statusCode": 401/);
+  });
+
   it('piped: every log line is JSON (the banner aside)', async () => {
     run = start(await env(), false);
     const output = await waitForBanner(run);
