@@ -30,56 +30,71 @@ async function api(base: string, method: string, path: string, token: string, bo
 
 afterAll(() => stopAllProcesses());
 
+/**
+ * The standalone starts its own PostgreSQL (about 4 s here on an initialized DATA_DIR, 10 s with
+ * initdb); with the whole suite on two cores it took over 60 s once: these tests check behaviour,
+ * not start-up time, so each start may take up to 150 s.
+ */
+const STANDALONE_START_MS = 150_000;
+
 describe('standalone on the embedded PostgreSQL', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'standalone-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('starts with no configuration, generates the admin token into DATA_DIR, and keeps data across restarts', async () => {
-    const env = { PORT: '0', DATA_DIR: dataDir, ...(await freeEdgePorts()) };
-    const first = startProcess('dist/apps/standalone/src/main.js', env);
-    const url = await waitForUrl(first, 60_000);
-    // Piped output is a log stream: the banner names the file, never the token (issue 33).
-    expect(await first.waitFor(/Admin token: (in \S+)/)).toBe(`in ${dataDir}/admin-token`);
-    const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
-    expect(first.output()).not.toContain(token);
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    const created = await api(url, 'POST', '/admin/workspaces', token, {
-      name: 'Embedded',
-      paymentMethod: 'pm_card_visa',
-    });
-    expect(created.status).toBe(201);
-    expect(await first.stop()).toBe(0);
+  it(
+    'starts with no configuration, generates the admin token into DATA_DIR, and keeps data across restarts',
+    async () => {
+      const env = { PORT: '0', DATA_DIR: dataDir, ...(await freeEdgePorts()) };
+      const first = startProcess('dist/apps/standalone/src/main.js', env);
+      const url = await waitForUrl(first, STANDALONE_START_MS);
+      // Piped output is a log stream: the banner names the file, never the token (issue 33).
+      expect(await first.waitFor(/Admin token: (in \S+)/)).toBe(`in ${dataDir}/admin-token`);
+      const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+      expect(first.output()).not.toContain(token);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const created = await api(url, 'POST', '/admin/workspaces', token, {
+        name: 'Embedded',
+        paymentMethod: 'pm_card_visa',
+      });
+      expect(created.status).toBe(201);
+      expect(await first.stop()).toBe(0);
 
-    const second = startProcess('dist/apps/standalone/src/main.js', env);
-    const url2 = await waitForUrl(second, 60_000);
-    await second.waitFor(/Admin token: in /);
-    expect(readFileSync(join(dataDir, 'admin-token'), 'utf8').trim()).toBe(token);
-    const me = await api(url2, 'GET', '/v1/workspace', created.body.apiKey);
-    expect(me.status).toBe(200);
-    expect(me.body.workspace).toMatchObject({
-      id: created.body.workspace.id,
-      name: 'Embedded',
-      hasPaymentMethod: true,
-    });
-    expect(await second.stop()).toBe(0);
-  });
+      const second = startProcess('dist/apps/standalone/src/main.js', env);
+      const url2 = await waitForUrl(second, STANDALONE_START_MS);
+      await second.waitFor(/Admin token: in /);
+      expect(readFileSync(join(dataDir, 'admin-token'), 'utf8').trim()).toBe(token);
+      const me = await api(url2, 'GET', '/v1/workspace', created.body.apiKey);
+      expect(me.status).toBe(200);
+      expect(me.body.workspace).toMatchObject({
+        id: created.body.workspace.id,
+        name: 'Embedded',
+        hasPaymentMethod: true,
+      });
+      expect(await second.stop()).toBe(0);
+    },
+    2 * STANDALONE_START_MS + 60_000,
+  );
 
-  it('refuses a second process on the same DATA_DIR', async () => {
-    const first = startProcess('dist/apps/standalone/src/main.js', {
-      PORT: '0',
-      DATA_DIR: dataDir,
-      ...(await freeEdgePorts()),
-    });
-    await waitForUrl(first, 60_000);
-    const second = startProcess('dist/apps/standalone/src/main.js', {
-      PORT: '0',
-      DATA_DIR: dataDir,
-      ...(await freeEdgePorts()),
-    });
-    expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/in use by process/);
-    await first.stop();
-  });
+  it(
+    'refuses a second process on the same DATA_DIR',
+    async () => {
+      const first = startProcess('dist/apps/standalone/src/main.js', {
+        PORT: '0',
+        DATA_DIR: dataDir,
+        ...(await freeEdgePorts()),
+      });
+      await waitForUrl(first, STANDALONE_START_MS);
+      const second = startProcess('dist/apps/standalone/src/main.js', {
+        PORT: '0',
+        DATA_DIR: dataDir,
+        ...(await freeEdgePorts()),
+      });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toMatch(/in use by process/);
+      await first.stop();
+    },
+    STANDALONE_START_MS + 60_000,
+  );
 });
 
 describe('bad configuration', () => {
