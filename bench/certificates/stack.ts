@@ -110,34 +110,16 @@ export async function startBenchPebble(options: {
   httpPort: number;
   alwaysValid?: boolean;
 }): Promise<BenchPebble> {
-  const { loopbackCertificate } = requireSource<PebbleModule>('test/support/pebble');
+  const { writePebbleConfig, PEBBLE_ENV } = requireSource<PebbleModule>('test/support/pebble');
   const dir = mkdtempSync(join(tmpdir(), 'bench-pebble-'));
-  const [port, managementPort, tlsPort] = [await freePort(), await freePort(), await freePort()];
-  const { certFile, keyFile } = loopbackCertificate(dir);
-  writeFileSync(
-    join(dir, 'config.json'),
-    JSON.stringify({
-      pebble: {
-        listenAddress: `127.0.0.1:${port}`,
-        managementListenAddress: `127.0.0.1:${managementPort}`,
-        certificate: certFile,
-        privateKey: keyFile,
-        httpPort: options.httpPort,
-        tlsPort,
-        ocspResponderURL: '',
-        externalAccountBindingRequired: false,
-      },
-    }),
-  );
+  const { configFile, port, managementPort, certFile } = await writePebbleConfig(dir, { httpPort: options.httpPort });
   const child = spawn(
     process.env.PEBBLE_BIN ?? '/usr/bin/pebble',
-    ['-config', join(dir, 'config.json'), '-dnsserver', options.dnsServer],
+    ['-config', configFile, '-dnsserver', options.dnsServer],
     {
       env: {
         PATH: process.env.PATH ?? '',
-        PEBBLE_VA_NOSLEEP: '1',
-        PEBBLE_WFE_NONCEREJECT: '0',
-        PEBBLE_AUTHZREUSE: '0',
+        ...PEBBLE_ENV,
         ...(options.alwaysValid ? { PEBBLE_VA_ALWAYS_VALID: '1' } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],

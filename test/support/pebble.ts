@@ -20,11 +20,12 @@ export interface Pebble {
 }
 
 /**
- * Let's Encrypt's ACME test server on loopback. It validates HTTP-01 against `httpPort` on the
- * address our DNS server gives for the hostname, and resolves through `dnsServer`.
+ * How every Pebble here runs: validation at once, no good nonce refused, every order with fresh
+ * authorizations (as a first order at a public CA).
  */
-export async function startPebble(options: {
-  dnsServer: string;
+export const PEBBLE_ENV = { PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' };
+
+export interface PebbleConfigOptions {
   httpPort: number;
   /** Lifetime of issued certificates in seconds (Pebble's default is about five years). */
   certificateValidityPeriod?: number;
@@ -32,12 +33,18 @@ export async function startPebble(options: {
   externalAccountBindingRequired?: boolean;
   /** EAB key ids to their HMAC keys, base64url without padding (Pebble decodes them so). */
   eabKeys?: Record<string, string>;
-}): Promise<Pebble> {
-  const dir = mkdtempSync(join(tmpdir(), 'pebble-'));
+}
+
+/** Free loopback ports, a TLS identity and `config.json` for one Pebble, written into `dir`. */
+export async function writePebbleConfig(
+  dir: string,
+  options: PebbleConfigOptions,
+): Promise<{ configFile: string; port: number; managementPort: number; certFile: string }> {
   const [port, managementPort, tlsPort] = [await freePort(), await freePort(), await freePort()];
   const { certFile, keyFile } = loopbackCertificate(dir);
+  const configFile = join(dir, 'config.json');
   writeFileSync(
-    join(dir, 'config.json'),
+    configFile,
     JSON.stringify({
       pebble: {
         listenAddress: `127.0.0.1:${port}`,
@@ -53,8 +60,18 @@ export async function startPebble(options: {
       },
     }),
   );
-  const child = spawn(PEBBLE, ['-config', join(dir, 'config.json'), '-dnsserver', options.dnsServer], {
-    env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
+  return { configFile, port, managementPort, certFile };
+}
+
+/**
+ * Let's Encrypt's ACME test server on loopback. It validates HTTP-01 against `httpPort` on the
+ * address our DNS server gives for the hostname, and resolves through `dnsServer`.
+ */
+export async function startPebble(options: PebbleConfigOptions & { dnsServer: string }): Promise<Pebble> {
+  const dir = mkdtempSync(join(tmpdir(), 'pebble-'));
+  const { configFile, port, managementPort, certFile } = await writePebbleConfig(dir, options);
+  const child = spawn(PEBBLE, ['-config', configFile, '-dnsserver', options.dnsServer], {
+    env: { ...process.env, ...PEBBLE_ENV },
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
