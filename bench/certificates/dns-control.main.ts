@@ -14,18 +14,11 @@ import { requireSource } from '../lib/source';
  * - `GET /stats` questions so far and by type.
  */
 type DnsServerModule = typeof import('../../test/support/dns-server');
-
-function readBody(req: import('node:http').IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.once('end', () => resolve(body));
-    req.once('error', reject);
-  });
-}
+type HttpFakeModule = typeof import('../../test/fakes/http-fake');
 
 async function main(): Promise<void> {
   const { startDnsServer } = requireSource<DnsServerModule>('test/support/dns-server');
+  const { readBody } = requireSource<HttpFakeModule>('test/fakes/http-fake');
   const file = process.env.DNS_ZONES_FILE;
   const zones = file ? (JSON.parse(readFileSync(file, 'utf8')) as DnsZones) : {};
   const dns = await startDnsServer(zones);

@@ -20,22 +20,15 @@ import { requireSource } from '../lib/source';
  * certificate is written). Prints `gate ready on PORT`. `GET /__gate/stats` answers its counts.
  */
 type PebbleModule = typeof import('../../test/support/pebble');
+type HttpFakeModule = typeof import('../../test/fakes/http-fake');
 
 const NOT_COPIED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'content-length']);
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
-}
 
 async function main(): Promise<void> {
   const upstream = new URL(process.env.UPSTREAM ?? '');
   const agent = new Agent({ ca: readFileSync(process.env.UPSTREAM_CA ?? ''), keepAlive: true });
   const { loopbackCertificate } = requireSource<PebbleModule>('test/support/pebble');
+  const { readBytes } = requireSource<HttpFakeModule>('test/fakes/http-fake');
   const { certFile, keyFile } = loopbackCertificate(process.env.CERT_DIR ?? '.', 'serial-gate');
   const stats = { posts: 0, others: 0, waitedMs: 0, maxWaitMs: 0, upstreamMs: 0, maxQueue: 0, queued: 0 };
   let tail: Promise<unknown> = Promise.resolve();
@@ -57,7 +50,7 @@ async function main(): Promise<void> {
           timeout: 60_000,
         },
         (res) => {
-          void readBody(res).then((answer) => {
+          void readBytes(res).then((answer) => {
             const copied: OutgoingHttpHeaders = {};
             for (const [name, value] of Object.entries(res.headers))
               if (!NOT_COPIED.has(name) && value !== undefined) copied[name] = value;
@@ -77,7 +70,7 @@ async function main(): Promise<void> {
       return;
     }
     void (async () => {
-      const body = await readBody(req);
+      const body = await readBytes(req);
       let answer;
       if (req.method === 'POST') {
         stats.posts++;

@@ -9,10 +9,15 @@ export interface FakeHttpServer {
 
 export type FakeHandler = (req: IncomingMessage, body: string, res: ServerResponse) => void | Promise<void>;
 
-export async function readBody(req: IncomingMessage): Promise<string> {
+/** The whole body of a request (or of a response read as a client), as bytes. */
+export async function readBytes(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req)).toString('utf8');
 }
 
 /**

@@ -5,6 +5,7 @@ import { Agent, Server, createServer, request as httpsRequest } from 'node:https
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readBytes } from '../fakes/http-fake';
 import { freePort, retryOnPortCollision } from './free-ports';
 import { Pebble, loopbackCertificate } from './pebble';
 
@@ -212,7 +213,7 @@ export async function startAcmeProxy(options: {
     };
 
     const handle = async (req: IncomingMessage, res: ServerResponse) => {
-      const body = await readBody(req);
+      const body = await readBytes(req);
       const path = new URL(req.url ?? '/', 'https://proxy.invalid').pathname;
       if (req.method === 'GET' && path.startsWith(`${RENEWAL_INFO_PATH}/`)) {
         return renewalInfo(decodeURIComponent(path.slice(RENEWAL_INFO_PATH.length + 1)), res);
@@ -470,15 +471,6 @@ function jwsPayload(body: Buffer): Record<string, unknown> | undefined {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
-}
-
 /** One request to Pebble: its Host header stays the client's (see the module comment). */
 function forward(
   agent: Agent,
@@ -502,7 +494,7 @@ function forward(
         timeout: 30_000,
       },
       (incoming) => {
-        readBody(incoming).then(
+        readBytes(incoming).then(
           (body) => resolve({ status: incoming.statusCode ?? 502, headers: incoming.headers, body }),
           reject,
         );
