@@ -124,6 +124,9 @@ describe('graceful rollouts of actor nodes under load', () => {
       // No certificate orders reach the internet (the load's hostnames have no DNS anyway).
       ACME_DIRECTORY_URL: 'http://127.0.0.1:9/directory',
       ...domainEnv(dns.address),
+      // The DNS server answers from this Jest worker, which also drives the load: under a full
+      // suite on two cores it has answered after 2 s x 2 tries (a check then answers 503).
+      DNS_TIMEOUT_MS: '10000',
     };
   });
   afterAll(async () => {

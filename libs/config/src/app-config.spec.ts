@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       payments: 'sandbox',
       logLevel: 'info',
       dnsResolvers: [],
+      dnsTimeoutMs: 2_000,
       outboundAllowCidrs: [],
       migrateOnStart: true,
     });
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
         PORT: '8080',
         NATS_URL: 'nats://a:4222, nats://b:4222',
         DNS_RESOLVERS: '127.0.0.1:5353,[::1]:53,8.8.8.8',
+        DNS_TIMEOUT_MS: '8000',
         EDGE_IPV4: '203.0.113.1,203.0.113.2',
         EDGE_CNAME_TARGET: 'Edge.Example.NET.',
         OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
@@ -46,6 +48,7 @@ describe('loadConfig', () => {
     );
     expect(config.natsUrls).toEqual(['nats://a:4222', 'nats://b:4222']);
     expect(config.dnsResolvers).toEqual(['127.0.0.1:5353', '[::1]:53', '8.8.8.8']);
+    expect(config.dnsTimeoutMs).toBe(8_000);
     expect(config.edgeIpv4).toEqual(['203.0.113.1', '203.0.113.2']);
     expect(config.edgeCnameTarget).toBe('edge.example.net');
     expect(config.nodeId).toBe('node-0');
@@ -60,6 +63,7 @@ describe('loadConfig', () => {
     [{ NATS_URL: 'http://x' }, 'NATS_URL must use nats:'],
     [{ DNS_RESOLVERS: 'dns.google' }, 'DNS_RESOLVERS must list resolvers'],
     [{ DNS_RESOLVERS: '127.0.0.1:99999' }, 'DNS_RESOLVERS must list resolvers'],
+    [{ DNS_TIMEOUT_MS: '50' }, 'DNS_TIMEOUT_MS must be an integer from 100 to 30000'],
     [{ EDGE_IPV4: '::1' }, 'EDGE_IPV4 must list IPv4 addresses'],
     [{ EDGE_CNAME_TARGET: 'localhost' }, 'EDGE_CNAME_TARGET must be a fully qualified hostname'],
     [{ OUTBOUND_ALLOW_CIDRS: '10.0.0.0' }, 'OUTBOUND_ALLOW_CIDRS must list CIDR ranges'],

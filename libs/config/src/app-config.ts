@@ -71,6 +71,8 @@ export interface AppConfig {
   natsReplicas: number;
   nodeId: string;
   dnsResolvers: string[];
+  /** Per try of a DNS query (two tries); a busy machine or a slow resolver may need more than 2 s. */
+  dnsTimeoutMs: number;
   /** Port of the authoritative nameservers the DNS diagnostics ask directly (53; tests: a loopback server). */
   dnsAuthoritativePort: number;
   edgeCnameTarget: string;
@@ -183,6 +185,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     natsReplicas: integer(env, 'NATS_REPLICAS', 1, 1, 5),
     nodeId: nodeId(env),
     dnsResolvers: resolverList(env, 'DNS_RESOLVERS'),
+    dnsTimeoutMs: integer(env, 'DNS_TIMEOUT_MS', 2_000, 100, 30_000),
     dnsAuthoritativePort: integer(env, 'DNS_AUTHORITATIVE_PORT', 53, 1, 65535),
     edgeCnameTarget: hostname(env, 'EDGE_CNAME_TARGET', 'edge.custom-domains.example'),
     edgeIpv4: ipv4List(env, 'EDGE_IPV4', ['192.0.2.10']),

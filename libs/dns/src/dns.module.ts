@@ -14,7 +14,7 @@ import { ServedCertificateProbe } from './served-certificate.probe';
     {
       provide: DnsResolver,
       inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => new DnsResolver({ servers: c.dnsResolvers }),
+      useFactory: (c: AppConfig) => new DnsResolver({ servers: c.dnsResolvers, timeoutMs: c.dnsTimeoutMs }),
     },
     {
       provide: DnsDiagnostics,
@@ -23,6 +23,7 @@ import { ServedCertificateProbe } from './served-certificate.probe';
         new DnsDiagnostics(r, {
           edge: edgeSettingsOf(c),
           authoritativePort: c.dnsAuthoritativePort,
+          timeoutMs: c.dnsTimeoutMs,
           allowCidrs: c.outboundAllowCidrs,
         }),
     },
