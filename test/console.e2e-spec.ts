@@ -268,7 +268,7 @@ describe('the web console in headless Chromium', () => {
     await context.close();
   });
 
-  it('shows a member only their workspaces and refuses a viewer every write', async () => {
+  it("shows a member only their workspaces, and a viewer no write buttons (every route's refusals: console-access)", async () => {
     const other = await createWorkspaceVia(t.server);
     const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
     const member = { email: 'member@example.com', password: 'member-password-1' };
