@@ -2,6 +2,7 @@ import { AcmeIssuerConfig, acmeIssuers } from './acme-issuers-config';
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
+import { ChallengeZoneConfig, challengeZoneConfig } from './challenge-zone-config';
 import { ConsoleOidcConfig, consoleOidcConfig } from './console-oidc-config';
 import {
   ConfigError,
@@ -81,6 +82,8 @@ export interface AppConfig {
   acmeIssuers: AcmeIssuerConfig[];
   /** Certificate orders running at once per node. */
   acmeConcurrency: number;
+  /** The zone customers delegate their DNS-01 challenge name to; unset: HTTP-01 only, no wildcard hostnames. */
+  challengeZone?: ChallengeZoneConfig;
 
   registrar: 'sandbox' | 'namecheap';
   namecheap?: NamecheapConfig;
@@ -176,6 +179,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
       `is required by the ${role} process (at least 32 characters, the same everywhere)`,
     );
   }
+  const edgeCnameTarget = hostname(env, 'EDGE_CNAME_TARGET', 'edge.custom-domains.example');
   return {
     role,
     port: integer(env, 'PORT', 3000, 0, 65535), // 0: any free port
@@ -187,10 +191,11 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     dnsResolvers: resolverList(env, 'DNS_RESOLVERS'),
     dnsTimeoutMs: integer(env, 'DNS_TIMEOUT_MS', 2_000, 100, 30_000),
     dnsAuthoritativePort: integer(env, 'DNS_AUTHORITATIVE_PORT', 53, 1, 65535),
-    edgeCnameTarget: hostname(env, 'EDGE_CNAME_TARGET', 'edge.custom-domains.example'),
+    edgeCnameTarget,
     edgeIpv4: ipv4List(env, 'EDGE_IPV4', ['192.0.2.10']),
     acmeIssuers: acmeIssuers(env),
     acmeConcurrency: integer(env, 'ACME_CONCURRENCY', 16, 1, 1024),
+    challengeZone: challengeZoneConfig(env, edgeCnameTarget),
     registrar,
     namecheap: registrar === 'namecheap' ? namecheapConfig(env) : undefined,
     payments,

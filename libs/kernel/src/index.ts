@@ -10,6 +10,8 @@ export type { Clock } from './clock';
 export { canonicalHostname, wwwTwin } from './hostname';
 export { edgeSettingsOf } from './edge-settings';
 export type { EdgeSettings } from './edge-settings';
+export { DNS_CHALLENGE_CHANGED_SUBJECT, changedChallengeName } from './dns-challenge-change';
+export type { DnsChallengeChange } from './dns-challenge-change';
 export { EDGE_INVALIDATE_SUBJECT, invalidatedHostname, publishEdgeInvalidation } from './edge-invalidation';
 export type { EdgeInvalidation, Publisher } from './edge-invalidation';
 export { BoundedCache } from './bounded-cache';

@@ -20,6 +20,7 @@ import { Migration20261127000000DomainSchedule } from './Migration20261127000000
 import { Migration20261127100000IssuanceBuckets } from './Migration20261127100000IssuanceBuckets';
 import { Migration20261127110000CertificateRenewal } from './Migration20261127110000CertificateRenewal';
 import { Migration20261128000000PendingBackoff } from './Migration20261128000000PendingBackoff';
+import { Migration20261129000000DnsChallenges } from './Migration20261129000000DnsChallenges';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127100000IssuanceBuckets', class: Migration20261127100000IssuanceBuckets },
   { name: 'Migration20261127110000CertificateRenewal', class: Migration20261127110000CertificateRenewal },
   { name: 'Migration20261128000000PendingBackoff', class: Migration20261128000000PendingBackoff },
+  { name: 'Migration20261129000000DnsChallenges', class: Migration20261129000000DnsChallenges },
 ];

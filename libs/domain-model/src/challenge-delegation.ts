@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+
+/** The record a customer adds once so this service can answer DNS-01 for a hostname, forever. */
+export interface ChallengeDelegation {
+  /** `_acme-challenge.<name>`; a wildcard `*.example.com` shares `_acme-challenge.example.com` with its base name. */
+  name: string;
+  /** `<label>.<zone>`, where the service's DNS listener answers the challenge's TXT values. */
+  target: string;
+}
+
+/** The name a wildcard's certificate is validated at: `*.shop.example.com` -> `shop.example.com`. */
+export const wildcardBase = (hostname: string): string => (hostname.startsWith('*.') ? hostname.slice(2) : hostname);
+
+export const isWildcard = (hostname: string): boolean => hostname.startsWith('*.');
+
+/**
+ * The delegation of `hostname` for `workspaceId`. The label is a hash of both (no secret, nothing
+ * stored): the same in every process and across deletes, shared by a wildcard and its base name in
+ * one workspace, and different for every other workspace, so a CNAME made for one workspace never
+ * lets another obtain certificates for the name.
+ */
+export function challengeDelegation(hostname: string, workspaceId: string, zone: string): ChallengeDelegation {
+  const base = wildcardBase(hostname);
+  const label = createHash('sha256').update(`${workspaceId}\n${base}`).digest('hex').slice(0, 32);
+  return { name: `_acme-challenge.${base}`, target: `${label}.${zone}` };
+}
