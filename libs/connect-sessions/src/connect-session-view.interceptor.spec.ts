@@ -19,7 +19,7 @@ const domain: DomainView = {
   statusReason: null,
   monitorStatus: 'dns_not_resolving',
   monitorMessage: 'Add the CNAME record at your registrar',
-  dnsRecords: [{ type: 'CNAME', name: 'shop.customer.com', value: 'edge.example', ttl: 3600 }],
+  dnsRecords: [{ type: 'CNAME', name: 'shop.customer.com', value: 'edge.example', ttl: 3600, purpose: 'traffic' }],
   certificate: {
     expiresAt: null,
     renewAt: null,

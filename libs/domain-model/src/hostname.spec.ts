@@ -47,7 +47,8 @@ describe('normalizeHostname', () => {
     ['shop.example.com/path', /includes a path/],
     ['user@example.com', /character "@"/],
     ['%41.example.com', /character "%"/],
-    ['*.example.com', /character "\*"/],
+    ['*.example.com', /is a wildcard; this service does not connect wildcard hostnames/],
+    ['a.*.example.com', /character "\*"/],
     ['example.com:443', /includes a port/],
     ['xn--zz.com', /not a valid domain name/],
     ['evil.com／x.example.com', /not a valid domain name/], // fullwidth solidus maps to "/"
@@ -160,5 +161,33 @@ describe('normalizeLookupHostname', () => {
     [' ', /required/],
   ])('refuses %j (%s)', (input, message) => {
     expect(() => normalizeLookupHostname(input)).toThrow(message);
+  });
+});
+
+describe('normalizeHostname with wildcards', () => {
+  const wild = (input: string) => normalizeHostname(input, { ...opts, wildcards: true });
+
+  it.each([
+    ['*.example.com', '*.example.com', 'example.com'],
+    [' *.Shop.Example.COM. ', '*.shop.example.com', 'example.com'],
+    ['*.Bücher.de', '*.xn--bcher-kva.de', 'xn--bcher-kva.de'],
+    ['*.me.github.io', '*.me.github.io', 'github.io'],
+  ])('accepts %j as %s (registrable %s)', (input, hostname, registrableDomain) => {
+    expect(wild(input)).toEqual({ hostname, apex: false, registrableDomain });
+  });
+
+  it.each([
+    ['*.com', /public suffix/],
+    ['*.co.uk', /public suffix/],
+    ['*.github.io', /covers a public suffix/],
+    ['*.*.example.com', /one "\*", as its whole first label/],
+    ['**.example.com', /character "\*"/],
+    ['*example.com', /character "\*"/],
+    ['*.', /required/],
+    ['*.localhost', /special-use/],
+    ['*.edge.custom-domains.net', /belongs to this service/],
+    [`*.${'a'.repeat(63)}.${'a'.repeat(63)}.${'a'.repeat(63)}.${'b'.repeat(57)}.com`, /253/],
+  ])('refuses %j', (input, message) => {
+    expect(() => wild(input)).toThrow(message);
   });
 });

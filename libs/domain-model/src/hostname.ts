@@ -124,8 +124,54 @@ function isEdgeHostname(hostname: string, edgeCnameTarget: string): boolean {
   return [edge, zone].some((name) => hostname === name || hostname.endsWith(`.${name}`));
 }
 
-/** Validates and normalizes a hostname a customer wants to connect (SPEC 2.1). Throws HostnameError. */
-export function normalizeHostname(input: string, opts: { edgeCnameTarget: string }): NormalizedHostname {
+/** With private entries: `github.io` is a public suffix here, so `*.github.io` is refused. */
+const TLDTS_ALL = { allowPrivateDomains: true } as const;
+
+/**
+ * `*.<name>`: one leading `*` label over a name that is not a public suffix, ICANN or private
+ * (`*.com`, `*.co.uk` and `*.github.io` would claim names that belong to others).
+ */
+function normalizeWildcard(input: string, opts: { edgeCnameTarget: string }): NormalizedHostname {
+  const rest = input.trim().slice(2);
+  if (rest.includes('*'))
+    throw new HostnameError(`Hostname ${show(input)} may hold one "*", as its whole first label (*.example.com)`);
+  const ascii = about(input, () => canonical(rest, 1));
+  const labels = ascii.split('.');
+  const special = SPECIAL_USE_TLDS.has(labels[labels.length - 1]);
+  if (!special && (labels.length < 2 || !parse(ascii, TLDTS_ALL).domain))
+    throw new HostnameError(`Hostname ${show(input)} covers a public suffix; use a wildcard under a registered domain`);
+  const base = about(input, () => normalizeHostname(ascii, opts));
+  if (base.hostname.length + 2 > 253)
+    throw new HostnameError(`Hostname ${show(input)} must be at most 253 characters long`);
+  return { hostname: `*.${base.hostname}`, apex: false, registrableDomain: base.registrableDomain };
+}
+
+/** A refusal of a wildcard's base name, said of the wildcard the customer sent. */
+function about<T>(input: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof HostnameError)) throw error;
+    throw new HostnameError(`Hostname ${show(input)}: ${error.message.replace(/^Hostname /, 'its name ')}`);
+  }
+}
+
+/**
+ * Validates and normalizes a hostname a customer wants to connect (SPEC 2.1). Throws HostnameError.
+ * `wildcards`: whether `*.example.com` is accepted (only where DNS-01 can issue its certificate).
+ */
+export function normalizeHostname(
+  input: string,
+  opts: { edgeCnameTarget: string; wildcards?: boolean },
+): NormalizedHostname {
+  if (input.trim().startsWith('*.')) {
+    if (!opts.wildcards) {
+      throw new HostnameError(
+        `Hostname ${show(input)} is a wildcard; this service does not connect wildcard hostnames (no DNS-01 challenge zone is set up)`,
+      );
+    }
+    return normalizeWildcard(input, { edgeCnameTarget: opts.edgeCnameTarget });
+  }
   const hostname = canonical(input, 1);
   if (isEdgeHostname(hostname, opts.edgeCnameTarget)) {
     throw new HostnameError(`Hostname ${show(input)} belongs to this service and cannot be connected`);

@@ -14,6 +14,12 @@ describe('ownershipChallenge', () => {
     ).toEqual(a);
   });
 
+  it('sits under the base name of a wildcard, with a value of its own', () => {
+    const wildcard = ownershipChallenge(key, 'ws_a', '*.example.com');
+    expect(wildcard.name).toBe('_custom-domain-challenge.example.com');
+    expect(wildcard.value).not.toBe(ownershipChallenge(key, 'ws_a', 'example.com').value);
+  });
+
   it('differs per workspace, per hostname and per server secret', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), fc.domain(), (w1, w2, hostname) => {

@@ -5,8 +5,9 @@
  * nothing about who holds the name. No I/O: the caller looks the TXT record up.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { wildcardBase } from './challenge-delegation';
 
-/** The label the TXT record sits under: `_custom-domain-challenge.<hostname>`. */
+/** The label the TXT record sits under: `_custom-domain-challenge.<hostname>` (of `example.com` for `*.example.com`). */
 export const OWNERSHIP_RECORD_LABEL = '_custom-domain-challenge';
 const VALUE_PREFIX = 'custom-domain-owner=';
 
@@ -23,7 +24,8 @@ export function ownershipKey(serverSecret: string): Buffer {
 
 export function ownershipChallenge(key: Buffer, workspaceId: string, hostname: string): OwnershipChallenge {
   const mac = createHmac('sha256', key).update(`${workspaceId}\n${hostname}`).digest('base64url');
-  return { type: 'TXT', name: `${OWNERSHIP_RECORD_LABEL}.${hostname}`, value: `${VALUE_PREFIX}${mac}` };
+  const name = `${OWNERSHIP_RECORD_LABEL}.${wildcardBase(hostname)}`;
+  return { type: 'TXT', name, value: `${VALUE_PREFIX}${mac}` };
 }
 
 /** Whether one of the TXT values found at the challenge's name is the expected one (surrounding spaces ignored). */

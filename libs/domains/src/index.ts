@@ -8,7 +8,7 @@ export { DOMAIN_KIND, domainProtocol } from './model/domain.protocol';
 export type { DomainCommand, DomainProtocol, DomainReply } from './model/domain.protocol';
 export { DEFAULT_SETTINGS, DOMAIN_MODES, REDIRECT_STATUSES } from './model/domain.record';
 export type { DomainRecord, DomainSettings } from './model/domain.record';
-export { DNS_RECORD_VIEW_TYPES, requiredDnsRecords, toDomainView } from './model/domain.view';
+export { DNS_RECORD_PURPOSES, DNS_RECORD_VIEW_TYPES, requiredDnsRecords, toDomainView } from './model/domain.view';
 export { CERTIFICATE_ATTEMPT_OUTCOMES } from './model/domain.record';
 export type { DnsRecordView, DomainView } from './model/domain.view';
 export { probePhaseOf } from './node/probe-phase';

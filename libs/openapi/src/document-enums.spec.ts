@@ -3,7 +3,13 @@ import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
 import { DOMAIN_STATUSES, MONITOR_STATUSES, PREFLIGHT_WARNING_CODES } from '@app/domain-model';
-import { CERTIFICATE_ATTEMPT_OUTCOMES, DNS_RECORD_VIEW_TYPES, DOMAIN_MODES, REDIRECT_STATUSES } from '@app/domains';
+import {
+  CERTIFICATE_ATTEMPT_OUTCOMES,
+  DNS_RECORD_PURPOSES,
+  DNS_RECORD_VIEW_TYPES,
+  DOMAIN_MODES,
+  REDIRECT_STATUSES,
+} from '@app/domains';
 import { GRANT_TYPES } from '@app/oauth';
 import { CURRENCIES, PURCHASE_STATUSES, RENEWAL_STEPS } from '@app/purchases';
 import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';
@@ -17,6 +23,7 @@ import { RESOURCE_SCHEMAS } from './resource-schemas';
 const FROM_CODE: Record<string, readonly unknown[]> = {
   'Error.error': ERROR_CODES,
   'DnsRecord.type': DNS_RECORD_VIEW_TYPES,
+  'DnsRecord.purpose': DNS_RECORD_PURPOSES,
   'PreflightWarning.code': PREFLIGHT_WARNING_CODES,
   'Domain.mode': DOMAIN_MODES,
   'Domain.redirectStatus': REDIRECT_STATUSES,

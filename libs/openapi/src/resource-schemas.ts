@@ -4,7 +4,13 @@ import { CUSTOMER_DOMAIN_FIELDS } from '@app/connect-sessions';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
 import { DOMAIN_STATUSES, MONITOR_STATUSES, PREFLIGHT_WARNING_CODES } from '@app/domain-model';
-import { CERTIFICATE_ATTEMPT_OUTCOMES, DNS_RECORD_VIEW_TYPES, DOMAIN_MODES, REDIRECT_STATUSES } from '@app/domains';
+import {
+  CERTIFICATE_ATTEMPT_OUTCOMES,
+  DNS_RECORD_PURPOSES,
+  DNS_RECORD_VIEW_TYPES,
+  DOMAIN_MODES,
+  REDIRECT_STATUSES,
+} from '@app/domains';
 import { CURRENCIES, PURCHASE_STATUSES } from '@app/purchases';
 import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';
 import { LOOKUP_RCODES, LOOKUP_STATUSES, RECORD_STATUSES, RESOLVER_STATUSES } from '@app/tools';
@@ -28,12 +34,22 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     },
     ['details'],
   ),
-  DnsRecord: obj({
-    type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
-    name: str(),
-    value: str(),
-    ttl: int(),
-  }),
+  DnsRecord: obj(
+    {
+      type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
+      name: str(),
+      value: str(),
+      ttl: int(),
+      purpose: {
+        ...oneOfValues(...DNS_RECORD_PURPOSES),
+        description:
+          '`traffic`: points the hostname at the edge. `certificate`: `_acme-challenge.<name>` CNAME to this ' +
+          "service's challenge zone, added once: required for a wildcard hostname; for any hostname it lets the " +
+          'certificate be issued before DNS moves (the domain then says `ready_to_switch`)',
+      },
+    },
+    ['purpose'],
+  ),
   PreflightWarning: obj(
     {
       code: {

@@ -2,7 +2,8 @@ import { PreflightWarning } from '@app/domain-model';
 import { DomainError } from '@app/kernel';
 import { derivedId, newId } from '@app/persistence';
 import { WorkspaceRepository } from '@app/workspaces';
-import { Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { Inject, Injectable } from '@nestjs/common';
 import { DEFAULT_SETTINGS } from '../model/domain.record';
 import { DomainView } from '../model/domain.view';
 import { DomainActors } from './domain-actors.client';
@@ -23,7 +24,13 @@ export class CreateDomain {
     private readonly projects: DomainProjectCheck,
     private readonly views: DomainViews,
     private readonly claims: HostnameClaims,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.wildcardsPossible = config.challengeZone !== undefined;
+  }
+
+  /** Only a deployment with a challenge zone connects wildcards: elsewhere no create pays the lookup. */
+  private readonly wildcardsPossible: boolean;
 
   async execute(
     workspaceId: string,
@@ -48,6 +55,7 @@ export class CreateDomain {
     const { hostname, apex } = valueOf(normalized);
     valueOf(project);
     valueOf(origin);
+    if (this.wildcardsPossible) await this.claims.underWildcard(workspaceId, hostname);
     // The DNS warnings only warn: CAA and the DNS diagnostics overlap the actor's round trip.
     const warningChecks = Promise.all([this.preflight.caa(hostname), this.preflight.dns(hostname)]);
     warningChecks.catch(() => undefined);

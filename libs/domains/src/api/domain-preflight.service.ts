@@ -37,7 +37,9 @@ export class DomainPreflight {
 
   hostname(input: string): NormalizedHostname {
     try {
-      return normalizeHostname(input, { edgeCnameTarget: this.config.edgeCnameTarget });
+      // Wildcards only where DNS-01 can issue their certificates: with a challenge zone.
+      const wildcards = this.config.challengeZone !== undefined;
+      return normalizeHostname(input, { edgeCnameTarget: this.config.edgeCnameTarget, wildcards });
     } catch (error) {
       if (error instanceof HostnameError)
         throw new DomainError('bad_request', `hostname: ${error.message}`, { field: 'hostname' });

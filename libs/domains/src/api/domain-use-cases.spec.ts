@@ -1,3 +1,4 @@
+import type { AppConfig } from '@app/config';
 import { PreflightWarning } from '@app/domain-model';
 import { DomainError, EDGE_INVALIDATE_SUBJECT } from '@app/kernel';
 import { ProjectRepository } from '@app/projects';
@@ -68,7 +69,7 @@ function setup() {
     origins,
     written,
     removed,
-    create: new CreateDomain(client, preflight, workspaces, projects, views, claims),
+    create: new CreateDomain(client, preflight, workspaces, projects, views, claims, {} as AppConfig),
     update: new UpdateDomain(client, preflight, projects, views, actors.bus),
     remove: new DeleteDomain(client, views, actors.bus),
     check: new CheckDomain(client, views, actors.bus),

@@ -60,6 +60,26 @@ export class HostnameClaims {
     }
   }
 
+  /**
+   * A name under a wildcard another workspace holds (`shop.example.com` under `*.example.com`) is
+   * connected only with the same ownership proof as a taken name; the wildcard keeps every other
+   * name, and the exact one wins at the edge. Throws the 409 with the proof to add.
+   */
+  async underWildcard(workspaceId: string, hostname: string): Promise<void> {
+    if (hostname.startsWith('*.') || !hostname.includes('.')) return;
+    const wildcard = `*.${hostname.slice(hostname.indexOf('.') + 1)}`;
+    const holder = await this.domains.holderOf(wildcard);
+    if (!holder || holder.workspaceId === workspaceId) return;
+    const challenge = this.challenge(workspaceId, hostname);
+    if (await this.proven(challenge)) return;
+    throw new DomainError(
+      'conflict',
+      `${hostname} is covered by ${wildcard}, connected in another workspace. To prove you control it, create the ` +
+        `TXT record ${challenge.name} with the value ${challenge.value}, then send this request again`,
+      { hostname, wildcard, ownership: challenge },
+    );
+  }
+
   /** A lookup that fails proves nothing: the answer is the same 409, to retry. */
   private async proven(challenge: OwnershipChallenge): Promise<boolean> {
     try {

@@ -1,14 +1,22 @@
+import { challengeDelegation } from '@app/domain-model';
 import type { EdgeSettings } from '@app/kernel';
 import { CertificateAttempt, DomainRecord } from './domain.record';
 
 /** The record types a domain asks for: A at an apex, CNAME below it. */
 export const DNS_RECORD_VIEW_TYPES = ['A', 'CNAME'] as const;
 
+/**
+ * `traffic`: points the hostname at the edge. `certificate`: delegates the ACME DNS-01 challenge to
+ * this service (needed for a wildcard; for any name it lets the certificate come before the cutover).
+ */
+export const DNS_RECORD_PURPOSES = ['traffic', 'certificate'] as const;
+
 export interface DnsRecordView {
   type: (typeof DNS_RECORD_VIEW_TYPES)[number];
   name: string;
   value: string;
   ttl: number;
+  purpose: (typeof DNS_RECORD_PURPOSES)[number];
 }
 
 /** The canonical Domain object of the API and of webhook payloads. */
@@ -54,8 +62,20 @@ const DNS_TTL = 3600;
 
 /** Subdomains CNAME to the edge; apex names (which cannot hold a CNAME everywhere) get A records. */
 export function requiredDnsRecords(hostname: string, apex: boolean, edge: EdgeSettings): DnsRecordView[] {
-  if (apex) return edge.ipv4.map((value) => ({ type: 'A', name: hostname, value, ttl: DNS_TTL }));
-  return [{ type: 'CNAME', name: hostname, value: edge.cnameTarget, ttl: DNS_TTL }];
+  const purpose = 'traffic';
+  if (apex) return edge.ipv4.map((value) => ({ type: 'A', name: hostname, value, ttl: DNS_TTL, purpose }));
+  return [{ type: 'CNAME', name: hostname, value: edge.cnameTarget, ttl: DNS_TTL, purpose }];
+}
+
+/** The traffic records and, where a challenge zone is set up, the `_acme-challenge` delegation. */
+export function domainDnsRecords(
+  record: Pick<DomainRecord, 'hostname' | 'apex' | 'workspaceId'>,
+  edge: EdgeSettings,
+): DnsRecordView[] {
+  const traffic = requiredDnsRecords(record.hostname, record.apex, edge);
+  if (!edge.challengeZone) return traffic;
+  const { name, target } = challengeDelegation(record.hostname, record.workspaceId, edge.challengeZone);
+  return [...traffic, { type: 'CNAME', name, value: target, ttl: DNS_TTL, purpose: 'certificate' }];
 }
 
 export function toDomainView(record: DomainRecord, edge: EdgeSettings): DomainView {
@@ -75,7 +95,7 @@ export function toDomainView(record: DomainRecord, edge: EdgeSettings): DomainVi
     statusReason: machine.statusReason ?? null,
     monitorStatus: machine.monitorStatus,
     monitorMessage: monitorMessageOf(record),
-    dnsRecords: requiredDnsRecords(record.hostname, record.apex, edge),
+    dnsRecords: domainDnsRecords(record, edge),
     certificate: {
       expiresAt: machine.certificateExpiresAt ?? null,
       renewAt: machine.certificateRenewAt ?? null,
