@@ -1,3 +1,4 @@
+import { DomainRepository } from '@app/domains';
 import { ATTEMPTS_KEPT, DeliveryWorker } from '@app/webhooks';
 import {
   DnsServer,
@@ -292,9 +293,24 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
       JSON.stringify({ domains: SEEDED + 1, seedMs, pageMs: figures, smallWorkspacePageMs: small }, null, 2),
     );
     console.log(`console at ${SEEDED + 1} domains (ms, page load in Chromium):`, figures, { seedMs, small });
-    // Under a second, or (on a machine busy with other work) within 4x the small workspace's page.
-    const bound = Math.max(1000, 4 * small);
-    for (const [name, ms] of Object.entries(figures)) expect([name, ms, ms < bound]).toEqual([name, ms, true]);
+    // The bound the test names, on the fastest load (a busy machine slows some loads, a slow query all).
+    for (const [name, ms] of Object.entries(figures)) expect([name, ms, ms < 1000]).toEqual([name, ms, true]);
+    // And the database's part of a selective search, through the repository the page reads: pages of a
+    // search that scans every row (no trigram index) loaded in 0.75-1.6 s here, close to the bound on a
+    // quiet machine; the query alone takes 0.6 s where the index answers in 10-25 ms. (A search every
+    // domain matches reads them all either way: 0.15-0.3 s, bounded by the page loads above.)
+    const repository = t.app.get(DomainRepository, { strict: false });
+    const queryMs: Record<string, number> = {};
+    for (const q of ['store99999.', 'customer42.', 'nothing-here']) {
+      const ms = await fastest(async () => {
+        const started = performance.now();
+        await repository.list(big.workspaceId, { hostnameContains: q, limit: 25 });
+        return performance.now() - started;
+      });
+      queryMs[q] = ms;
+    }
+    console.log('the same searches in the repository alone (ms):', queryMs);
+    for (const [q, ms] of Object.entries(queryMs)) expect([q, ms, ms < 100]).toEqual([q, ms, true]);
     await page.context().close();
   });
 });

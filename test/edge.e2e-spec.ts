@@ -33,6 +33,8 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
   const ca = testCertificateAuthority();
   let dns: DnsServer;
   let origin: LoopbackOrigin;
+  /** Listens on 127.0.0.2, outside OUTBOUND_ALLOW_CIDRS: what a rebound name would reach without the check. */
+  let rebindTarget: LoopbackOrigin;
   let t: TestApp;
   let key: string;
   let ports: { http: number; https: number };
@@ -67,8 +69,10 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
       ...domainZones(),
       'loop.saas-test.net': [{ type: 'A', data: '127.0.0.1' }],
       'rebind.saas-test.net': [{ type: 'A', data: '127.0.0.1' }],
+      'blocked.saas-test.net': [{ type: 'A', data: '127.0.0.1' }],
     });
     origin = await startLoopbackOrigin();
+    rebindTarget = await startLoopbackOrigin('127.0.0.2');
     t = await retryOnPortCollision(async () => {
       ports = { http: await freePort(), https: await freePort() };
       return startTestApp({
@@ -76,7 +80,7 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
           ...domainEnv(dns.address),
           EDGE_HTTP_PORT: String(ports.http),
           EDGE_HTTPS_PORT: String(ports.https),
-          OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+          OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32',
         },
         rootModule: loopbackStandalone,
       });
@@ -105,6 +109,7 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
     await impatientEdge?.close();
     await t?.close();
     await origin?.close();
+    await rebindTarget?.close();
     await dns?.close();
   });
 
@@ -238,18 +243,20 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
   });
 
   it('refuses an origin name that rebinds to a private address at connect time (502, nothing sent)', async () => {
-    // Created while it resolved to loopback (allowed here), then rebound. The monitor's first probe
-    // would fail the domain after 10 s; the requests below come well before it.
-    const domain = await connect('rebind.customer-a.com', { originUrl: `http://rebind.saas-test.net:${origin.port}` });
-    dns.setRecords('rebind.saas-test.net', [{ type: 'A', data: '10.1.2.3' }]);
-    const before = origin.requests.length;
+    // Created while it resolved to 127.0.0.1 (allowed here), then rebound to 127.0.0.2, which is not
+    // allowed but where an origin listens: only the connect-time check keeps the request from it.
+    // The monitor's first probe would fail the domain after 10 s; the requests below come well before it.
+    const domain = await connect('rebind.customer-a.com', {
+      originUrl: `http://rebind.saas-test.net:${rebindTarget.port}`,
+    });
+    dns.setRecords('rebind.saas-test.net', [{ type: 'A', data: '127.0.0.2' }]);
     const started = Date.now();
     const res = await https('rebind.customer-a.com', '/secret');
     expect(res.status).toBe(502);
     expect(res.body).toContain('not reachable');
-    expect(res.body).not.toMatch(/10\.1\.2\.3|private|blocked/);
+    expect(res.body).not.toMatch(/127\.0\.0\.2|private|blocked|loopback/);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(origin.requests.length).toBe(before);
+    expect(rebindTarget.requests).toEqual([]);
 
     // Once the domain has failed (the origin check of a probe), it is not served at all.
     await request(t.server).post(`/v1/domains/${domain.id}/check`).set('authorization', `Bearer ${key}`).expect(200);
@@ -351,11 +358,42 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
   });
 
   it('counts requests, upstream latency and handshakes on /metrics', async () => {
-    const text = (await request(t.server).get('/metrics').expect(200)).text;
-    expect(text).toMatch(/edge_requests_total\{outcome="proxied"\} \d+/);
-    expect(text).toMatch(/edge_requests_total\{outcome="origin_blocked"\} \d+/);
-    expect(text).toMatch(/edge_upstream_seconds_count \d+/);
-    expect(text).toMatch(/edge_tls_handshakes_total\{outcome="ok"\} \d+/);
-    expect(text).toMatch(/edge_sni_lookups_total\{result="unknown_host"\} \d+/);
+    const metrics = async () => (await request(t.server).get('/metrics').expect(200)).text;
+    const value = (text: string, series: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${series} `))
+          ?.split(' ')[1] ?? 0,
+      );
+    const SERIES = [
+      'edge_requests_total{outcome="proxied"}',
+      'edge_requests_total{outcome="origin_blocked"}',
+      'edge_upstream_seconds_count',
+      'edge_tls_handshakes_total{outcome="ok"}',
+      'edge_sni_lookups_total{result="certificate"}',
+      'edge_sni_lookups_total{result="unknown_host"}',
+    ];
+    const blocked = await connect('blocked.customer-a.com', {
+      originUrl: `http://blocked.saas-test.net:${rebindTarget.port}`,
+    });
+    dns.setRecords('blocked.saas-test.net', [{ type: 'A', data: '127.0.0.2' }]);
+    const before = await metrics();
+
+    expect((await https('proxy.customer-a.com', '/counted')).status).toBe(200);
+    expect((await https(blocked.hostname, '/counted')).status).toBe(502);
+    await expect(tlsHandshake(ports.https, 'unknown.customer-a.com')).rejects.toThrow();
+
+    const after = await metrics();
+    const deltas = Object.fromEntries(SERIES.map((series) => [series, value(after, series) - value(before, series)]));
+    expect(deltas).toEqual({
+      'edge_requests_total{outcome="proxied"}': 1,
+      'edge_requests_total{outcome="origin_blocked"}': 1,
+      // Only the proxied request reached an origin.
+      edge_upstream_seconds_count: 1,
+      'edge_tls_handshakes_total{outcome="ok"}': 2,
+      'edge_sni_lookups_total{result="certificate"}': 2,
+      'edge_sni_lookups_total{result="unknown_host"}': 1,
+    });
   });
 });

@@ -12,7 +12,7 @@ export interface SeenRequest {
 
 export interface LoopbackOrigin {
   port: number;
-  /** `http://127.0.0.1:PORT`. */
+  /** `http://HOST:PORT`. */
   url: string;
   /** Every request (and WebSocket handshake) that reached the origin, complete. */
   requests: SeenRequest[];
@@ -24,11 +24,11 @@ export interface LoopbackOrigin {
 const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC11B85';
 
 /**
- * An origin on 127.0.0.1 that records what reaches it and answers JSON describing the request
- * (`/status/<code>` answers that code, `/hang` never answers); `/ws` speaks enough WebSocket to
- * echo text frames.
+ * An origin on 127.0.0.1 (or another loopback address) that records what reaches it and answers
+ * JSON describing the request (`/status/<code>` answers that code, `/hang` never answers); `/ws`
+ * speaks enough WebSocket to echo text frames.
  */
-export async function startLoopbackOrigin(): Promise<LoopbackOrigin> {
+export async function startLoopbackOrigin(host = '127.0.0.1'): Promise<LoopbackOrigin> {
   const requests: SeenRequest[] = [];
   const progress = new Map<string, number>();
   const sockets = new Set<Socket>();
@@ -74,11 +74,11 @@ export async function startLoopbackOrigin(): Promise<LoopbackOrigin> {
     });
     socket.on('error', () => socket.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as { port: number }).port;
   return {
     port,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     requests,
     progress,
     close: async () => {
