@@ -53,6 +53,12 @@ export class ActorMetrics {
     labelNames: ['kind'],
     registers: [metricsRegistry],
   });
+  readonly membershipChanges = new Counter({
+    name: 'actors_membership_changes_total',
+    help: 'Members this node saw join or leave the cluster, by member (NODE_ID) and change (joined, left)',
+    labelNames: ['member', 'change'],
+    registers: [metricsRegistry],
+  });
   readonly passivations = new Counter({
     name: 'actors_passivations_total',
     help: 'Actors evicted from memory',

@@ -51,6 +51,23 @@ const earliest: Gauge = new Gauge({
   },
 });
 
+// The SLO "certificates valid with at least a third of their lifetime left" and its alert read it.
+const lifetimeLeft: Gauge = new Gauge({
+  name: 'certificates_by_lifetime_left',
+  help:
+    'Certificates of live domains we can renew (DNS and CAA still ours) by the share of their lifetime left: ' +
+    'over_third, under_third (renewal overdue), expired (cluster-wide)',
+  labelNames: ['left'],
+  registers: [metricsRegistry],
+  async collect() {
+    const row = await current();
+    if (!row) return;
+    lifetimeLeft.set({ left: 'over_third' }, Number(row.over_third));
+    lifetimeLeft.set({ left: 'under_third' }, Number(row.under_third));
+    lifetimeLeft.set({ left: 'expired' }, Number(row.expired_renewable));
+  },
+});
+
 /** Binds the expiry gauges to this process's database (nodes and standalone, where certificates are ordered). */
 @Injectable()
 export class CertificateExpiryMetrics implements OnModuleInit {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DependencyMetrics } from './dependency.metrics';
 import { HealthController } from './health.controller';
 
-@Module({ controllers: [HealthController] })
+@Module({ controllers: [HealthController], providers: [DependencyMetrics] })
 export class HealthModule {}

@@ -12,6 +12,7 @@ import { DOMAIN_KIND, DomainCommand } from '../model/domain.protocol';
 import { LEGACY_RENEW_DAYS, holdsCertificate, probeChangesNothing, servedCheckDue } from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
 import { DueDomain, claimDueDomains, releaseDomains, restartPendingBackoff } from '../store/monitor.queries';
+import { monitorLagSeconds } from '../store/monitor-lag.queries';
 import { firstProbeSeconds } from '../store/pending-backoff';
 
 /** Origins shared by many domains are checked once a minute, not once per domain. */
@@ -68,6 +69,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
 
   onApplicationBootstrap(): void {
     this.metrics.bind(() => ({ inFlight: this.inFlight, queued: this.queued }));
+    this.metrics.bindLag(this.config.monitorIntervalSeconds, () => monitorLagSeconds(this.db));
     this.node.onShardAcquired(() => this.claims.wakeWithin(0));
     this.claims.start();
   }

@@ -12,7 +12,9 @@ import {
 import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome, DomainQuery } from '../model/domain.effects';
 import { DOMAIN_KIND, DomainCommand, DomainProtocol, DomainReply } from '../model/domain.protocol';
 import { DomainRecord } from '../model/domain.record';
+import { firstCertificateSeconds } from '../model/time-to-https';
 import { probePhaseOf } from './probe-phase';
+import { TimeToHttpsMetrics } from './time-to-https.metrics';
 import type { EdgeSettings } from '@app/kernel';
 import { DomainStore } from '../store/domain.store';
 import { DomainProbe } from './domain-probe';
@@ -49,6 +51,8 @@ export interface DomainActorDeps {
 export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> {
   readonly kind = DOMAIN_KIND;
   readonly store: DomainStore;
+  /** Created with the actor, so the SLO's series exist (at zero) before the first certificate. */
+  private readonly timeToHttps = TimeToHttpsMetrics.get();
 
   constructor(private readonly deps: DomainActorDeps) {
     this.store = new DomainStore(Math.min(10, deps.monitorIntervalSeconds), deps.firstProbeScheduled);
@@ -64,7 +68,13 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
     delete: (ctx, command) => this.onLive(ctx, command, (record, env) => decideDelete(record, env)),
     check: (ctx, command) => this.onLive(ctx, command, (record, env, answers) => decideCheck(record, env, answers)),
     observe: (ctx, command) => this.onLive(ctx, command, (record, env) => decideObserve(record, command, env)),
-    certificate: (ctx, command) => this.onLive(ctx, command, (record, env) => decideCertificate(record, command, env)),
+    certificate: async (ctx, command) => {
+      const before = ctx.state?.machine;
+      const decision = await this.onLive(ctx, command, (record, env) => decideCertificate(record, command, env));
+      const seconds = firstCertificateSeconds(before, command, ctx.now());
+      if (seconds !== undefined) this.timeToHttps.seconds.observe(seconds);
+      return decision;
+    },
     release: (ctx, command) => this.onLive(ctx, command, (record, env) => decideRelease(record, command, env)),
   };
 

@@ -1,6 +1,15 @@
 import { metricsRegistry, rateMeter } from '@app/metrics';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
+const LAG_READ_MS = 2_000;
+
+/** The promise's value, or a rejection once `ms` have passed. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error('timed out')), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** What the monitor holds right now, read when /metrics is scraped (nothing on the probe path). */
 export interface MonitorGauges {
   readonly inFlight: number;
@@ -42,6 +51,7 @@ export class MonitorMetrics {
     registers: [metricsRegistry],
   });
   private source?: () => MonitorGauges;
+  private lagSource?: () => Promise<number>;
 
   private constructor() {
     const inFlight: Gauge = new Gauge({
@@ -56,6 +66,31 @@ export class MonitorMetrics {
       registers: [metricsRegistry],
       collect: () => queued.set(this.source?.().queued ?? 0),
     });
+    const lag: Gauge = new Gauge({
+      name: 'monitor_lag_seconds',
+      help: 'How long the most overdue domain has been due for its probe, 0 when none is (cluster-wide: use max)',
+      registers: [metricsRegistry],
+      // A database that does not answer within 2 s must not fail the whole scrape: no sample then.
+      collect: async () => {
+        if (!this.lagSource) return;
+        const seconds = await within(LAG_READ_MS, this.lagSource()).catch(() => undefined);
+        if (seconds === undefined) lag.reset();
+        else lag.set(seconds);
+      },
+    });
+    const interval: Gauge = new Gauge({
+      name: 'monitor_interval_seconds',
+      help: 'MONITOR_INTERVAL_SECONDS: each domain is probed once per interval (the lag alert compares with it)',
+      registers: [metricsRegistry],
+      collect: () => interval.set(this.interval ?? 0),
+    });
+  }
+  private interval?: number;
+
+  /** The monitor's interval and how to read its lag (one query per scrape). */
+  bindLag(intervalSeconds: number, lag: () => Promise<number>): void {
+    this.interval = intervalSeconds;
+    this.lagSource = lag;
   }
 
   /** The monitor whose in-flight and queued counts the gauges report. */
