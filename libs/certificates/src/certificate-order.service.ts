@@ -1,7 +1,17 @@
-import { AcmeIssuerConfig } from '@app/config';
-import { DnsProber, DnsResolver, climbCaa } from '@app/dns';
-import { CaaClimbStep, caaAllowsIssuer, caaParameters, caaRecordsAllowing } from '@app/domain-model';
-import { Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AcmeIssuerConfig, AppConfig } from '@app/config';
+import { DnsLookupError, DnsProber, DnsResolver, climbCaa } from '@app/dns';
+import {
+  CaaClimbStep,
+  ChallengeDelegation,
+  caaAllowsIssuer,
+  caaParameters,
+  caaRecordsAllowing,
+  challengeDelegation,
+  delegationState,
+  isWildcard,
+  wildcardBase,
+} from '@app/domain-model';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AcmeIssuers } from './acme/acme-issuers.service';
 import { describeAcmeError } from './acme/describe-error';
 import { CertificateOrderMetrics } from './certificate-orders.metrics';
@@ -9,7 +19,8 @@ import { CertificateRepository } from './certificate.repository';
 import { IssuanceBudget } from './issuance-budget.store';
 import { IssuanceFailure, classifyIssuanceError } from './model/issuance-failure';
 import { issuanceLimits, orderBuckets, registeredDomain } from './model/issuance-limits';
-import { caaMessage, failureMessage } from './model/issuance-messages';
+import { caaMessage, delegationMessage, failureMessage } from './model/issuance-messages';
+import { retryBackoffMs } from './model/issuance-failure';
 import { RenewalPlanner } from './renewal-planner.service';
 
 export interface OrderRequest {
@@ -65,6 +76,7 @@ export class CertificateOrders {
     private readonly planner: RenewalPlanner,
     private readonly resolver: DnsResolver,
     private readonly prober: DnsProber,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async run(request: OrderRequest): Promise<OrderOutcome | { type: 'wait'; until: Date }> {
@@ -79,6 +91,8 @@ export class CertificateOrders {
       else refusedByCaa.push({ issuer, accountUri });
     }
     if (!allowed.length) return this.caaRefusal(request, climb, refusedByCaa, now);
+    const dns = await this.dnsChallenge(request, now);
+    if ('result' in dns) return dns;
 
     const current = await this.certificates.find(request.id);
     const names = [request.hostname, ...(await this.reachableTwin(request.twin))];
@@ -105,7 +119,7 @@ export class CertificateOrders {
       }
       const at = new Date().toISOString();
       try {
-        const issued = await this.issuers.issue(issuer, names, { replaces });
+        const issued = await this.issuers.issue(issuer, names, { replaces, dns: dns.delegated });
         const plan = await this.planner.plan(issuer, issued);
         await this.certificates.save(request.id, request.hostname, issued, plan);
         attempts.push({ at, issuer: issuer.name, outcome: 'issued' });
@@ -120,7 +134,7 @@ export class CertificateOrders {
         };
       } catch (error) {
         const failure = classifyIssuanceError(describeAcmeError(error), request.failures + 1, new Date());
-        const described = this.described(failure, issuer, request, now);
+        const described = this.described(failure, issuer, request, now, dns.delegated);
         this.logger.warn(
           {
             domainId: request.id,
@@ -222,9 +236,72 @@ export class CertificateOrders {
       await this.budget.spend(keys.failed_validations, limits.failed_validations).catch(() => undefined);
   }
 
-  private described(failure: IssuanceFailure, issuer: AcmeIssuerConfig, request: OrderRequest, now: Date) {
-    const context = { hostname: request.hostname, ca: issuer.name, detail: failure.detail, retryAt: failure.retryAt };
+  private described(
+    failure: IssuanceFailure,
+    issuer: AcmeIssuerConfig,
+    request: OrderRequest,
+    now: Date,
+    delegated?: { name: string; target: string; record: string },
+  ) {
+    const context = {
+      hostname: request.hostname,
+      ca: issuer.name,
+      detail: failure.detail,
+      retryAt: failure.retryAt,
+      ...(delegated ? { delegation: { name: delegated.record, target: delegated.target } } : {}),
+    };
     return { code: failure.code, message: failureMessage(failure.code, context, now), retryAt: failure.retryAt };
+  }
+
+  /**
+   * How the order proves control. A hostname whose `_acme-challenge` is delegated to our challenge
+   * zone is validated by DNS-01 there, before its traffic moves to us and whatever sits in front of
+   * it; a wildcard can only be validated so, and without the delegation its order stops here with
+   * the record to add. Any other hostname is validated by HTTP-01 at the edge.
+   */
+  private async dnsChallenge(
+    request: OrderRequest,
+    now: Date,
+  ): Promise<{ delegated?: { name: string; target: string; record: string } } | OrderOutcome> {
+    const zone = this.config.challengeZone?.zone;
+    const wildcard = isWildcard(request.hostname);
+    if (!zone && !wildcard) return {};
+    const delegation = zone ? challengeDelegation(request.hostname, request.workspaceId, zone) : undefined;
+    const found = delegation ? await this.delegationFound(delegation) : 'lookup_failed';
+    if (delegation && found !== 'lookup_failed' && delegationState(found, delegation) === 'correct')
+      return {
+        delegated: { name: wildcardBase(request.hostname), target: delegation.target, record: delegation.name },
+      };
+    if (!wildcard) return {};
+    const retryAt = new Date(now.getTime() + retryBackoffMs(request.failures + 1, 60_000, 3_600_000));
+    const message = delegationMessage(request.hostname, delegation, found, retryAt, now);
+    const attempt: Attempt = {
+      at: now.toISOString(),
+      issuer: 'dns',
+      outcome: 'failed',
+      code: 'dns_delegation',
+      message,
+    };
+    this.metrics.attempts.inc({ issuer: 'dns', outcome: 'dns_delegation' });
+    return {
+      type: 'certificate',
+      result: 'deferred',
+      code: 'dns_delegation',
+      message,
+      retryAt: retryAt.toISOString(),
+      retryOnCheck: true,
+      attempts: [attempt],
+    };
+  }
+
+  /** The CNAME targets at the delegation's name; a failed lookup is not "missing". */
+  private async delegationFound(delegation: ChallengeDelegation): Promise<string[] | 'lookup_failed'> {
+    try {
+      return await this.resolver.cname(delegation.name);
+    } catch (error) {
+      if (!(error instanceof DnsLookupError)) throw error;
+      return 'lookup_failed';
+    }
   }
 
   /**

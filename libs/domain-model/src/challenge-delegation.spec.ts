@@ -1,4 +1,4 @@
-import { challengeDelegation, wildcardBase } from './challenge-delegation';
+import { challengeDelegation, delegationState, wildcardBase } from './challenge-delegation';
 
 const ZONE = 'acme.example.net';
 
@@ -10,7 +10,9 @@ describe('challengeDelegation', () => {
   });
 
   it('is shared by a wildcard and its base name in one workspace', () => {
-    expect(challengeDelegation('*.example.com', 'ws_1', ZONE)).toEqual(challengeDelegation('example.com', 'ws_1', ZONE));
+    expect(challengeDelegation('*.example.com', 'ws_1', ZONE)).toEqual(
+      challengeDelegation('example.com', 'ws_1', ZONE),
+    );
   });
 
   it('differs between workspaces and between names', () => {
@@ -22,5 +24,18 @@ describe('challengeDelegation', () => {
   it('strips only a leading wildcard label', () => {
     expect(wildcardBase('*.shop.example.com')).toBe('shop.example.com');
     expect(wildcardBase('shop.example.com')).toBe('shop.example.com');
+  });
+});
+
+describe('delegationState', () => {
+  const delegation = challengeDelegation('shop.example.com', 'ws_1', ZONE);
+
+  it('is correct when a CNAME names the target, whatever its case and trailing dot', () => {
+    expect(delegationState([`${delegation.target.toUpperCase()}.`], delegation)).toBe('correct');
+  });
+
+  it('is missing without a CNAME and wrong with another target', () => {
+    expect(delegationState([], delegation)).toBe('missing');
+    expect(delegationState(['other.acme.example.net'], delegation)).toBe('wrong');
   });
 });

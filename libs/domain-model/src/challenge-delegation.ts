@@ -24,3 +24,13 @@ export function challengeDelegation(hostname: string, workspaceId: string, zone:
   const label = createHash('sha256').update(`${workspaceId}\n${base}`).digest('hex').slice(0, 32);
   return { name: `_acme-challenge.${base}`, target: `${label}.${zone}` };
 }
+
+/** What the `_acme-challenge` name holds: our target, nothing (or no CNAME), or a CNAME elsewhere. */
+export type DelegationState = 'correct' | 'missing' | 'wrong';
+
+/** The state from the CNAME targets found at the delegation's name (case and trailing dot ignored). */
+export function delegationState(found: readonly string[], delegation: ChallengeDelegation): DelegationState {
+  const targets = found.map((value) => value.toLowerCase().replace(/\.$/, ''));
+  if (targets.includes(delegation.target)) return 'correct';
+  return targets.length ? 'wrong' : 'missing';
+}

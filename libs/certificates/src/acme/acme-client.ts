@@ -20,7 +20,9 @@ export interface AcmeChallenge {
 
 export interface AcmeAuthorization {
   status: string;
+  /** For `*.example.com` the identifier is `example.com` with `wildcard: true` (RFC 8555 section 7.1.4). */
   identifier: { type: string; value: string };
+  wildcard?: boolean;
   challenges: AcmeChallenge[];
 }
 
@@ -51,7 +53,7 @@ const NONCE_RETRIES = 3;
 
 /**
  * A small RFC 8555 client for one CA and one account: what this service uses and nothing else
- * (account with External Account Binding, orders with `profile` and `replaces`, HTTP-01, ACME
+ * (account with External Account Binding, orders with `profile` and `replaces`, HTTP-01 and DNS-01, ACME
  * Renewal Information). Every failure is an AcmeProblem with the CA's own type and Retry-After, or
  * an AcmeNetworkError; `sleep` and `now` are injected so polling can be tested.
  */

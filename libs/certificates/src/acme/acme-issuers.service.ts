@@ -2,7 +2,7 @@ import { APP_CONFIG, AppConfig, AcmeIssuerConfig } from '@app/config';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { AcmeAccountRepository } from '../acme-account.repository';
 import { AcmeChallengeRepository } from '../acme-challenge.repository';
-import { AcmeClient, RenewalInfo } from './acme-client';
+import { AcmeAuthorization, AcmeChallenge, AcmeClient, RenewalInfo } from './acme-client';
 import { AcmeHttp } from './acme-http';
 import { AccountKey } from './acme-jws';
 import { AcmeProblem } from './acme-problem';
@@ -21,13 +21,27 @@ export interface IssuedCertificate {
   certId?: string;
 }
 
+/** The challenge of `type` the CA offers for the authorization; a CA without it refuses the identifier. */
+function offered(authz: AcmeAuthorization, type: 'http-01' | 'dns-01'): AcmeChallenge {
+  const challenge = authz.challenges.find((c) => c.type === type);
+  if (challenge) return challenge;
+  const detail = `The CA offers no ${type.toUpperCase()} challenge for ${authz.wildcard ? '*.' : ''}${authz.identifier.value}`;
+  throw new AcmeProblem(
+    { type: 'urn:ietf:params:acme:error:rejectedIdentifier', detail },
+    400,
+    undefined,
+    'authorization',
+  );
+}
+
 /** An order may take this long at the CA (validation and finalization) before it is given up. */
 const ORDER_DEADLINE_MS = 3 * 60_000;
 
 /**
  * The configured ACME issuers, each with its own account (registered once, with External Account
- * Binding where the CA needs it) and its own client. Orders use HTTP-01: key authorizations go to
- * `acme_challenges`, where every edge replica answers them on port 80.
+ * Binding where the CA needs it) and its own client. Orders use HTTP-01 (key authorizations in
+ * `acme_challenges`, answered by every edge on port 80) or, for names delegated to our challenge
+ * zone, DNS-01 (TXT values in `acme_dns_challenges`, answered by every edge's DNS listener).
  */
 @Injectable()
 export class AcmeIssuers implements OnModuleDestroy {
@@ -54,10 +68,15 @@ export class AcmeIssuers implements OnModuleDestroy {
     return (await this.accounts.find(issuer.directoryUrl))?.url;
   }
 
+  /**
+   * Orders a certificate for `names`. With `dns`, the authorization of `dns.name` (a wildcard's base
+   * name, or a hostname whose `_acme-challenge` is delegated to us) is validated by DNS-01 at
+   * `dns.target` in our challenge zone; every other name by HTTP-01 at the edge.
+   */
   async issue(
     issuer: AcmeIssuerConfig,
     names: string[],
-    options: { replaces?: string } = {},
+    options: { replaces?: string; dns?: { name: string; target: string } } = {},
   ): Promise<IssuedCertificate> {
     const client = await this.client(issuer);
     const deadline = new Date(Date.now() + ORDER_DEADLINE_MS);
@@ -66,29 +85,36 @@ export class AcmeIssuers implements OnModuleDestroy {
       const authz = await client.authorization(url);
       if (authz.status === 'valid') continue;
       const name = authz.identifier.value;
-      const challenge = authz.challenges.find((c) => c.type === 'http-01');
-      if (!challenge)
-        throw new AcmeProblem(
-          {
-            type: 'urn:ietf:params:acme:error:rejectedIdentifier',
-            detail: `The CA offers no HTTP-01 challenge for ${name}`,
-          },
-          400,
-          undefined,
-          'authorization',
-        );
-      await this.challenges.publish(challenge.token, client.key.keyAuthorization(challenge.token), name);
-      try {
-        await client.validate(challenge, name, deadline);
-      } finally {
-        await this.challenges.withdraw(challenge.token);
-      }
+      if (options.dns && name === options.dns.name) await this.validateDns(client, authz, options.dns.target, deadline);
+      else await this.validateHttp(client, authz, deadline);
     }
     const request = await certificateRequest(names);
     const finalized = await client.finalize(order, request.csrDer, deadline);
     const certPem = await client.certificate(finalized.certificate as string);
     const facts = certificateFacts(certPem);
     return { certPem, keyPem: request.keyPem, ...facts, issuerName: issuer.name };
+  }
+
+  private async validateHttp(client: AcmeClient, authz: AcmeAuthorization, deadline: Date): Promise<void> {
+    const name = authz.identifier.value;
+    const challenge = offered(authz, 'http-01');
+    await this.challenges.publish(challenge.token, client.key.keyAuthorization(challenge.token), name);
+    try {
+      await client.validate(challenge, name, deadline);
+    } finally {
+      await this.challenges.withdraw(challenge.token);
+    }
+  }
+
+  private async validateDns(client: AcmeClient, authz: AcmeAuthorization, target: string, deadline: Date) {
+    const name = authz.identifier.value;
+    const challenge = offered(authz, 'dns-01');
+    await this.challenges.publishDns(challenge.token, target, client.key.dnsTxtValue(challenge.token));
+    try {
+      await client.validate(challenge, `${authz.wildcard ? '*.' : ''}${name}`, deadline);
+    } finally {
+      await this.challenges.withdrawDns(challenge.token, target);
+    }
   }
 
   /** The CA's renewal window for a certificate it issued, or undefined when it offers no ARI. */

@@ -35,6 +35,11 @@ export class AccountKey {
     return `${token}.${this.thumbprint()}`;
   }
 
+  /** The TXT value of a DNS-01 challenge (RFC 8555 section 8.4): base64url SHA-256 of the key authorization. */
+  dnsTxtValue(token: string): string {
+    return createHash('sha256').update(this.keyAuthorization(token)).digest('base64url');
+  }
+
   /** A request body: `kid` once the account exists, else the public key itself (newAccount). */
   async sign(url: string, nonce: string, payload: unknown, kid?: string): Promise<FlattenedJWSInput> {
     const body = payload === undefined ? new Uint8Array() : new TextEncoder().encode(JSON.stringify(payload));

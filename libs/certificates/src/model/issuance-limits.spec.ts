@@ -22,6 +22,7 @@ describe('issuance limits', () => {
     ['shop.example.com', 'example.com'],
     ['example.com', 'example.com'],
     ['new.blog.example.co.uk', 'example.co.uk'],
+    ['*.shop.example.co.uk', 'example.co.uk'],
     ['docs.acme.github.io', 'acme.github.io'],
     ['192.0.2.10', '192.0.2.10'],
   ])('counts %s under the registered domain %s', (hostname, registered) => {

@@ -46,7 +46,9 @@ export function issuanceLimits(overrides: IssuanceLimitOverrides = {}): Issuance
  * @app/domain-model. A name with none (an IP address, a bare suffix) counts on its own.
  */
 export function registeredDomain(hostname: string): string {
-  return getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
+  // `*.example.com` counts against example.com, as the CA counts it.
+  const name = hostname.startsWith('*.') ? hostname.slice(2) : hostname;
+  return getDomain(name, { allowPrivateDomains: true }) ?? name;
 }
 
 /** The bucket of each limit one order of `hostname` from `issuerName`'s account counts against. */

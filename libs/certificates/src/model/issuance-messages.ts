@@ -9,6 +9,8 @@ export interface FailureContext {
   ca: string;
   detail: string;
   retryAt: Date;
+  /** Set when the order was validated by DNS-01 through the `_acme-challenge` delegation. */
+  delegation?: { name: string; target: string };
 }
 
 /** `10:32 UTC` today, `28 Nov 10:32 UTC` on another day. */
@@ -28,6 +30,12 @@ export function failureMessage(code: FailureCode | 'budget' | 'queued', c: Failu
   const next = when(c.retryAt, now);
   switch (code) {
     case 'validation_failed':
+      if (c.delegation)
+        return (
+          `${c.ca} could not verify ${c.hostname} through ${c.delegation.name} (${clip(c.detail)}). Make sure ` +
+          `${c.delegation.name} is a CNAME to ${c.delegation.target} and nothing else (no TXT record beside it). ` +
+          `We try again at ${next}, or as soon as you run a check.`
+        );
       return (
         `${c.ca} could not verify ${c.hostname} over HTTP (${clip(c.detail)}). Make sure ${c.hostname} points only ` +
         `at the records shown (no other A or AAAA records) and that nothing blocks port 80. ` +
@@ -63,4 +71,26 @@ export function caaMessage(relevantName: string, records: string[], allowing: st
   const found = `The CAA records on ${relevantName} (${records.join('; ')}) allow none of the certificate authorities we use.`;
   if (!allowing.length) return `${found} Remove the CAA records at your DNS provider.`;
   return `${found} Add one of these records at your DNS provider, or remove the CAA records: ${allowing.join(' or ')}.`;
+}
+
+/**
+ * A wildcard's order that cannot start: its `_acme-challenge` delegation is missing, points elsewhere,
+ * could not be looked up, or this service has no challenge zone (an operator's setting).
+ */
+export function delegationMessage(
+  hostname: string,
+  delegation: { name: string; target: string } | undefined,
+  found: readonly string[] | 'lookup_failed',
+  retryAt: Date,
+  now: Date,
+): string {
+  const next = when(retryAt, now);
+  if (!delegation)
+    return `A certificate for ${hostname} needs DNS-01, which this service is not set up for (no challenge zone). Our operators have to set it up.`;
+  const add = `Add the record ${delegation.name} CNAME ${delegation.target}`;
+  if (found === 'lookup_failed')
+    return `We could not look up ${delegation.name} (DNS did not answer). We try again at ${next}, or as soon as you run a check.`;
+  if (found.length)
+    return `${delegation.name} points at ${found.join(', ')}; it must point at ${delegation.target}. Change the record; we try again at ${next}, or as soon as you run a check.`;
+  return `${add}: a wildcard certificate is validated through it. We try again at ${next}, or as soon as you run a check.`;
 }
