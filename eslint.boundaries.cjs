@@ -32,6 +32,7 @@ const LAYERS = {
   features: [
     'admin',
     'certificates',
+    'challenge-dns',
     'connect',
     'connect-sessions',
     'console',

@@ -1,3 +1,4 @@
+import { ChallengeDnsModule } from '@app/challenge-dns';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsModule, DnsResolver } from '@app/dns';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -8,7 +9,7 @@ import { EdgeAskController } from './edge-ask.controller';
 import { EdgeInvalidationListener } from './edge-invalidation.listener';
 import { EdgeRouter } from './edge-router';
 import { EdgeServers } from './edge-servers.service';
-import { EDGE_OPTIONS, EdgeOptions, edgeOptions } from './edge.options';
+import { EDGE_DEFAULTS, EDGE_OPTIONS, EdgeOptions, edgeOptions } from './edge.options';
 import { OriginProxy } from './origin-proxy';
 import { PlainHttpHandler } from './plain-http.handler';
 import { RouteStore } from './route.store';
@@ -27,7 +28,11 @@ export class EdgeModule {
   static forRoot(overrides: Partial<EdgeOptions> = {}): DynamicModule {
     return {
       module: EdgeModule,
-      imports: [DnsModule],
+      // The challenge zone's DNS listener (when ACME_CHALLENGE_ZONE is set) runs wherever the edge does.
+      imports: [
+        DnsModule,
+        ChallengeDnsModule.forRoot({ listenHost: overrides.listenHost ?? EDGE_DEFAULTS.listenHost }),
+      ],
       controllers: [EdgeAskController],
       providers: [
         { provide: EDGE_OPTIONS, inject: [APP_CONFIG], useFactory: (c: AppConfig) => edgeOptions(c, overrides) },
