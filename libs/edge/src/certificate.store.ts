@@ -49,7 +49,7 @@ export class CertificateStore {
   async contextFor(route: EdgeRoute, servername: string): Promise<SecureContext | undefined> {
     const served = await this.get(route);
     if (!served) return undefined;
-    if (route.twin && !served.leaf.checkHost(servername)) return undefined;
+    if ((route.twin || route.wildcard) && !served.leaf.checkHost(servername)) return undefined;
     return served.context;
   }
 
@@ -58,14 +58,16 @@ export class CertificateStore {
     return this.cache.peek(hostname)?.context;
   }
 
-  async get(route: Pick<EdgeRoute, 'hostname' | 'domainId'>): Promise<ServedCertificate | undefined> {
+  /** Cached under the domain's own hostname: every name a wildcard serves shares one entry. */
+  async get(route: Pick<EdgeRoute, 'hostname' | 'domainId' | 'wildcard'>): Promise<ServedCertificate | undefined> {
     const load = () => this.load(route.domainId);
     const ttl = (c: ServedCertificate | null) => (c ? this.options.certificateTtlMs : this.options.negativeTtlMs);
-    let served = await this.cache.getOrLoad(route.hostname, load, ttl);
+    const key = route.wildcard ?? route.hostname;
+    let served = await this.cache.getOrLoad(key, load, ttl);
     if (served && served.domainId !== route.domainId) {
       // The hostname was deleted and connected again: the cached certificate was the old domain's.
-      this.cache.delete(route.hostname);
-      served = await this.cache.getOrLoad(route.hostname, load, ttl);
+      this.cache.delete(key);
+      served = await this.cache.getOrLoad(key, load, ttl);
     }
     return served ?? undefined;
   }

@@ -28,7 +28,8 @@ export interface RouteCacheOptions {
  * found routes for `routeTtlMs`, unknown hostnames for `negativeTtlMs`, so a flood of requests
  * for a name nobody connected costs one read per interval. For another `routeTtlMs` after expiry
  * the old answer is still given while one background read refreshes it (no request waits on the
- * database for a hot hostname). `invalidate` drops a hostname and its www twin at once.
+ * database for a hot hostname). `invalidate` drops a hostname and its www twin at once; a wildcard's
+ * names are cached under the wildcard, so dropping it drops them all.
  */
 @Injectable()
 export class RouteStore {
@@ -41,7 +42,20 @@ export class RouteStore {
     this.cache = new BoundedCache({ maxEntries: options.maxCachedRoutes, staleMs: options.routeTtlMs });
   }
 
+  /**
+   * The hostname's own domain or www twin; else the wildcard one label up (`a.example.com` is served
+   * by `*.example.com`, `a.b.example.com` is not). An exact name always wins over a wildcard.
+   */
   async get(hostname: string): Promise<EdgeRoute | undefined> {
+    const exact = await this.cached(hostname);
+    if (exact) return exact;
+    const dot = hostname.indexOf('.');
+    if (dot === -1 || !hostname.includes('.', dot + 1)) return undefined;
+    const wildcard = await this.cached(`*.${hostname.slice(dot + 1)}`);
+    return wildcard ? { ...wildcard, hostname, wildcard: wildcard.hostname } : undefined;
+  }
+
+  private async cached(hostname: string): Promise<EdgeRoute | undefined> {
     const route = await this.cache.getOrLoad(
       hostname,
       () => this.load(hostname),
