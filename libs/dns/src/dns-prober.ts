@@ -1,4 +1,12 @@
-import { DnsAnswers, DnsObservation, DnsProblem, classifyDnsAnswers } from '@app/domain-model';
+import {
+  ChallengeDelegation,
+  DnsAnswers,
+  DnsObservation,
+  DnsProblem,
+  classifyDnsAnswers,
+  delegationState,
+  probeNameOf,
+} from '@app/domain-model';
 import { canonicalHostname } from '@app/kernel';
 import { DnsDiagnostics, isServfail } from './dns-diagnostics';
 import { DnsResolver } from './dns-resolver';
@@ -30,7 +38,9 @@ export class DnsProber {
     private readonly diagnostics?: DnsDiagnostics,
   ) {}
 
-  async probe(hostname: string): Promise<DnsProbe> {
+  /** `connected` may be a wildcard: then a name its record answers is probed (`probeNameOf`). */
+  async probe(connected: string): Promise<DnsProbe> {
+    const hostname = probeNameOf(connected);
     let answers: DnsAnswers;
     try {
       answers = await this.answers(hostname);
@@ -48,6 +58,15 @@ export class DnsProber {
       return { ...result, problem: verdict.problem };
     const stale = await this.diagnostics.staleCache(hostname, answers).catch(() => undefined);
     return stale ? { ...result, problem: stale } : result;
+  }
+
+  /**
+   * Whether `_acme-challenge` is delegated to our challenge zone, so a certificate can be issued by
+   * DNS-01 before the hostname points at us. A failed lookup is not a delegation.
+   */
+  async delegated(delegation: ChallengeDelegation): Promise<boolean> {
+    const found = await this.resolver.cname(delegation.name).catch(() => undefined);
+    return found !== undefined && delegationState(found, delegation) === 'correct';
   }
 
   private async answers(hostname: string): Promise<DnsAnswers> {

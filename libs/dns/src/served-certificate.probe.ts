@@ -1,3 +1,4 @@
+import { probeNameOf } from '@app/domain-model';
 import type { ServedCertificate } from '@app/domain-model';
 import { SecureContext, connect, createSecureContext } from 'node:tls';
 import { DnsResolver } from './dns-resolver';
@@ -44,7 +45,9 @@ export class ServedCertificateProbe {
     private readonly port: number,
   ) {}
 
-  async check(hostname: string, now = new Date()): Promise<ServedCertificate> {
+  /** `hostname` may be a wildcard: a name under it is asked for (`probeNameOf`). */
+  async check(connected: string, now = new Date()): Promise<ServedCertificate> {
+    const hostname = probeNameOf(connected);
     const [address] = await this.resolver.a(hostname).catch(() => []);
     if (!address) return { outcome: 'unreachable', reason: 'no address to connect to' };
     return new Promise((resolve) => {

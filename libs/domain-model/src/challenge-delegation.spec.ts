@@ -1,4 +1,4 @@
-import { challengeDelegation, delegationState, wildcardBase } from './challenge-delegation';
+import { challengeDelegation, delegationState, probeNameOf, wildcardBase } from './challenge-delegation';
 
 const ZONE = 'acme.example.net';
 
@@ -37,5 +37,12 @@ describe('delegationState', () => {
   it('is missing without a CNAME and wrong with another target', () => {
     expect(delegationState([], delegation)).toBe('missing');
     expect(delegationState(['other.acme.example.net'], delegation)).toBe('wrong');
+  });
+});
+
+describe('probeNameOf', () => {
+  it('resolves a name under a wildcard, and any other hostname as it is', () => {
+    expect(probeNameOf('*.example.com')).toBe('wildcard-probe.example.com');
+    expect(probeNameOf('shop.example.com')).toBe('shop.example.com');
   });
 });

@@ -34,3 +34,13 @@ export function delegationState(found: readonly string[], delegation: ChallengeD
   if (targets.includes(delegation.target)) return 'correct';
   return targets.length ? 'wrong' : 'missing';
 }
+
+/** The label the monitor resolves under a wildcard: any name would do, this one says who asked. */
+const WILDCARD_PROBE_LABEL = 'wildcard-probe';
+
+/**
+ * The name DNS and TLS probes ask for: the hostname itself, or for `*.example.com` a name the
+ * wildcard record answers (`wildcard-probe.example.com`), as a visitor's browser would resolve it.
+ */
+export const probeNameOf = (hostname: string): string =>
+  isWildcard(hostname) ? `${WILDCARD_PROBE_LABEL}.${wildcardBase(hostname)}` : hostname;

@@ -79,7 +79,9 @@ describe('domain machine properties', () => {
         run(history, (before, _input, { state, events }) => {
           if (state.monitorStatus === before.monitorStatus) return;
           expect(events).toHaveLength(1);
-          expect(['domain.monitor_updated', statusEventType(state.status)]).toContain(events[0].type);
+          const expected =
+            state.monitorStatus === 'ready_to_switch' ? 'domain.ready_to_switch' : 'domain.monitor_updated';
+          expect([expected, statusEventType(state.status)]).toContain(events[0].type);
           expect(events[0].monitorStatus).toBe(state.monitorStatus);
         });
       }),
@@ -129,7 +131,7 @@ describe('domain machine properties', () => {
     const wrong = fc.record({
       type: fc.constant('probe_observed' as const),
       dns: fc.constantFrom('not_resolving' as const, 'incorrect' as const),
-      certificate: fc.constantFrom('none' as const, 'valid' as const, 'expired' as const, 'failed' as const),
+      certificate: fc.constantFrom('none' as const, 'expired' as const, 'failed' as const),
     });
     fc.assert(
       fc.property(fc.array(fc.tuple(wrong, fc.integer({ min: 1, max: DAY })), { maxLength: 30 }), (history) => {
@@ -139,6 +141,26 @@ describe('domain machine properties', () => {
           if (before.status === 'pending' && state.status === 'failed') expect(events[0].type).toBe('domain.failed');
         });
       }),
+    );
+  });
+
+  it('keeps a pre-validated domain ready to switch, never failed, however long DNS waits', () => {
+    const wrong = fc.record({
+      type: fc.constant('probe_observed' as const),
+      dns: fc.constantFrom('not_resolving' as const, 'incorrect' as const),
+      certificate: fc.constant('valid' as const),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(wrong, fc.integer({ min: 1, max: 3 * DAY })), { minLength: 1, maxLength: 30 }),
+        (history) => {
+          run(history, (before, _input, { state, events }) => {
+            expect(state).toMatchObject({ status: 'pending', monitorStatus: 'ready_to_switch' });
+            const first = before.monitorStatus !== 'ready_to_switch';
+            expect(events.map((event) => event.type)).toEqual(first ? ['domain.ready_to_switch'] : []);
+          });
+        },
+      ),
     );
   });
 });

@@ -25,10 +25,15 @@
  *   `moved_to_another_owner`; that is final too: only a delete changes it afterwards.
  * - A wrong probe may name the DNS mistake (`problem`): its message replaces the generic one of
  *   dns_incorrect / dns_not_resolving until the next probe (a correct probe clears it).
+ * - Pre-validation: a pending domain whose DNS never pointed at the edge but whose certificate was
+ *   issued (DNS-01 through its `_acme-challenge` delegation) is `ready_to_switch`, on the issue and on
+ *   every wrong probe while the certificate is valid; it never fails for never-correct DNS then (a
+ *   migration may take weeks). Its first correct probe verifies it: HTTPS works from the first request.
  * Events: every status change emits exactly one event, the one of the new status (verified ->
  * domain.verified, failed -> domain.failed, expired -> domain.expired; back to pending, which has
  * no event type in SPEC 6, -> domain.monitor_updated). Without a status change, a monitorStatus
- * change or a renewal (certificate_issued while verified) emits one domain.monitor_updated.
+ * change or a renewal (certificate_issued while verified) emits one domain.monitor_updated, except
+ * the change to ready_to_switch: domain.ready_to_switch, the one a SaaS waits for to tell its customer.
  */
 import { nextState } from './domain.rules';
 import {
@@ -90,6 +95,8 @@ export function transition(state: DomainState, input: DomainInput, now: Date): T
   // A failed domain whose hostname moves still tells its webhooks: the reason is new and final.
   else if (after.statusReason === 'moved_to_another_owner' && state.statusReason !== after.statusReason)
     type = 'domain.failed';
+  else if (after.monitorStatus === 'ready_to_switch' && state.monitorStatus !== 'ready_to_switch')
+    type = 'domain.ready_to_switch';
   else if (after.monitorStatus !== state.monitorStatus || renewed) type = 'domain.monitor_updated';
   return { state: after, events: type ? [event(type, state, after, at, renewed)] : [] };
 }

@@ -44,8 +44,14 @@ function onCorrectDns(s: DomainState, certificate: Probe['certificate']): Domain
   }
 }
 
+/** Pending, never pointed at us, and already holding a valid certificate (issued through the delegation). */
+const preValidated = (s: DomainState, certificate: Probe['certificate']) =>
+  s.status === 'pending' && s.firstSeenCorrectDnsAt === undefined && certificate === 'valid';
+
 function onWrongDns(s: DomainState, probe: Probe, now: Date): DomainState {
   if (s.status === 'expired' || (s.status === 'failed' && s.statusReason === 'origin_blocked')) return s;
+  // Waiting for the customer's cutover is no mistake: no DNS message, and no 7-day failure.
+  if (preValidated(s, probe.certificate)) return { ...s, monitorStatus: 'ready_to_switch', dnsProblem: undefined };
   const next: DomainState = {
     ...s,
     monitorStatus: probe.dns === 'incorrect' ? 'dns_incorrect' : 'dns_not_resolving',
@@ -91,7 +97,8 @@ function onCertificateIssued(state: DomainState, expiresAt: string, renewAt?: st
   const waitingForCertificate = ['unknown', 'pending_ssl', 'ssl_failed', 'ssl_expired'].includes(s.monitorStatus);
   if (s.status === 'verified') return waitingForCertificate ? { ...s, monitorStatus: 'active_ssl' } : s;
   const revivable = s.status === 'pending' || (s.status === 'expired' && s.statusReason === 'certificate_expired');
-  return revivable && dnsCorrect(s) ? verify(s) : s;
+  if (revivable && dnsCorrect(s)) return verify(s);
+  return preValidated(s, 'valid') ? { ...s, monitorStatus: 'ready_to_switch', dnsProblem: undefined } : s;
 }
 
 export function nextState(state: DomainState, input: DomainInput, now: Date): DomainState {

@@ -14,6 +14,7 @@ export const MONITOR_STATUSES = [
   'target_not_loading',
   'ssl_failed',
   'ssl_expired',
+  'ready_to_switch',
 ] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
@@ -27,6 +28,7 @@ export const MONITOR_MESSAGES: Record<MonitorStatus, string> = {
   target_not_loading: 'Your origin cannot be reached: it points at a private or reserved address',
   ssl_failed: 'Check CAA records',
   ssl_expired: 'Re-verify DNS',
+  ready_to_switch: 'Ready: the certificate is issued, switch your DNS to us now',
 };
 
 /**
@@ -92,7 +94,12 @@ export type DomainInput =
   | { type: 'deleted' };
 
 export type DomainEventType =
-  'domain.verified' | 'domain.failed' | 'domain.expired' | 'domain.monitor_updated' | 'domain.deleted';
+  | 'domain.verified'
+  | 'domain.failed'
+  | 'domain.expired'
+  | 'domain.monitor_updated'
+  | 'domain.ready_to_switch'
+  | 'domain.deleted';
 
 /** What happened, with the state after it; the actor adds ids and the domain object for webhooks. */
 export interface DomainEvent {

@@ -1,5 +1,5 @@
 /** Pure rules of connected domains: hostnames, SSRF, CAA and the domain state machine. No I/O, no Nest. */
-export { challengeDelegation, delegationState, isWildcard, wildcardBase } from './challenge-delegation';
+export { challengeDelegation, delegationState, isWildcard, probeNameOf, wildcardBase } from './challenge-delegation';
 export type { ChallengeDelegation, DelegationState } from './challenge-delegation';
 export { HostnameError, normalizeHostname, normalizeLookupHostname, normalizePurchaseHostname } from './hostname';
 export type { NormalizedHostname } from './hostname';

@@ -1,5 +1,13 @@
 import type { CommandOf, OutboxEvent, ReplyOf } from '@app/kernel';
-import { DomainEvent, DomainInput, DomainState, initialDomainState, transition } from '@app/domain-model';
+import {
+  ChallengeDelegation,
+  DomainEvent,
+  DomainInput,
+  DomainState,
+  challengeDelegation,
+  initialDomainState,
+  transition,
+} from '@app/domain-model';
 import { DomainError, notFound, wwwTwin } from '@app/kernel';
 import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
 import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome } from './domain.effects';
@@ -97,7 +105,9 @@ export function decideCheck(record: DomainRecord, env: DomainEnv, answers: Domai
   const { probe } = answers;
   if (!probe) {
     const { hostname, originUrl } = record;
-    return { need: { type: 'probe', hostname, originUrl, readServedCertificate: holdsCertificate(record) } };
+    const delegation = delegationToCheck(record, env);
+    const query = { type: 'probe' as const, hostname, originUrl, readServedCertificate: holdsCertificate(record) };
+    return { need: delegation ? { ...query, delegation } : query };
   }
   const input: DomainInput = probe.originBlocked
     ? { type: 'origin_blocked' }
@@ -107,7 +117,8 @@ export function decideCheck(record: DomainRecord, env: DomainEnv, answers: Domai
         certificate: observedCertificate(record, env.now, env.renewDays, probe.served),
         problem: probe.problem,
       };
-  return withReply(probed(record, input, env, true), env);
+  const delegated = !probe.originBlocked && probe.delegated === true;
+  return withReply(probed(record, input, env, true, delegated), env);
 }
 
 /** The monitor's probe; one that moves nothing but the probe time is not written. */
@@ -120,7 +131,7 @@ export function decideObserve(record: DomainRecord, command: Command<'observe'>,
         certificate: observedCertificate(record, env.now, env.renewDays, command.served),
         problem: command.problem,
       };
-  const next = probed(record, input, env, false);
+  const next = probed(record, input, env, false, command.delegated === true);
   if (!next.events.length && sameMachine(record.machine, next.state.machine))
     return { decision: { reply: { unchanged: true } }, effects: next.effects };
   return withReply(next, env);
@@ -183,12 +194,15 @@ export function decideRelease(record: DomainRecord, command: Command<'release'>,
  * outcome set (the CA's Retry-After, a back-off); a customer's check orders sooner when the cause
  * may be theirs to fix (CAA, a failed validation), never past a CA's rate limit or an outage.
  */
-function probed(record: DomainRecord, input: DomainInput, env: DomainEnv, forced: boolean): Next {
+function probed(record: DomainRecord, input: DomainInput, env: DomainEnv, forced: boolean, delegated: boolean): Next {
   const next = apply(record, input, env);
   const cert = certificateState(record, env.now, env.renewDays);
   const retryAt = record.certificateRetryAt ? Date.parse(record.certificateRetryAt) : 0;
   const waiting = retryAt > env.now.getTime() && !(forced && record.certificateRetryOnCheck);
-  const ordering = input.type === 'probe_observed' && input.dns === 'correct' && !record.releasedAt;
+  // DNS pointing at us, or (pre-validation) the challenge delegated to us while a live domain waits for it.
+  const live = next.state.machine.status === 'pending' || next.state.machine.status === 'verified';
+  const reachable = input.type === 'probe_observed' && (input.dns === 'correct' || (delegated && live));
+  const ordering = reachable && !record.releasedAt;
   if (!ordering || cert === 'valid' || waiting) return next;
   const twin = record.redirectWww ? wwwTwin(record.hostname) : undefined;
   const effect: DomainEffect = {
@@ -200,6 +214,18 @@ function probed(record: DomainRecord, input: DomainInput, env: DomainEnv, forced
     ...(twin ? { twin } : {}),
   };
   return { ...next, effects: [effect] };
+}
+
+/**
+ * The `_acme-challenge` delegation a check asks about: only where a challenge zone is set up and the
+ * domain has no valid certificate yet (pre-validation, or the renewal of a pre-validated one).
+ */
+export function delegationToCheck(
+  record: Pick<DomainRecord, 'hostname' | 'workspaceId' | 'machine'>,
+  env: Pick<DomainEnv, 'edge' | 'now' | 'renewDays'>,
+): ChallengeDelegation | undefined {
+  if (!env.edge.challengeZone || certificateState(record, env.now, env.renewDays) === 'valid') return undefined;
+  return challengeDelegation(record.hostname, record.workspaceId, env.edge.challengeZone);
 }
 
 /** The machine's transition on the record: status, timestamps and the events with the domain as it is now. */

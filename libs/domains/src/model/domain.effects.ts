@@ -1,6 +1,6 @@
 import type { Decision } from '@app/kernel';
 import type { ServedCertificate } from '@app/domain-model';
-import { DnsObservation, DnsProblem } from '@app/domain-model';
+import { ChallengeDelegation, DnsObservation, DnsProblem } from '@app/domain-model';
 import { DomainRecord } from './domain.record';
 import type { EdgeSettings } from '@app/kernel';
 
@@ -11,8 +11,17 @@ import type { EdgeSettings } from '@app/kernel';
 export type DomainQuery =
   /** Whether a live domain (not released to another workspace) already holds the hostname. */
   | { type: 'hostname_taken'; hostname: string }
-  /** The same probe the monitor runs, now: the origin against the SSRF rules, then DNS, then TLS. */
-  | { type: 'probe'; hostname: string; originUrl: string; readServedCertificate: boolean };
+  /**
+   * The same probe the monitor runs, now: the origin against the SSRF rules, then DNS, then TLS;
+   * with `delegation`, also whether `_acme-challenge` is delegated to us (pre-validation).
+   */
+  | {
+      type: 'probe';
+      hostname: string;
+      originUrl: string;
+      readServedCertificate: boolean;
+      delegation?: ChallengeDelegation;
+    };
 
 /** The answers so far, one per query type. */
 export interface DomainAnswers {
@@ -23,7 +32,14 @@ export interface DomainAnswers {
 /** What a probe saw; `served` only when DNS was correct and the domain holds a certificate. */
 export type ProbeOutcome =
   | { originBlocked: true }
-  | { originBlocked: false; dns: DnsObservation; problem?: DnsProblem; served?: ServedCertificate['outcome'] };
+  | {
+      originBlocked: false;
+      dns: DnsObservation;
+      problem?: DnsProblem;
+      served?: ServedCertificate['outcome'];
+      /** The `_acme-challenge` delegation was asked about and is in place. */
+      delegated?: boolean;
+    };
 
 /**
  * Orders a certificate in the background; `twin`: the www twin of a `redirectWww` domain;

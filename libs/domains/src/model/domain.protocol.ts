@@ -42,6 +42,8 @@ export type DomainProtocol = {
       originBlocked: boolean;
       served?: ServedCertificate['outcome'];
       problem?: DnsProblem;
+      /** DNS is not ours yet but `_acme-challenge` is delegated to us: the certificate may come first. */
+      delegated?: boolean;
     };
     reply: WithDomain | { unchanged: true };
   };

@@ -3,12 +3,13 @@ import { BackgroundLoop } from '@app/background';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Bus } from '@app/bus';
 import { DnsLookupError, DnsProber, OriginPreflight, ServedCertificate, ServedCertificateProbe } from '@app/dns';
-import { DomainError, publishEdgeInvalidation } from '@app/kernel';
+import { DomainError, EdgeSettings, edgeSettingsOf, publishEdgeInvalidation } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DOMAIN_KIND, DomainCommand } from '../model/domain.protocol';
+import { delegationToCheck } from '../model/domain.decider';
 import { LEGACY_RENEW_DAYS, holdsCertificate, probeChangesNothing, servedCheckDue } from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
 import { DueDomain, claimDueDomains, releaseDomains, restartPendingBackoff } from '../store/monitor.queries';
@@ -65,7 +66,11 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     private readonly served: ServedCertificateProbe,
     private readonly bus: Bus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.edge = edgeSettingsOf(config);
+  }
+
+  private readonly edge: EdgeSettings;
 
   onApplicationBootstrap(): void {
     this.metrics.bind(() => ({ inFlight: this.inFlight, queued: this.queued }));
@@ -190,11 +195,14 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
           probe.dns === 'correct' && this.servedCheckDue(domain) ? await this.readServed(domain) : undefined;
         edgeStale = served !== undefined && served !== 'valid';
         const { problem } = probe;
-        if (probeChangesNothing(domain.machine, probe.dns, served, new Date(), LEGACY_RENEW_DAYS, problem)) {
+        const delegated = probe.dns !== 'correct' && (await this.delegated(domain));
+        const now = new Date();
+        if (!delegated && probeChangesNothing(domain.machine, probe.dns, served, now, LEGACY_RENEW_DAYS, problem)) {
           if (edgeStale) publishEdgeInvalidation(this.bus, domain.hostname);
           return probe.dns;
         }
         command = { type: 'observe', dns: probe.dns, originBlocked: false, served, problem };
+        if (delegated) command.delegated = true;
         outcome = probe.dns;
       } catch (error) {
         // A resolver outage says nothing about the customer's DNS: record it, change nothing.
@@ -215,6 +223,13 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       publishEdgeInvalidation(this.bus, domain.hostname);
     }
     return outcome;
+  }
+
+  /** Whether the certificate may come before DNS: `_acme-challenge` delegated while no valid one is held. */
+  private async delegated(domain: DueDomain): Promise<boolean> {
+    const env = { edge: this.edge, now: new Date(), renewDays: LEGACY_RENEW_DAYS };
+    const delegation = delegationToCheck(domain, env);
+    return delegation ? this.prober.delegated(delegation) : false;
   }
 
   private servedCheckDue(domain: DueDomain): boolean {

@@ -1,10 +1,17 @@
 import { DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
+import type { ChallengeDelegation } from '@app/domain-model';
 import { DomainError } from '@app/kernel';
 import { ProbeOutcome } from '../model/domain.effects';
 
 /** Runs a domain's `probe` query: what the domain actor's check asks for. */
 export interface DomainProbe {
-  probe(hostname: string, originUrl: string, readServedCertificate: boolean, now: () => Date): Promise<ProbeOutcome>;
+  probe(
+    hostname: string,
+    originUrl: string,
+    readServedCertificate: boolean,
+    now: () => Date,
+    delegation?: ChallengeDelegation,
+  ): Promise<ProbeOutcome>;
 }
 
 /**
@@ -24,6 +31,7 @@ export class LiveDomainProbe implements DomainProbe {
     originUrl: string,
     readServedCertificate: boolean,
     now: () => Date,
+    delegation?: ChallengeDelegation,
   ): Promise<ProbeOutcome> {
     const blocked = await this.preflight.check(originUrl).then(
       () => false,
@@ -39,6 +47,14 @@ export class LiveDomainProbe implements DomainProbe {
     });
     const served =
       probe.dns === 'correct' && readServedCertificate ? await this.served?.check(hostname, now()) : undefined;
-    return { originBlocked: false, dns: probe.dns, problem: probe.problem, served: served?.outcome };
+    // Only while DNS is not ours yet: the delegation lets the certificate come first.
+    const delegated = delegation && probe.dns !== 'correct' ? await this.prober.delegated(delegation) : undefined;
+    return {
+      originBlocked: false,
+      dns: probe.dns,
+      problem: probe.problem,
+      served: served?.outcome,
+      ...(delegated ? { delegated } : {}),
+    };
   }
 }

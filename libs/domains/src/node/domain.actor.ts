@@ -110,8 +110,12 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
         answers.hostnameTaken = await this.deps.hostnames.hostnameTaken(query.hostname);
         return;
       case 'probe':
-        answers.probe = await this.deps.probe.probe(query.hostname, query.originUrl, query.readServedCertificate, () =>
-          ctx.now(),
+        answers.probe = await this.deps.probe.probe(
+          query.hostname,
+          query.originUrl,
+          query.readServedCertificate,
+          () => ctx.now(),
+          query.delegation,
         );
         return;
     }

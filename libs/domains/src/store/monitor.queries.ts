@@ -5,6 +5,8 @@ import { pendingProbeWaits } from './pending-backoff';
 export interface DueDomain {
   id: string;
   hostname: string;
+  /** Whose `_acme-challenge` delegation the probe checks (the label is per workspace). */
+  workspaceId: string;
   shard: number;
   originUrl: string;
   probePhase: number;
@@ -78,7 +80,7 @@ export async function claimDueDomains(
        where s.id = due.id
        returning s.id, s.shard, s.probe_phase, due.stale
      )
-     select m.id, d.hostname, m.shard, d.state->>'originUrl' as "originUrl",
+     select m.id, d.hostname, d.workspace_id as "workspaceId", m.shard, d.state->>'originUrl' as "originUrl",
        m.probe_phase as "probePhase", d.state->'machine' as machine, m.stale
      from moved m join domains d on d.id = m.id
      where d.deleted_at is null`,

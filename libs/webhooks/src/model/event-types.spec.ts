@@ -14,9 +14,10 @@ describe('event filters', () => {
     expect(matchesFilter(filter, type)).toBe(expected);
   });
 
-  it('knows the eight types of SPEC section 6 and nothing else', () => {
-    expect(EVENT_TYPES).toHaveLength(8);
+  it('knows the eight types of SPEC section 6, domain.ready_to_switch, and nothing else', () => {
+    expect(EVENT_TYPES).toHaveLength(9);
     expect(isEventType('domain.monitor_updated')).toBe(true);
+    expect(isEventType('domain.ready_to_switch')).toBe(true);
     expect(isEventType('domain.*')).toBe(false);
     expect(isEventType('Domain.Created')).toBe(false);
     expect(isEventType(42)).toBe(false);

@@ -4,6 +4,8 @@ export const EVENT_TYPES = [
   'domain.verified',
   'domain.failed',
   'domain.monitor_updated',
+  /** A domain's certificate was issued before its DNS moved (pre-validation): the customer can switch now. */
+  'domain.ready_to_switch',
   'domain.expired',
   'domain.deleted',
   'domain_purchase.completed',
