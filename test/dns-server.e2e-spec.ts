@@ -131,4 +131,24 @@ describe('loopback DNS server', () => {
     server.setServfail('example.com', false);
     await expect(resolver.resolve4('example.com')).resolves.toEqual(['203.0.113.10']);
   });
+
+  it('answers a missing name from the wildcard one label up, and an existing name from its own records', async () => {
+    server.setRecords('*.wild.example.com', [{ type: 'CNAME', data: 'edge.example.net' }]);
+    server.setRecords('own.wild.example.com', [{ type: 'A', data: '198.51.100.7' }]);
+    expect(await resolver.resolve4('anything.wild.example.com')).toEqual(['192.0.2.10']);
+    expect(await resolver.resolve4('own.wild.example.com')).toEqual(['198.51.100.7']);
+    await expect(resolver.resolve4('two.labels.wild.example.com')).rejects.toMatchObject({ code: 'ENOTFOUND' });
+  });
+
+  it('follows a CNAME into a delegated zone by asking the server of that zone', async () => {
+    const zoneServer = await startDnsServer({ 'abc.acme.example.net': [{ type: 'TXT', data: 'token-value' }] });
+    try {
+      server.delegate('acme.example.net', zoneServer.address);
+      server.setRecords('_acme-challenge.shop.example.com', [{ type: 'CNAME', data: 'abc.acme.example.net' }]);
+      expect(await resolver.resolveTxt('_acme-challenge.shop.example.com')).toEqual([['token-value']]);
+      expect(zoneServer.queries.map((q) => [q.name, q.type])).toEqual([['abc.acme.example.net', 'TXT']]);
+    } finally {
+      await zoneServer.close();
+    }
+  });
 });

@@ -7,7 +7,8 @@ import * as dnsPacket from 'dns-packet';
  * from an in-memory zone map with the AA flag, follows CNAME chains inside its names, NXDOMAIN for
  * unknown names, NOERROR and no answers for known names (or empty non-terminals) without the type.
  * UDP answers larger than the client's EDNS size (512 without EDNS) come back truncated (TC), so
- * resolvers retry over TCP as they would against a real server.
+ * resolvers retry over TCP as they would against a real server. A `*.name` record answers for any
+ * missing name one label under `name` (RFC 4592, simplified), and a delegated zone is followed.
  */
 export type DnsRecord = { ttl?: number } & (
   | { type: 'A' | 'AAAA' | 'CNAME' | 'NS'; data: string }
@@ -26,6 +27,12 @@ export interface DnsServer {
   setRecords(name: string, records: DnsRecord[]): void;
   /** Makes the server answer SERVFAIL for the name, whatever the type (a broken DNSSEC chain or lame zone), or not. */
   setServfail(name: string, failing?: boolean): void;
+  /**
+   * Names under `zone` (reached directly or through a CNAME chain) are asked of the DNS server at
+   * `server` (`127.0.0.1:PORT`, UDP) and its answers appended, as a recursive resolver would follow
+   * a delegation: how Pebble reaches the service's own challenge-zone listener.
+   */
+  delegate(zone: string, server: string): void;
   /**
    * Every question received so far, in order (a real query log, to count probes). `id` is the DNS
    * message id: a resolver's retransmission after its timeout repeats it, so a count of probes
@@ -56,15 +63,25 @@ function toAnswer(name: string, record: DnsRecord): dnsPacket.Answer {
   return { name, type: record.type, ttl, data: record.data };
 }
 
+/** A name's records, or those of the wildcard one label up when the name itself does not exist. */
+function recordsOf(zones: Zones, name: string): DnsRecord[] | undefined {
+  const own = zones.get(name);
+  if (own || zones.parents.has(name)) return own;
+  const dot = name.indexOf('.');
+  return dot === -1 ? undefined : zones.get(`*.${name.slice(dot + 1)}`);
+}
+
 function lookup(zones: Zones, question: dnsPacket.Question) {
   const qname = canonical(question.name);
   if (zones.servfail.has(qname)) return { rcode: SERVFAIL, answers: [] };
-  const exists = zones.has(qname) || zones.parents.has(qname);
-  if (!exists) return { rcode: NXDOMAIN, answers: [] };
+  const exists = recordsOf(zones, qname) !== undefined || zones.parents.has(qname);
+  const delegated = delegationOf(zones, qname);
+  if (!exists && !delegated) return { rcode: NXDOMAIN, answers: [] };
   const answers: dnsPacket.Answer[] = [];
   let name = qname;
   for (let hop = 0; hop <= MAX_CNAME_HOPS; hop++) {
-    const records = zones.get(name) ?? [];
+    if (delegationOf(zones, name)) return { rcode: NOERROR, answers, forward: name };
+    const records = recordsOf(zones, name) ?? [];
     const matching = records.filter((record) => (question.type as string) === 'ANY' || record.type === question.type);
     answers.push(...matching.map((record) => toAnswer(name, record)));
     const cname = records.find((record) => record.type === 'CNAME');
@@ -76,6 +93,41 @@ function lookup(zones: Zones, question: dnsPacket.Question) {
   return { rcode: NOERROR, answers };
 }
 
+/** The server a name is delegated to, if it lies in a delegated zone. */
+function delegationOf(zones: Zones, name: string): string | undefined {
+  for (const [zone, server] of zones.delegations) if (name === zone || name.endsWith(`.${zone}`)) return server;
+  return undefined;
+}
+
+/** Asks the delegated server (UDP, no recursion) and returns its rcode and answers. */
+function forward(server: string, name: string, type: string): Promise<{ rcode: number; answers: dnsPacket.Answer[] }> {
+  const [host, port] = [server.slice(0, server.lastIndexOf(':')), Number(server.slice(server.lastIndexOf(':') + 1))];
+  return new Promise((resolve) => {
+    const socket = createSocket('udp4');
+    const timer = setTimeout(() => finish({ rcode: SERVFAIL, answers: [] }), 2_000);
+    const finish = (result: { rcode: number; answers: dnsPacket.Answer[] }) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(result);
+    };
+    socket.on('error', () => finish({ rcode: SERVFAIL, answers: [] }));
+    socket.on('message', (message: Buffer) => {
+      try {
+        const answer = dnsPacket.decode(message);
+        finish({ rcode: (answer.flags ?? 0) & 0x0f, answers: answer.answers ?? [] });
+      } catch {
+        finish({ rcode: SERVFAIL, answers: [] });
+      }
+    });
+    const query = dnsPacket.encode({
+      type: 'query',
+      id: Math.floor(Math.random() * 65_535),
+      questions: [{ name, type: type as dnsPacket.RecordType }],
+    });
+    socket.send(query, port, host);
+  });
+}
+
 /**
  * The names with their records, the query log, and how many names lie below each parent name, so
  * that telling an empty non-terminal from NXDOMAIN is one map lookup however many names there are.
@@ -84,6 +136,8 @@ type Zones = Map<string, DnsRecord[]> & {
   log: DnsServer['queries'];
   parents: Map<string, number>;
   servfail: Set<string>;
+  /** Delegated zones and the `ip:port` of the server that answers each. */
+  delegations: Map<string, string>;
 };
 
 /** Every proper suffix of `name` after a dot: `a.b.c` gives `b.c` and `c`. */
@@ -109,11 +163,16 @@ function removeName(zones: Zones, name: string): void {
 const EDNS = { type: 'OPT', name: '.', udpPayloadSize: OUR_UDP_SIZE } as dnsPacket.Answer;
 
 /** The encoded response to a query; over UDP, truncated (TC) when larger than the client accepts. */
-function respond(zones: Zones, query: dnsPacket.DecodedPacket, udp: boolean): Buffer {
+async function respond(zones: Zones, query: dnsPacket.DecodedPacket, udp: boolean): Promise<Buffer> {
   const question = query.questions?.[0];
   if (question)
     zones.log.push({ name: canonical(question.name), type: question.type, id: query.id ?? 0, at: Date.now() });
-  const { rcode, answers } = question ? lookup(zones, question) : { rcode: FORMERR, answers: [] };
+  const found = question ? lookup(zones, question) : { rcode: FORMERR, answers: [] };
+  let { rcode, answers } = found;
+  if (question && 'forward' in found && found.forward) {
+    const delegated = await forward(delegationOf(zones, found.forward)!, found.forward, question.type);
+    [rcode, answers] = [delegated.rcode, [...answers, ...delegated.answers]];
+  }
   const opt = query.additionals?.find((record) => record.type === 'OPT');
   const response: dnsPacket.Packet = {
     type: 'response',
@@ -138,12 +197,16 @@ function serveTcp(socket: Socket, zones: Zones): void {
     while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
       const message = buffered.subarray(2, 2 + buffered.readUInt16BE(0));
       buffered = buffered.subarray(2 + message.length);
+      let decoded: dnsPacket.DecodedPacket;
       try {
-        const answer = respond(zones, dnsPacket.decode(message), false);
-        socket.write(Buffer.concat([Buffer.from([answer.length >> 8, answer.length & 255]), answer]));
+        decoded = dnsPacket.decode(message);
       } catch {
         return void socket.destroy();
       }
+      void respond(zones, decoded, false).then(
+        (answer) => socket.write(Buffer.concat([Buffer.from([answer.length >> 8, answer.length & 255]), answer])),
+        () => socket.destroy(),
+      );
     }
   });
 }
@@ -155,11 +218,16 @@ function listen(zones: Zones): Promise<{ udp: UdpSocket; tcp: Server; sockets: S
   // and each lost query cost the resolver a 2 s timeout (the kernel caps this at net.core.rmem_max).
   const udp = createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024 });
   udp.on('message', (message: Buffer, peer: RemoteInfo) => {
+    let decoded: dnsPacket.DecodedPacket;
     try {
-      udp.send(respond(zones, dnsPacket.decode(message), true), peer.port, peer.address);
+      decoded = dnsPacket.decode(message);
     } catch {
-      // Not a DNS message: a real server drops it too.
+      return; // Not a DNS message: a real server drops it too.
     }
+    void respond(zones, decoded, true).then(
+      (answer) => udp.send(answer, peer.port, peer.address),
+      () => undefined,
+    );
   });
   const tcp = createServer((socket) => {
     sockets.add(socket);
@@ -181,6 +249,7 @@ export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer>
     log: [] as DnsServer['queries'],
     parents: new Map<string, number>(),
     servfail: new Set<string>(),
+    delegations: new Map<string, string>(),
   });
   for (const [name, records] of Object.entries(initial)) putName(zones, canonical(name), records);
   let bound: Awaited<ReturnType<typeof listen>> | undefined;
@@ -204,6 +273,9 @@ export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer>
     setServfail(name, failing = true) {
       if (failing) zones.servfail.add(canonical(name));
       else zones.servfail.delete(canonical(name));
+    },
+    delegate(zone, server) {
+      zones.delegations.set(canonical(zone), server);
     },
     async close() {
       for (const socket of sockets) socket.destroy();
