@@ -14,7 +14,7 @@ describe('delegationMessage', () => {
 
   it('names what the record points at when it is wrong', () => {
     expect(delegationMessage('*.example.com', delegation, ['old.ca.example'], retryAt, now)).toMatch(
-      /^_acme-challenge\.example\.com points at old\.ca\.example; it must point at abc\.acme\.example\.net\./,
+      /^_acme-challenge\.example\.com points at old\.ca\.example \(perhaps through a wildcard record\), not at abc\.acme\.example\.net\. Add the record _acme-challenge\.example\.com CNAME abc\.acme\.example\.net\./,
     );
   });
 

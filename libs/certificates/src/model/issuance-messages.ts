@@ -91,6 +91,7 @@ export function delegationMessage(
   if (found === 'lookup_failed')
     return `We could not look up ${delegation.name} (DNS did not answer). We try again at ${next}, or as soon as you run a check.`;
   if (found.length)
-    return `${delegation.name} points at ${found.join(', ')}; it must point at ${delegation.target}. Change the record; we try again at ${next}, or as soon as you run a check.`;
+    // Often the customer's own wildcard record answering for the name: a record of its own overrides it.
+    return `${delegation.name} points at ${found.join(', ')} (perhaps through a wildcard record), not at ${delegation.target}. ${add}. We try again at ${next}, or as soon as you run a check.`;
   return `${add}: a wildcard certificate is validated through it. We try again at ${next}, or as soon as you run a check.`;
 }
