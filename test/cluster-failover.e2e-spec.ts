@@ -11,6 +11,8 @@ import {
 } from '@test/support';
 
 const ACTORS = Array.from({ length: 1000 }, (_, i) => `counter-${i}`);
+/** Issue 32: a killed node's actors answer again within 5 s, and no command waits that long. */
+const FAILOVER_GOAL_MS = 5_000;
 
 describe('actor cluster under failure (three node processes)', () => {
   let db: TestDatabase;
@@ -28,31 +30,36 @@ describe('actor cluster under failure (three node processes)', () => {
     await db?.drop();
   });
 
-  it('survives SIGKILL of a node: nothing acknowledged is lost, every actor answers within 20 s, never two owners', async () => {
+  it('survives SIGKILL of a node within 5 s: nothing acknowledged is lost, no command fails or waits 5 s, never two owners', async () => {
     const { actors } = await cluster.client();
     const load = runCounterLoad(actors, ACTORS, 40);
     await eventually(load.ackedCount, (n) => n >= 200, { what: 'the load to get going' });
     const killedAt = Date.now();
     cluster.nodes.get('n2')!.child.kill('SIGKILL');
-    await cluster.waitForCoverage(['n1', 'n3'], 25_000);
+    // Its leases run for 10 s more: the survivors take them over because n2 is gone from both
+    // PostgreSQL (its presence lock) and NATS (its node subject), not because they ran out.
+    await cluster.waitForCoverage(['n1', 'n3'], FAILOVER_GOAL_MS);
     const recoveredAfter = Date.now() - killedAt;
     const afterRecovery = load.ackedCount();
     await eventually(load.ackedCount, (n) => n >= afterRecovery + 100, { what: 'the load to go on' });
     const result = await load.stop();
+    console.log(
+      `SIGKILL failover: all shards on the survivors after ${recoveredAfter} ms, slowest command ${result.slowestMs} ms`,
+    );
+    expect(recoveredAfter).toBeLessThan(FAILOVER_GOAL_MS);
+    // Commands in flight on n2 were sent again as soon as a probe found n2 gone, not after their 5 s attempt.
+    expect(result.slowestMs).toBeLessThan(FAILOVER_GOAL_MS);
+    expect(result.failures).toEqual([]);
 
     // Every actor answers again.
-    const start = Date.now();
     const values = await Promise.all(
       ACTORS.map((id) => actors.ask<{ value: number }>('counter', id, { op: 'get' }, { deadlineMs: 20_000 })),
     );
     expect(values).toHaveLength(1000);
-    expect(recoveredAfter + (Date.now() - start)).toBeLessThan(20_000);
 
     const { applied, handoffs } = await verifyCounters(db.url, result);
     expect(applied).toBeGreaterThanOrEqual(result.total - result.failures.length);
     expect(handoffs).toBeGreaterThan(0);
-    // Commands in flight when the node died are retried by the client until it answers again.
-    expect(result.failures).toEqual([]);
   });
 
   it('rolls through SIGTERM restarts of all three nodes with zero failed commands', async () => {

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Bus, NoRespondersError, RequestTimeoutError } from '@app/bus';
 import { DomainError, ErrorCode } from '@app/kernel';
 import { ActorProtocol, CommandOf, ProtocolMap, ReplyOf } from './actor-protocol';
-import { ActorRequest, ActorResponse } from './actor.types';
+import { ActorProbe, ActorProbeAnswer, ActorRequest, ActorResponse } from './actor.types';
 import { ActorMetrics } from './actors.metrics';
 import { actorSubject, shardOf } from './shard';
 
@@ -17,6 +17,18 @@ export interface AskOptions {
 }
 
 const DEFAULTS = { attemptTimeoutMs: 5_000, deadlineMs: 30_000 };
+
+/**
+ * A command unanswered this long is probed for, and again as often: its node may have been killed
+ * with it (a killed node's subscriptions go at once, a paused node's stay). Costs one small request
+ * per second per slow command.
+ */
+const PROBE_EVERY_MS = 1_000;
+/** A probe unanswered this long says nothing (the owner may be paused): keep waiting. */
+const PROBE_TIMEOUT_MS = 500;
+
+/** The node that took the command is gone: send it again now, not at the end of the attempt. */
+class CommandLostError extends Error {}
 
 /**
  * Sends commands to actors wherever they live. Retries with jittered exponential backoff while a
@@ -47,7 +59,10 @@ export class ActorClient {
     options: AskOptions = {},
   ): Promise<unknown> {
     const kind = typeof target === 'string' ? target : target.kind;
-    const { attemptTimeoutMs, deadlineMs } = { ...DEFAULTS, ...options };
+    // `?? DEFAULTS`: an option passed as undefined (a caller forwarding its own optional) is the
+    // default, not NaN (which NATS took for a 1 s attempt and the deadline check for never).
+    const attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs;
+    const deadlineMs = options.deadlineMs ?? DEFAULTS.deadlineMs;
     const commandId = options.commandId ?? randomUUID();
     const subject = actorSubject(kind, shardOf(id));
     const giveUpAt = Date.now() + deadlineMs;
@@ -56,11 +71,7 @@ export class ActorClient {
       let reason: string;
       try {
         const remaining = Math.max(1, giveUpAt - Date.now());
-        const response = (await this.bus.request(
-          subject,
-          request,
-          Math.min(attemptTimeoutMs, remaining),
-        )) as ActorResponse;
+        const response = await this.attempt(subject, request, Math.min(attemptTimeoutMs, remaining));
         if ('ok' in response) {
           if (response.ok) return response.reply;
           throw new DomainError(response.error.code as ErrorCode, response.error.message, response.error.details);
@@ -68,7 +79,10 @@ export class ActorClient {
         reason = response.retry;
       } catch (error) {
         if (error instanceof NoRespondersError) reason = 'no_responders';
-        else if (error instanceof RequestTimeoutError) {
+        else if (error instanceof CommandLostError) {
+          reason = 'node_gone';
+          this.logger.warn({ kind, id, commandId, attempt }, "Actor command's node is gone; sending it again");
+        } else if (error instanceof RequestTimeoutError) {
           reason = 'timeout';
           // A whole attempt waited out is rare and telling: the node answered late (it logs 'Actor
           // command answered late') or the request or its reply was lost. After a NATS outage the
@@ -90,6 +104,42 @@ export class ActorClient {
       }
       this.metrics.clientRetries.inc({ reason });
       await new Promise((resolve) => setTimeout(resolve, backoff));
+    }
+  }
+
+  /** One attempt; while it waits, probes whether the shard's owner still works on it. */
+  private async attempt(subject: string, request: ActorRequest, timeoutMs: number): Promise<ActorResponse> {
+    const answer = this.bus.request(subject, request, timeoutMs) as Promise<ActorResponse>;
+    if (timeoutMs <= PROBE_EVERY_MS) return answer;
+    let timer: NodeJS.Timeout | undefined;
+    let done = false;
+    const lost = new Promise<never>((_, reject) => {
+      const probe = async () => {
+        if (await this.isLost(subject, request.commandId)) return reject(new CommandLostError());
+        if (!done) timer = setTimeout(() => void probe(), PROBE_EVERY_MS);
+      };
+      timer = setTimeout(() => void probe(), PROBE_EVERY_MS);
+    });
+    lost.catch(() => undefined);
+    try {
+      return await Promise.race([answer, lost]);
+    } catch (error) {
+      if (error instanceof CommandLostError) answer.catch(() => undefined); // abandoned
+      throw error;
+    } finally {
+      done = true;
+      clearTimeout(timer);
+    }
+  }
+
+  /** Nobody serves the shard, or its owner does not have the command: the node that took it is gone. */
+  private async isLost(subject: string, commandId: string): Promise<boolean> {
+    const probe: ActorProbe = { probe: commandId };
+    try {
+      const answer = (await this.bus.request(subject, probe, PROBE_TIMEOUT_MS)) as Partial<ActorProbeAnswer>;
+      return answer.running === false;
+    } catch (error) {
+      return error instanceof NoRespondersError;
     }
   }
 }

@@ -6,6 +6,8 @@ import { type SqlExecutor, batchedReads } from '@app/persistence';
 import {
   ActorContext,
   ActorKind,
+  ActorProbe,
+  ActorProbeAnswer,
   ActorRequest,
   ActorResponse,
   FencedError,
@@ -24,6 +26,9 @@ import { PendingWrite } from './snapshot-writer';
 export interface WriteSink {
   submit(write: PendingWrite): Promise<void>;
 }
+
+const isProbe = (payload: unknown): payload is ActorProbe =>
+  typeof payload === 'object' && payload !== null && 'probe' in payload;
 
 /** Replies remembered per actor, so a retried command is answered without a database read. */
 const RECENT_COMMANDS = 8;
@@ -72,6 +77,8 @@ export class ActorHost {
   private readonly subscriptions = new Map<number, () => void>();
   /** Shards being handed off or dropped: requests still arriving for them are sent elsewhere. */
   private readonly leaving = new Set<number>();
+  /** Commands taken in and not yet answered, by command id (a client probes for its slow ones). */
+  private readonly running = new Map<string, number>();
   private leases?: LeaseSource;
   private sweeper?: NodeJS.Timeout;
 
@@ -114,7 +121,9 @@ export class ActorHost {
     this.subscriptions.get(shard)?.();
     this.subscriptions.set(
       shard,
-      this.bus.serve(shardSubject(shard), (payload) => this.dispatch(shard, payload as ActorRequest)),
+      this.bus.serve(shardSubject(shard), async (payload) =>
+        isProbe(payload) ? this.answerProbe(payload) : this.dispatch(shard, payload as ActorRequest),
+      ),
     );
     this.metrics.shardsOwned.inc();
   }
@@ -136,6 +145,10 @@ export class ActorHost {
     for (const r of [...this.residents.values()]) if (r.shard === shard) this.evict(r);
   }
 
+  answerProbe(probe: ActorProbe): ActorProbeAnswer {
+    return { running: this.running.has(probe.probe) };
+  }
+
   /** Handles one request; also used directly by tests and benchmarks. */
   async dispatch(shard: number, request: ActorRequest): Promise<ActorResponse> {
     const kind = this.kinds.get(request.kind);
@@ -152,7 +165,15 @@ export class ActorHost {
     this.residents.set(key, resident);
     resident.lastActive = this.clock();
     const target = resident;
-    return target.mailbox.run(() => this.process(target, request));
+    const { commandId } = request;
+    this.running.set(commandId, (this.running.get(commandId) ?? 0) + 1);
+    try {
+      return await target.mailbox.run(() => this.process(target, request));
+    } finally {
+      const left = (this.running.get(commandId) ?? 1) - 1;
+      if (left) this.running.set(commandId, left);
+      else this.running.delete(commandId);
+    }
   }
 
   private newResident(kind: ActorKind, id: string, shard: number): Resident {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Bus } from '@app/bus';
+import { Bus, NoRespondersError } from '@app/bus';
 import { currentRates } from '@app/metrics';
 import type { SqlExecutor } from '@app/persistence';
 import { pruneOldCommands } from './actor-command.store';
@@ -8,11 +8,16 @@ import { ActorKind } from './actor.types';
 import { ActorMetrics } from './actors.metrics';
 import { LeaseRepository } from './lease.repository';
 import { Membership } from './membership';
+import { PgPresence } from './presence';
 import { DEFAULT_LEASE_TIMINGS, LeaseTimings, ShardManager } from './shard-manager';
 import { SnapshotWriter } from './snapshot-writer';
 
 export const CLUSTER_STATUS_SUBJECT = 'cluster.control.status';
 export const SHARDS_RELEASED_SUBJECT = 'cluster.control.released';
+/** Each node answers on its own subject: no responders there means its NATS connection is gone. */
+export const nodeSubject = (nodeId: string) => `cluster.node.${nodeId}`;
+/** A node that does not answer its subject within this is not taken for gone (it may be paused). */
+const NODE_PROBE_MS = 500;
 const CLEANUP_EVERY_MS = 10 * 60_000;
 
 export interface NodeStatus {
@@ -35,6 +40,8 @@ export interface ActorNodeOptions {
   membership: Membership;
   limits: HostLimits;
   timings?: LeaseTimings;
+  /** In a cluster: this node's presence lock, which lets the others tell it killed from paused. */
+  presence?: PgPresence;
 }
 
 /** One actor node: membership, leases, the host and its group-committing writer, wired together. */
@@ -63,7 +70,7 @@ export class ActorNode {
     metrics.bindMembers(() => membership.members().length);
     this.shards = new ShardManager(
       nodeId,
-      new LeaseRepository(options.leaseDb ?? db, timings.ttlMs),
+      new LeaseRepository(options.leaseDb ?? db, timings.ttlMs, options.presence),
       membership,
       {
         acquire: (shard) => {
@@ -75,7 +82,21 @@ export class ActorNode {
       },
       timings,
       (shards, leaving) => bus.publish(SHARDS_RELEASED_SUBJECT, { nodeId, shards: shards.length, leaving }),
+      options.presence ? { gone: (nodeIds) => this.goneFromNats(nodeIds) } : undefined,
     );
+  }
+
+  /** Of `nodeIds`, those whose node subject has no responders; a late or missing answer is not proof. */
+  private async goneFromNats(nodeIds: string[]): Promise<string[]> {
+    const answers = await Promise.all(
+      nodeIds.map((id) =>
+        this.options.bus.request(nodeSubject(id), {}, NODE_PROBE_MS).then(
+          () => false,
+          (error: unknown) => error instanceof NoRespondersError,
+        ),
+      ),
+    );
+    return nodeIds.filter((_, i) => answers[i]);
   }
 
   /** Called after each group commit that wrote outbox events on this node (the relay's wake-up). */
@@ -93,7 +114,10 @@ export class ActorNode {
   }
 
   async start(): Promise<void> {
-    const { bus, membership, nodeId } = this.options;
+    const { bus, membership, nodeId, presence } = this.options;
+    // Present in PostgreSQL and on NATS before claiming anything: the others judge us by both.
+    await presence?.start();
+    this.unsubscribers.push(bus.serve(nodeSubject(nodeId), async () => ({ nodeId })));
     await membership.start();
     this.host.start(this.shards);
     this.unsubscribers.push(
@@ -124,6 +148,7 @@ export class ActorNode {
     await this.shards.drain();
     this.host.stop();
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
+    await this.options.presence?.close();
     this.logger.log(`Actor node ${this.options.nodeId} drained`);
   }
 

@@ -60,6 +60,18 @@ export interface ActorRequest {
   sentAt?: number;
 }
 
+/**
+ * Also on `actors.<kind>.<shard>`: a client whose command is slow asks whether the shard's owner is
+ * still working on it. No responders, or an owner that is not, means the node that took it is gone.
+ */
+export interface ActorProbe {
+  probe: string;
+}
+
+export interface ActorProbeAnswer {
+  running: boolean;
+}
+
 export type ActorResponse =
   | { ok: true; reply: unknown }
   | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } }

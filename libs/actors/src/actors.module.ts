@@ -21,6 +21,7 @@ import { ActorClient } from './actor-client';
 import { ActorNode } from './actor-node';
 import { ActorKind } from './actor.types';
 import { DEFAULT_MEMBERSHIP, KvMembership, Membership, StaticMembership } from './membership';
+import { PgPresence } from './presence';
 
 /** Feature modules register their actor kinds here during init; the node starts after. */
 @Injectable()
@@ -95,14 +96,23 @@ export class ActorNodeModule {
         },
         {
           provide: ActorNode,
-          inject: [Bus, MikroORM, APP_CONFIG, LEASE_DB],
-          useFactory: (bus: Bus, orm: MikroORM, config: AppConfig, leaseDb: DedicatedSqlExecutor | null) =>
+          inject: [Bus, MikroORM, APP_CONFIG, LEASE_DB, DATABASE_TARGET],
+          useFactory: (
+            bus: Bus,
+            orm: MikroORM,
+            config: AppConfig,
+            leaseDb: DedicatedSqlExecutor | null,
+            target: DatabaseTarget,
+          ) =>
             new ActorNode({
               nodeId: config.nodeId,
               bus,
               db: MikroSqlExecutor.of(orm),
               leaseDb: leaseDb ?? undefined,
               membership: membershipFor(bus, config),
+              // One process on the embedded database (one session) has nobody to take over from.
+              presence:
+                bus instanceof NatsBus && !target.embedded ? new PgPresence(target.url, config.nodeId) : undefined,
               limits: { idleMs: config.actorIdleSeconds * 1000, maxResident: config.actorMaxResident },
             }),
         },

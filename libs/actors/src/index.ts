@@ -33,4 +33,5 @@ export { askClusterStatus, shardRanges } from './cluster-status';
 export type { ClusterStatus } from './cluster-status';
 // The lease statements, which their test drives on a real database.
 export { LeaseRepository, fencedEpochs } from './lease.repository';
-export type { Lease } from './lease.repository';
+export type { Lease, TakeOver } from './lease.repository';
+export { PRESENCE_LOCK_CLASS, PgPresence, PresenceLostError } from './presence';

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '@app/persistence';
+import { PRESENCE_LOCK_CLASS, PresenceLostError, PresenceSource, presenceHeldSql } from './presence';
 
 export interface Lease {
   shard: number;
@@ -26,6 +27,13 @@ const renewalLiterals = (leases: readonly Lease[]): [string, string] => {
 
 const toLease = (row: LeaseRow): Lease => ({ shard: Number(row.shard), epoch: Number(row.epoch) });
 
+/** Nodes whose leases may be taken before they expire, once shown gone (ShardManager's dead owners). */
+export interface TakeOver {
+  owners: string[];
+  /** Of `owners`, those gone from NATS too, asked while their presence locks are held here. */
+  stillGone(owners: string[]): Promise<string[]>;
+}
+
 /**
  * The epochs of the shards `owner` holds live, locked until `tx` ends: the fence of a group commit.
  * `for key share` makes another node's claim (`for update`) wait until the write is committed or
@@ -49,28 +57,72 @@ export class LeaseRepository {
   constructor(
     private readonly db: SqlExecutor,
     private readonly ttlMs: number,
+    /** In a cluster: claims and renewals go through only while this node holds its presence lock. */
+    private readonly presence?: PresenceSource,
   ) {}
+
+  /** The condition that `owner` holds its presence lock in its own session, and its parameters. */
+  private present(owner: string): { sql: string; params: unknown[] } {
+    if (!this.presence) return { sql: 'true', params: [] };
+    const pid = this.presence.pid();
+    if (pid === undefined) throw new PresenceLostError();
+    return { sql: presenceHeldSql('?::text', '?::int'), params: [owner, pid] };
+  }
 
   /**
    * Takes the shards that are free, expired or already ours; returns those taken. The rows are locked
    * `for update` first (in shard order, so two claims cannot deadlock): that lock waits for every
    * write still fenced on them (`fencedEpochs`), which a plain update of these columns would not.
+   *
+   * With `takeOver`, also the live leases of owners that are gone: in one transaction this node takes
+   * each owner's presence lock (shared, so the survivors take over side by side), which succeeds only
+   * if no session of that owner holds it, and while holding it asks NATS again. A node that holds
+   * neither its presence session nor a NATS connection can serve nothing; while we hold its lock it
+   * cannot renew (it needs the lock) nor serve again after reconnecting (it renews first), and once
+   * we commit its epochs are stale.
    */
-  async claim(owner: string, shards: number[]): Promise<Lease[]> {
+  async claim(owner: string, shards: number[], takeOver?: TakeOver): Promise<Lease[]> {
     if (!shards.length) return [];
-    const rows = await this.db.query<LeaseRow>(
+    if (!takeOver?.owners.length) return this.claimOn(this.db, owner, shards, []);
+    return this.db.transaction(async (tx) => {
+      const locked = await tx.query<{ owner: string }>(
+        `select o as owner from unnest(?::text[]) o where pg_try_advisory_xact_lock_shared(${PRESENCE_LOCK_CLASS}, hashtext(o))`,
+        [takeOver.owners],
+      );
+      const gone = locked.length ? await takeOver.stillGone(locked.map((r) => r.owner)) : [];
+      return this.claimOn(tx, owner, shards, gone);
+    });
+  }
+
+  private async claimOn(db: SqlExecutor, owner: string, shards: number[], gone: string[]): Promise<Lease[]> {
+    const present = this.present(owner);
+    const rows = await db.query<LeaseRow>(
       `with free as (
          select shard from shard_leases
-         where shard = any(?::int[]) and (owner is null or owner = ? or expires_at < now())
+         where shard = any(?::int[]) and (owner is null or owner = ? or expires_at < now() or owner = any(?::text[]))
          order by shard
          for update
        )
        update shard_leases l set owner = ?, epoch = l.epoch + 1, expires_at = now() + ?::int * interval '1 millisecond'
-       from free where l.shard = free.shard
+       from free where l.shard = free.shard and ${present.sql}
        returning l.shard, l.epoch`,
-      [shards, owner, owner, this.ttlMs],
+      [shards, owner, gone, owner, this.ttlMs, ...present.params],
     );
     return rows.map(toLease);
+  }
+
+  /**
+   * Owners of live leases other than `owner` whose presence lock nobody holds: gone from PostgreSQL
+   * (killed, or cut off from it). Not proof enough to take their leases: see `claim`.
+   */
+  async ownersWithoutPresence(owner: string): Promise<string[]> {
+    const rows = await this.db.query<{ owner: string }>(
+      `select o.owner from (select distinct owner from shard_leases
+         where owner is not null and owner <> ? and expires_at > now()) o
+       where not ${presenceHeldSql('o.owner')}`,
+      [owner],
+    );
+    return rows.map((r) => r.owner);
   }
 
   /**
@@ -81,18 +133,25 @@ export class LeaseRepository {
   async renew(owner: string, leases: readonly Lease[]): Promise<number[]> {
     if (!leases.length) return [];
     const [shards, epochs] = renewalLiterals(leases);
-    const rows = await this.db.bound<{ lost: string | null }>(
-      `with held as (
+    const present = this.present(owner);
+    const rows = await this.db.bound<{ lost: string | null; present: boolean }>(
+      `with me as (
+         select ${present.sql} as present
+       ), held as (
          select * from unnest(?::int[], ?::bigint[]) as h(shard, epoch)
        ), renewed as (
          update shard_leases l set expires_at = now() + ?::int * interval '1 millisecond'
          from held h
          where l.shard = h.shard and l.epoch = h.epoch and l.owner = ?::text and l.expires_at > now()
+           and (select present from me)
          returning l.shard
        )
-       select string_agg(shard::text, ',') as lost from held where shard not in (select shard from renewed)`,
-      [shards, epochs, this.ttlMs, owner],
+       select (select present from me) as present,
+         (select string_agg(shard::text, ',') from held where shard not in (select shard from renewed)) as lost`,
+      [...present.params, shards, epochs, this.ttlMs, owner],
     );
+    // The presence session went away meanwhile: not a lost lease, a failed renewal (retried).
+    if (rows[0] && !rows[0].present) throw new PresenceLostError();
     const lost = rows[0]?.lost;
     return lost ? lost.split(',').map(Number) : [];
   }

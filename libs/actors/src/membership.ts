@@ -9,7 +9,7 @@ export interface Membership {
   members(): Member[];
   /** Called whenever the live set changes. */
   onChange(listener: () => void): void;
-  /** Forgets a node at once (it announced that it is leaving). */
+  /** Forgets a node at once (it announced that it is leaving, or it was found killed). */
   forget(nodeId: string): void;
   /** Announces this node's departure. */
   leave(): Promise<void>;
@@ -55,6 +55,8 @@ export const DEFAULT_MEMBERSHIP: KvMembershipOptions = {
 export class KvMembership implements Membership {
   private readonly logger = new Logger(KvMembership.name);
   private readonly lastSeen = new Map<string, number>();
+  /** Forgotten nodes: their heartbeats written before then (a fresh watch replays them) mean nothing. */
+  private readonly forgottenAt = new Map<string, number>();
   private readonly listeners: (() => void)[] = [];
   private current: Member[] = [];
   private kv?: KV;
@@ -91,6 +93,8 @@ export class KvMembership implements Membership {
   }
 
   forget(nodeId: string): void {
+    if (nodeId === this.nodeId) return;
+    this.forgottenAt.set(nodeId, Date.now());
     this.lastSeen.delete(nodeId);
     this.recompute();
   }
@@ -141,6 +145,7 @@ export class KvMembership implements Membership {
       for await (const entry of watch) {
         // A fresh watch replays every key with its write time: never move a sighting backwards.
         const seen = Math.max(entry.created.getTime(), this.lastSeen.get(entry.key) ?? 0);
+        if (seen <= (this.forgottenAt.get(entry.key) ?? 0)) continue;
         if (entry.operation === 'PUT') this.lastSeen.set(entry.key, seen);
         else this.lastSeen.delete(entry.key);
         this.recompute();

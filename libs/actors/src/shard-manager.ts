@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ActorMetrics } from './actors.metrics';
-import { Lease, LeaseRepository } from './lease.repository';
+import { Lease, LeaseRepository, TakeOver } from './lease.repository';
 import { Membership } from './membership';
 import { ownerOf } from './placement';
 import { SHARD_COUNT } from './shard';
@@ -26,6 +26,11 @@ export const DEFAULT_LEASE_TIMINGS: LeaseTimings = {
   safetyMs: 2_000,
   reconcileEveryMs: 1_000,
 };
+
+/** Which of these nodes are gone from NATS (their node subject has no responders): see ActorNode. */
+export interface NodeLiveness {
+  gone(nodeIds: string[]): Promise<string[]>;
+}
 
 /** After a failed renewal, try again this soon (the database may be back any moment). */
 const RENEW_RETRY_MS = 250;
@@ -66,6 +71,11 @@ export class ShardManager {
    * all of them instead of 4096 writes every 3 s (deadlineOf). Written into the leases when `held` changes.
    */
   private listRenewal?: { list: HeldLease[]; deadline: number };
+  /**
+   * Since the bus came back: nothing is served until a renewal sent after that proves the leases
+   * are still ours (a node gone from NATS and PostgreSQL at once may have been taken over meanwhile).
+   */
+  private unconfirmedSince?: number;
 
   constructor(
     readonly nodeId: string,
@@ -74,6 +84,8 @@ export class ShardManager {
     private readonly listener: ShardListener,
     private readonly timings: LeaseTimings = DEFAULT_LEASE_TIMINGS,
     private readonly announceRelease: (shards: number[], leaving: boolean) => void = () => undefined,
+    /** In a cluster: how a node killed is told from one only paused, so its leases are taken early. */
+    private readonly liveness?: NodeLiveness,
   ) {}
 
   async start(): Promise<void> {
@@ -95,17 +107,21 @@ export class ShardManager {
     this.cutOffSince ??= now;
   }
 
-  /** The bus is back: serve on, or claim again after having given the shards back. */
-  reconnected(): void {
+  /** The bus is back: serve on once a renewal confirms the leases, or claim again after having given the shards back. */
+  reconnected(now = Date.now()): void {
     this.cutOffSince = undefined;
     this.paused = false;
+    if (this.held.size) {
+      this.unconfirmedSince = now;
+      void this.renew();
+    }
     this.reconcileSoon();
   }
 
   /** The lease if this node may serve the shard right now. */
   lease(shard: number, now = Date.now()): Lease | undefined {
     const lease = this.held.get(shard);
-    if (!lease || this.paused) return undefined;
+    if (!lease || this.paused || this.unconfirmedSince !== undefined) return undefined;
     if (this.deadlineOf(lease) <= now) {
       this.dropShards([shard], 'lease deadline passed');
       return undefined;
@@ -183,6 +199,8 @@ export class ShardManager {
   private async reconcile(): Promise<void> {
     // Cut off, the member list is stale: neither claim nor hand off on it.
     if (this.draining || this.paused || this.cutOffSince !== undefined) return;
+    const gone = await this.goneOwners();
+    gone.forEach((nodeId) => this.membership.forget(nodeId));
     const members = this.membership.members();
     const toClaim: number[] = [];
     const toRelease: number[] = [];
@@ -192,12 +210,31 @@ export class ShardManager {
       if (!mine && this.held.has(shard) && members.length > 0) toRelease.push(shard);
     }
     if (toRelease.length) await this.handOff(toRelease, false);
-    if (toClaim.length) await this.claim(toClaim);
+    if (toClaim.length) await this.claim(toClaim, gone);
   }
 
-  private async claim(shards: number[]): Promise<void> {
+  /**
+   * Owners of live leases gone from both PostgreSQL (no session holds their presence lock) and NATS
+   * (nobody answers on their node subject): killed, as a paused node is neither. Looked up on every
+   * reconcile (each second), so a killed node's shards are taken over within about a second rather
+   * than when its leases run out; the claim checks both again under the lock (LeaseRepository.claim).
+   */
+  private async goneOwners(): Promise<string[]> {
+    if (!this.liveness) return [];
+    const silent = await this.leases.ownersWithoutPresence(this.nodeId);
+    if (!silent.length) return [];
+    const gone = await this.liveness.gone(silent);
+    if (gone.length)
+      this.logger.warn(`Nodes gone from PostgreSQL and NATS: ${gone.join(', ')}; taking over their shards`);
+    return gone;
+  }
+
+  private async claim(shards: number[], gone: string[]): Promise<void> {
     const sentAt = Date.now();
-    const claimed = await this.leases.claim(this.nodeId, shards);
+    const liveness = this.liveness;
+    const takeOver: TakeOver | undefined =
+      gone.length && liveness ? { owners: gone, stillGone: (owners) => liveness.gone(owners) } : undefined;
+    const claimed = await this.leases.claim(this.nodeId, shards, takeOver);
     if (this.paused || this.draining) {
       // Suspended or draining while the claim ran: give the shards straight back.
       await this.leases.release(
@@ -224,6 +261,7 @@ export class ShardManager {
   }
 
   private async renew(): Promise<void> {
+    if (!this.held.size) this.unconfirmedSince = undefined;
     if (this.draining || this.paused || this.renewing || !this.held.size) return;
     this.renewing = true;
     const sentAt = Date.now();
@@ -242,6 +280,11 @@ export class ShardManager {
     }
     const took = Date.now() - sentAt;
     ActorMetrics.get().leaseRenewalSeconds.observe(took / 1000);
+    if (this.unconfirmedSince !== undefined) {
+      // Sent after the bus came back: what it renewed is ours. Sent before: ask again at once.
+      if (sentAt >= this.unconfirmedSince) this.unconfirmedSince = undefined;
+      else setTimeout(() => void this.renew(), 0);
+    }
     // Past ttl - safety the leases stop being served: a slow renewal is the warning before that.
     if (took > this.timings.renewEveryMs)
       this.logger.warn(
