@@ -111,10 +111,17 @@ describe('ActorHost', () => {
   });
 
   it('caps resident actors, evicting the least recently used', async () => {
-    const { host, ask } = setup({ idleMs: 60_000, maxResident: 3 });
-    for (const id of ['a', 'b', 'c', 'd', 'e']) await ask(id, { add: 1 });
+    const { host, kind, ask } = setup({ idleMs: 60_000, maxResident: 3 });
+    for (const id of ['a', 'b', 'c']) await ask(id, { add: 1 });
+    await ask('a', { add: 1 }); // a is now the most recently used, b the least
+    await ask('d', { add: 1 }); // a fourth actor: one must go
     expect(host.residentCount).toBe(3);
-    expect(await ask('a', { add: 1 })).toEqual({ ok: true, reply: 2 });
+    // A resident actor answers from memory; an evicted one loads its snapshot again.
+    const loaded = kind.store.loads.length;
+    for (const id of ['a', 'c', 'd']) await ask(id, { add: 1 });
+    expect(kind.store.loads.slice(loaded)).toEqual([]);
+    expect(await ask('b', { add: 1 })).toEqual({ ok: true, reply: 2 });
+    expect(kind.store.loads.slice(loaded)).toEqual([['b']]);
     host.stop();
   });
 
