@@ -2,6 +2,7 @@ import { failoverBench } from './actors/failover.bench';
 import { persistedBench } from './actors/persisted.bench';
 import { residentMemoryBench } from './actors/resident-memory.bench';
 import { throughputBench } from './actors/throughput.bench';
+import { challengeDnsAnswerLatencyBench } from './challenge-dns/answer-latency.bench';
 import { certificatesIssuanceScaleBench } from './certificates/issuance-scale.bench';
 import { certificatesRenewalsBench } from './certificates/renewals.bench';
 import { certificatesTimeToHttpsBench } from './certificates/time-to-https.bench';
@@ -36,6 +37,7 @@ export const BENCHMARKS: Benchmark[] = [
   certificatesRenewalsBench,
   certificatesTimeToHttpsBench,
   certificatesIssuanceScaleBench,
+  challengeDnsAnswerLatencyBench,
 ];
 
 /** `actors.failover`, `failover` or a whole area (`actors`) select benchmarks; nothing selects all. */
