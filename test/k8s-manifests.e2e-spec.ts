@@ -266,16 +266,31 @@ describe('k8s manifests', () => {
       expect(node.spec.updateStrategy.type).toBe('RollingUpdate');
     });
 
-    it('the edge is a LoadBalancer on 80/443 mapped to EDGE_HTTP_PORT/EDGE_HTTPS_PORT', () => {
+    it('the edge is a LoadBalancer on 80/443 mapped to EDGE_HTTP_PORT/EDGE_HTTPS_PORT, and on UDP and TCP 53 for the challenge zone', () => {
       const config = find(objects, 'ConfigMap', 'custom-domains-config').data;
       const service = find(objects, 'Service', 'edge');
-      const edge = podSpec(find(objects, 'Deployment', 'edge')).containers[0];
-      const containerPort = (name: string) => edge.ports.find((p: any) => p.name === name)?.containerPort;
+      const edgePod = podSpec(find(objects, 'Deployment', 'edge'));
+      const edge = edgePod.containers[0];
+      const target = (name: string) => edge.ports.find((p: any) => p.name === name);
       if (overlay === 'production') expect(service.spec.type).toBe('LoadBalancer');
-      const ports = Object.fromEntries(
-        service.spec.ports.map((p: any) => [p.port, containerPort(p.targetPort as string)]),
-      );
-      expect(ports).toEqual({ 80: Number(config.EDGE_HTTP_PORT), 443: Number(config.EDGE_HTTPS_PORT) });
+      const ports = service.spec.ports.map((p: any) => [
+        `${p.port}/${p.protocol}`,
+        `${target(p.targetPort as string)?.containerPort}/${target(p.targetPort as string)?.protocol}`,
+      ]);
+      // ACME_CHALLENGE_DNS_PORT is left to its default (53), which the pod may bind without root.
+      const secret = find(objects, 'Secret', 'custom-domains-secrets').stringData;
+      const withZone = { ...config, ...secret, ACME_CHALLENGE_ZONE: 'acme.example.net' };
+      const dnsPort = loadConfig(withZone, 'edge').challengeZone!.port;
+      expect(Object.fromEntries(ports)).toEqual({
+        '80/TCP': `${config.EDGE_HTTP_PORT}/TCP`,
+        '443/TCP': `${config.EDGE_HTTPS_PORT}/TCP`,
+        '53/UDP': `${dnsPort}/UDP`,
+        '53/TCP': `${dnsPort}/TCP`,
+      });
+      const unprivilegedFrom = edgePod.securityContext.sysctls.find(
+        (s: any) => s.name === 'net.ipv4.ip_unprivileged_port_start',
+      )?.value;
+      expect(Number(unprivilegedFrom)).toBeLessThanOrEqual(dnsPort);
     });
 
     it('the ConfigMap and Secret carry every setting of libs/config; the apps leave migrations to the Job', () => {
@@ -326,7 +341,7 @@ describe('k8s manifests', () => {
       const ingressPorts = (name: string) =>
         find(objects, 'NetworkPolicy', name).spec.ingress.flatMap((r: any) => r.ports.map((p: any) => p.port));
       expect(ingressPorts('api-ingress')).toEqual([3000]);
-      expect(ingressPorts('edge-ingress').sort()).toEqual([3000, 8080, 8443]);
+      expect(ingressPorts('edge-ingress').sort()).toEqual([3000, 53, 53, 8080, 8443]);
       expect(ingressPorts('node-ingress')).toEqual([3000]);
       const egressPorts = find(objects, 'NetworkPolicy', 'dependencies-egress').spec.egress.flatMap((r: any) =>
         r.ports.map((p: any) => p.port),
