@@ -1,5 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { KV, NatsConnection } from 'nats';
+import { ActorMetrics } from './actors.metrics';
+import { membershipDelta } from './membership-delta';
 import { Member, member } from './placement';
 
 /** Which nodes are alive (liveness only: the leases decide ownership). */
@@ -163,6 +165,14 @@ export class KvMembership implements Membership {
     }
   }
 
+  /** For the flapping alert: this node's own start counts as a join too (a node restarting over and over flaps). */
+  private countChanges(before: string[], after: string[]): void {
+    const { joined, left } = membershipDelta(before, after);
+    const changes = ActorMetrics.get().membershipChanges;
+    joined.forEach((id) => changes.inc({ member: id, change: 'joined' }));
+    left.forEach((id) => changes.inc({ member: id, change: 'left' }));
+  }
+
   private recompute(): void {
     if (this.disconnectedAt !== undefined) return;
     const now = Date.now();
@@ -170,7 +180,9 @@ export class KvMembership implements Membership {
       .filter(([id, seen]) => now - seen < this.options.ttlMs && !(this.leaving && id === this.nodeId))
       .map(([id]) => id)
       .sort();
-    if (alive.join(',') === this.current.map((m) => m.id).join(',')) return;
+    const before = this.current.map((m) => m.id);
+    if (alive.join(',') === before.join(',')) return;
+    this.countChanges(before, alive);
     this.current = alive.map(member);
     this.logger.log(`Cluster members: ${alive.join(', ') || '(none)'}`);
     this.listeners.forEach((listener) => listener());
