@@ -8,7 +8,7 @@ import { built } from '../lib/paths';
 import { startScript, stopAll } from '../lib/processes';
 import { formatNumber, percentile, round } from '../lib/stats';
 import { BenchEnv, Benchmark, Measured, figure } from '../lib/types';
-import { freePort, waitForPort } from '../edge/edge-fixtures';
+import { cpuSeconds, freePort, waitForPort } from '../edge/edge-fixtures';
 import { CHALLENGE_DNS_AREA } from './area';
 import { UdpLoadRun, udpLoad } from './udp-load';
 
@@ -93,9 +93,15 @@ async function run(env: BenchEnv): Promise<Measured> {
     await load(baselinePort, 2_000);
     const edgeRuns: UdpLoadRun[] = [];
     const baselineRuns: UdpLoadRun[] = [];
+    const cpu = { edge: 0, baseline: 0 };
+    const measure = async (side: 'edge' | 'baseline', port: number, pid: number | undefined, into: UdpLoadRun[]) => {
+      const before = cpuSeconds(pid);
+      into.push(await load(port, ROUND_MS));
+      cpu[side] += cpuSeconds(pid) - before;
+    };
     for (let i = 0; i < ROUNDS; i++) {
-      edgeRuns.push(await load(edge.port, ROUND_MS));
-      baselineRuns.push(await load(baselinePort, ROUND_MS));
+      await measure('edge', edge.port, edge.pid, edgeRuns);
+      await measure('baseline', baselinePort, baseline.proc.child.pid, baselineRuns);
     }
     const e = summary(edgeRuns);
     const b = summary(baselineRuns);
@@ -130,6 +136,12 @@ async function run(env: BenchEnv): Promise<Measured> {
           value: round(e.p50, 3),
           unit: 'ms',
           baseline: { label: 'in-memory DNS server p50', value: round(b.p50, 3) },
+        }),
+        figure({
+          label: 'Server CPU per query (user + system)',
+          value: round((cpu.edge / e.sent) * 1e6),
+          unit: 'µs',
+          baseline: { label: 'in-memory DNS server', value: round((cpu.baseline / b.sent) * 1e6) },
         }),
         figure({
           label: 'Queries answered with the value',
