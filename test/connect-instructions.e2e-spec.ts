@@ -333,7 +333,9 @@ describe('GET /v1/domains/{id}/instructions', () => {
   it('Route 53: detected by awsdns; settings without urlSyncUX give no_sync_support', async () => {
     const res = await instructions('shop.r53-customer.com').expect(200);
     expect(res.body.instructions.provider).toEqual({ id: 'route53', name: 'Amazon Route 53', detected: true });
-    expect(res.body.instructions.records).toEqual([{ type: 'CNAME', name: 'shop', value: EDGE_TARGET, ttl: 300 }]);
+    expect(res.body.instructions.records).toEqual([
+      { type: 'CNAME', name: 'shop', value: EDGE_TARGET, ttl: 300, purpose: 'traffic' },
+    ]);
     expect(res.body.instructions.domainConnect).toMatchObject({ supported: false, reason: 'no_sync_support' });
     expect(res.body.instructions.domainConnect.applyUrl).toBeUndefined();
   });
@@ -343,7 +345,7 @@ describe('GET /v1/domains/{id}/instructions', () => {
     const i = res.body.instructions;
     expect(i.provider).toEqual({ id: 'unknown', name: 'Your DNS provider', detected: false });
     expect(i.method).toBe('cname');
-    expect(i.records).toEqual([{ type: 'CNAME', name: 'shop', value: EDGE_TARGET, ttl: 3600 }]);
+    expect(i.records).toEqual([{ type: 'CNAME', name: 'shop', value: EDGE_TARGET, ttl: 3600, purpose: 'traffic' }]);
     expect(i.steps[0]).toContain('ns1.corp-dns.net');
     expect(i.quirks.join(' ')).toMatch(/only the label/);
     expect(i.domainConnect).toEqual({ supported: false, reason: 'settings_unavailable' });

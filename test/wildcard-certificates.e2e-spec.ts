@@ -80,6 +80,15 @@ describe('DNS-01 through the _acme-challenge delegation (Pebble)', () => {
     expect(delegation).toMatchObject({ type: 'CNAME', name: '_acme-challenge.wild-a.com', purpose: 'certificate' });
     expect(delegation.value).toMatch(/^[0-9a-f]{32}\.acme\.saas-test\.net$/);
 
+    // The connect instructions ask for the same two records, the delegation as a required step.
+    const guide = (await request(t.server).get(`/v1/domains/${domain.id}/instructions`).set(auth).expect(200)).body
+      .instructions;
+    expect(guide.records).toEqual([
+      { type: 'CNAME', name: '*', value: EDGE, ttl: 3600, purpose: 'traffic' },
+      { type: 'CNAME', name: '_acme-challenge', value: delegation.value, ttl: 3600, purpose: 'certificate' },
+    ]);
+    expect(guide.steps.join('\n')).toContain('A wildcard certificate is validated through it');
+
     // Without the delegation the order stops before the CA, naming the record to add (until then the
     // customer's own wildcard record answers for _acme-challenge, as it would in real DNS).
     const stopped = await waitFor(domain.id, (d) => d.certificate.errorCode === 'dns_delegation');
@@ -149,6 +158,22 @@ describe('DNS-01 through the _acme-challenge delegation (Pebble)', () => {
     ]);
     const proven = await create(other, 'x.wild-a.com').expect(201);
     expect(proven.body.domain.hostname).toBe('x.wild-a.com');
+  });
+
+  it('judges a wildcard by issuewild at the name under its * label, with the record that would allow it', async () => {
+    const { dns, auth, waitFor } = stack;
+    dns.setRecords('*.wild-caa.com', [{ type: 'CNAME', data: EDGE }]);
+    dns.setRecords('wild-caa.com', [
+      { type: 'CAA', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' } },
+      { type: 'CAA', data: { flags: 0, tag: 'issuewild', value: ';' } },
+    ]);
+    const { body } = await create(auth, '*.wild-caa.com').expect(201);
+    expect(body.warnings?.[0]?.message).toContain('wild-caa.com. CAA 0 issuewild "letsencrypt.org"');
+    const delegation = body.domain.dnsRecords[1];
+    dns.setRecords('_acme-challenge.wild-caa.com', [{ type: 'CNAME', data: delegation.value }]);
+    const refused = await waitFor(body.domain.id, (d) => d.certificate.errorCode === 'caa_forbids');
+    expect(refused.monitorStatus).toBe('ssl_failed');
+    expect(refused.monitorMessage).toContain('wild-caa.com. CAA 0 issuewild "letsencrypt.org"');
   });
 
   it('refuses wildcards over a public suffix and more than one wildcard label', async () => {

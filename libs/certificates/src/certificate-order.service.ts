@@ -6,6 +6,7 @@ import {
   caaAllowsIssuer,
   caaParameters,
   caaRecordsAllowing,
+  caaTagFor,
   challengeDelegation,
   delegationState,
   isWildcard,
@@ -81,18 +82,19 @@ export class CertificateOrders {
 
   async run(request: OrderRequest): Promise<OrderOutcome | { type: 'wait'; until: Date }> {
     const now = new Date();
-    const climb = await climbCaa(this.resolver, request.hostname).catch(() => []);
-    const allowed: AcmeIssuerConfig[] = [];
-    const refusedByCaa: Array<{ issuer: AcmeIssuerConfig; accountUri?: string }> = [];
-    for (const issuer of this.issuers.list()) {
-      const accountUri = await this.accountUriFor(issuer, climb);
-      const verdict = caaAllowsIssuer(climb, { name: issuer.name, caaIdentities: issuer.caaIdentities, accountUri });
-      if (verdict.allowed) allowed.push(issuer);
-      else refusedByCaa.push({ issuer, accountUri });
-    }
-    if (!allowed.length) return this.caaRefusal(request, climb, refusedByCaa, now);
-    const dns = await this.dnsChallenge(request, now);
+    let dns = await this.dnsChallenge(request, now);
     if ('result' in dns) return dns;
+    const wildcard = isWildcard(request.hostname);
+    // A wildcard's CAA is that of the name under its `*` label (RFC 8659 section 4.3).
+    const climb = await climbCaa(this.resolver, wildcardBase(request.hostname)).catch(() => []);
+    let caa = await this.caaVerdicts(climb, dns.delegated ? 'dns-01' : 'http-01', wildcard);
+    if (!caa.allowed.length && dns.delegated && !wildcard) {
+      // CAA may limit `validationmethods` to http-01: then the delegation is not used.
+      const http = await this.caaVerdicts(climb, 'http-01', false);
+      if (http.allowed.length) [caa, dns] = [http, {}];
+    }
+    const { allowed, refusedByCaa } = caa;
+    if (!allowed.length) return this.caaRefusal(request, climb, refusedByCaa, now);
 
     const current = await this.certificates.find(request.id);
     const names = [request.hostname, ...(await this.reachableTwin(request.twin))];
@@ -180,6 +182,19 @@ export class CertificateOrders {
     return { type: 'certificate', result: 'deferred', ...stamp(shown), retryOnCheck: false, attempts };
   }
 
+  /** The issuers the CAA set lets issue by `method`, in the configured order, and those it refuses. */
+  private async caaVerdicts(climb: CaaClimbStep[], method: 'http-01' | 'dns-01', wildcard: boolean) {
+    const allowed: AcmeIssuerConfig[] = [];
+    const refusedByCaa: Array<{ issuer: AcmeIssuerConfig; accountUri?: string }> = [];
+    for (const issuer of this.issuers.list()) {
+      const accountUri = await this.accountUriFor(issuer, climb);
+      const named = { name: issuer.name, caaIdentities: issuer.caaIdentities, accountUri };
+      if (caaAllowsIssuer(climb, named, method, wildcard).allowed) allowed.push(issuer);
+      else refusedByCaa.push({ issuer, accountUri });
+    }
+    return { allowed, refusedByCaa };
+  }
+
   private caaRefusal(
     request: OrderRequest,
     climb: CaaClimbStep[],
@@ -189,8 +204,9 @@ export class CertificateOrders {
     const relevant = climb.find((step) => step.records.length > 0);
     const name = relevant?.name ?? request.hostname;
     const records = (relevant?.records ?? []).map((r) => `${r.flags} ${r.tag} "${r.value}"`);
+    const tag = caaTagFor(climb, isWildcard(request.hostname));
     const allowing = refused.flatMap(({ issuer, accountUri }) =>
-      caaRecordsAllowing(name, { name: issuer.name, caaIdentities: issuer.caaIdentities, accountUri }),
+      caaRecordsAllowing(name, { name: issuer.name, caaIdentities: issuer.caaIdentities, accountUri }, tag),
     );
     const message = caaMessage(name, records, allowing);
     this.metrics.attempts.inc({ issuer: 'caa', outcome: 'caa_forbids' });

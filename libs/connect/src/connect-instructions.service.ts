@@ -1,3 +1,4 @@
+import { ChallengeDelegation, challengeDelegation, wildcardBase } from '@app/domain-model';
 import { DomainRepository } from '@app/domains';
 import { KeyObject } from 'node:crypto';
 import { buildApplyUrl, DomainConnectDiscovery, DomainConnectView } from './domain-connect';
@@ -34,8 +35,11 @@ function withDeadline<T>(promise: Promise<T>, ms: number, fallback: T): Promise<
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** The template's groups (libs/connect/templates): a CNAME to our target, or an A record to our first edge address. */
-export const TEMPLATE_GROUPS = { cname: 'cname', a: 'a' } as const;
+/**
+ * The template's groups (libs/connect/templates): a CNAME to our target, or an A record to our first
+ * edge address; with a challenge zone, also the `_acme-challenge` delegation.
+ */
+export const TEMPLATE_GROUPS = { cname: 'cname', a: 'a', delegation: 'delegation' } as const;
 
 /** Reads the domain, detects its DNS provider and Domain Connect support, and builds the instructions. */
 export class ConnectInstructionsService {
@@ -49,19 +53,23 @@ export class ConnectInstructionsService {
   async instructions(workspaceId: string, id: string, query: InstructionsQuery): Promise<ConnectInstructions> {
     const domain = await this.domains.get(workspaceId, id);
     const hostname = domain.hostname;
-    const root = registrableDomain(hostname);
+    // A wildcard's zone and provider are those of the name under its `*` label.
+    const named = wildcardBase(hostname);
+    const root = registrableDomain(named);
     // Both lookups are independent and never throw: DNS trouble gives generic instructions.
     const budget = this.options.lookupBudgetMs ?? DEFAULT_LOOKUP_BUDGET_MS;
     const caa = this.options.caaProblem?.(hostname).catch(() => undefined) ?? Promise.resolve(undefined);
     const [detection, discovery, caaProblem] = await Promise.all([
-      withDeadline(this.detector.detect(hostname), budget, { zone: root, nameservers: [], lookupFailed: true }),
+      withDeadline(this.detector.detect(named), budget, { zone: root, nameservers: [], lookupFailed: true }),
       withDeadline<DomainConnectDiscovery>(this.domainConnect.discover(root), budget, {
         supported: false,
         reason: 'lookup_failed',
       }),
       withDeadline(caa, budget, undefined),
     ]);
-    const domainConnect = this.view(discovery, hostname, root, query);
+    const zone = this.options.edge.challengeZone;
+    const delegation = zone ? challengeDelegation(hostname, domain.workspaceId, zone) : undefined;
+    const domainConnect = this.view(discovery, hostname, root, query, delegation);
     return buildInstructions({
       hostname,
       registrableDomain: root,
@@ -71,6 +79,7 @@ export class ConnectInstructionsService {
       edge: this.options.edge,
       domainConnect,
       caaProblem,
+      ...(delegation ? { delegation } : {}),
     });
   }
 
@@ -79,6 +88,7 @@ export class ConnectInstructionsService {
     hostname: string,
     root: string,
     query: InstructionsQuery,
+    delegation?: ChallengeDelegation,
   ): DomainConnectView {
     const settings = discovery.settings;
     const provider = settings && {
@@ -94,6 +104,15 @@ export class ConnectInstructionsService {
     // A template applied at the root writes an A record: a CNAME there is refused by most providers'
     // template engines even where their editors flatten one.
     const atRoot = hostname === root;
+    // The delegation's host is relative to the applied host: right for any name but a wildcard, whose
+    // `_acme-challenge` sits beside the `*` label (it stays a step of the instructions).
+    const delegated = delegation && !hostname.startsWith('*.');
+    const groups = [
+      atRoot ? TEMPLATE_GROUPS.a : TEMPLATE_GROUPS.cname,
+      ...(delegated ? [TEMPLATE_GROUPS.delegation] : []),
+    ];
+    const variables: Array<[string, string]> = [atRoot ? ['ip', edge.ipv4[0]] : ['target', edge.cnameTarget]];
+    if (delegated) variables.push(['challenge', delegation.target]);
     const applyUrl = buildApplyUrl(
       discovery.settings.urlSyncUX!,
       {
@@ -101,8 +120,8 @@ export class ConnectInstructionsService {
         serviceId,
         domain: root,
         host: atRoot ? '' : hostname.slice(0, -(root.length + 1)),
-        variables: atRoot ? [['ip', edge.ipv4[0]]] : [['target', edge.cnameTarget]],
-        groupId: atRoot ? TEMPLATE_GROUPS.a : TEMPLATE_GROUPS.cname,
+        variables,
+        groupId: groups.join(','),
         redirectUri: query.redirectUri,
         state: query.state,
       },

@@ -114,7 +114,28 @@ describe('buildInstructions', () => {
 
   it('in a delegated subzone the label is relative to that zone', () => {
     const out = buildInstructions(input('a.eu.example.com', 'digitalocean', { zone: 'eu.example.com' }));
-    expect(out.records[0]).toEqual({ type: 'CNAME', name: 'a', value: 'edge.saas.net', ttl: 3600 });
+    expect(out.records[0]).toEqual({ type: 'CNAME', name: 'a', value: 'edge.saas.net', ttl: 3600, purpose: 'traffic' });
+  });
+
+  it('adds the _acme-challenge delegation as a record and a step of its own, named as the editor wants it', () => {
+    const delegation = { name: '_acme-challenge.shop.example.com', target: 'abc.acme.saas.net' };
+    const out = buildInstructions(input('shop.example.com', 'cloudflare', { delegation }));
+    expect(out.records).toEqual([
+      { type: 'CNAME', name: 'shop', value: 'edge.saas.net', ttl: 300, purpose: 'traffic' },
+      { type: 'CNAME', name: '_acme-challenge.shop', value: 'abc.acme.saas.net', ttl: 300, purpose: 'certificate' },
+    ]);
+    const step = out.steps.find((s) => s.includes('_acme-challenge.shop'));
+    expect(step).toMatch(/Optional but recommended: with it we issue the certificate before your traffic moves/);
+  });
+
+  it('asks for the delegation of a wildcard as required, at the name beside the * label', () => {
+    const delegation = { name: '_acme-challenge.example.com', target: 'abc.acme.saas.net' };
+    const out = buildInstructions(input('*.example.com', undefined, { delegation }));
+    expect(out.records.map((r) => [r.name, r.purpose])).toEqual([
+      ['*', 'traffic'],
+      ['_acme-challenge', 'certificate'],
+    ]);
+    expect(out.steps.some((s) => /A wildcard certificate is validated through it/.test(s))).toBe(true);
   });
 });
 

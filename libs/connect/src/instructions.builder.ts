@@ -4,6 +4,8 @@ import { ProviderProfile } from './provider-profile';
 export interface EdgeTarget {
   cnameTarget: string;
   ipv4: string[];
+  /** ACME_CHALLENGE_ZONE: customers may delegate `_acme-challenge` to it. */
+  challengeZone?: string;
 }
 
 export interface InstructionRecord {
@@ -11,6 +13,8 @@ export interface InstructionRecord {
   name: string;
   value: string;
   ttl: number;
+  /** `traffic`: points the hostname at the edge; `certificate`: the `_acme-challenge` delegation. */
+  purpose: 'traffic' | 'certificate';
 }
 
 /** How the customer points the hostname at the edge: A records or a CNAME. */
@@ -44,6 +48,8 @@ export interface InstructionsInput {
   domainConnect: DomainConnectView;
   /** The hostname's CAA records forbid our CAs: this says which records to add (a step of its own). */
   caaProblem?: string;
+  /** The `_acme-challenge` delegation (full names), where a challenge zone is set up. */
+  delegation?: { name: string; target: string };
 }
 
 const GENERIC_TTL = 3600;
@@ -107,6 +113,20 @@ function recordStep(
   return `Add ${article} ${type} record: ${fields.name} ${name}, ${fields.value} "${record.value}", TTL ${ttl}.`;
 }
 
+function delegationRecord(input: InstructionsInput, ttl: number): InstructionRecord | undefined {
+  if (!input.delegation) return undefined;
+  const name = editorName(input.delegation.name, input.zone, input.provider);
+  return { type: 'CNAME', name, value: input.delegation.target, ttl, purpose: 'certificate' };
+}
+
+/** Why the delegation is asked for: required for a wildcard, for any name a certificate before the cutover. */
+function delegationStep(record: InstructionRecord, hostname: string, provider: ProviderProfile | undefined): string {
+  const add = recordStep(record, provider, 'cname', false);
+  return hostname.startsWith('*.')
+    ? `${add} A wildcard certificate is validated through it: we issue and renew it without touching your DNS again.`
+    : `${add} Optional but recommended: with it we issue the certificate before your traffic moves, so HTTPS works from the first request, and renew it without touching your DNS again.`;
+}
+
 /**
  * Provider-aware connect instructions for one hostname. Pure: detection and Domain Connect
  * discovery happen before, and an unknown provider gets generic steps rather than an error.
@@ -118,10 +138,13 @@ export function buildInstructions(input: InstructionsInput): ConnectInstructions
   const { method, reason } = chooseMethod(input, atZoneApex);
   const name = editorName(hostname, zone, provider);
   const ttl = provider?.ttl ?? GENERIC_TTL;
-  const records: InstructionRecord[] =
+  const purpose = 'traffic';
+  const traffic: InstructionRecord[] =
     method === 'cname'
-      ? [{ type: 'CNAME', name, value: edge.cnameTarget, ttl }]
-      : edge.ipv4.map((value) => ({ type: 'A', name, value, ttl }));
+      ? [{ type: 'CNAME', name, value: edge.cnameTarget, ttl, purpose }]
+      : edge.ipv4.map((value) => ({ type: 'A', name, value, ttl, purpose }));
+  const delegation = delegationRecord(input, ttl);
+  const records = delegation ? [...traffic, delegation] : traffic;
 
   const shownName = name === '' ? `the apex of ${zone}` : `"${name}"`;
   const conflicts = `Delete any other A, AAAA or CNAME record at ${shownName} (these would conflict); leave MX, TXT and records of other names alone.`;
@@ -131,7 +154,8 @@ export function buildInstructions(input: InstructionsInput): ConnectInstructions
     ? [
         ...provider.steps.map((step) => fill(step, zone)),
         conflicts,
-        ...records.map((record) => recordStep(record, provider, method, atZoneApex)),
+        ...traffic.map((record) => recordStep(record, provider, method, atZoneApex)),
+        ...(delegation ? [delegationStep(delegation, hostname, provider)] : []),
         ...(input.caaProblem ? [input.caaProblem] : []),
         finish,
         provider.propagation,
@@ -140,7 +164,8 @@ export function buildInstructions(input: InstructionsInput): ConnectInstructions
         `Sign in where the DNS of ${zone} is managed: usually the registrar where you bought it, or the DNS host its nameservers point to${input.nameservers.length ? ` (${input.nameservers.slice(0, 4).join(', ')})` : ''}.`,
         'Open the DNS settings (often called DNS records, Zone editor or Advanced DNS).',
         conflicts,
-        ...records.map((record) => recordStep(record, undefined, method, atZoneApex)),
+        ...traffic.map((record) => recordStep(record, undefined, method, atZoneApex)),
+        ...(delegation ? [delegationStep(delegation, hostname, undefined)] : []),
         ...(input.caaProblem ? [input.caaProblem] : []),
         finish,
         "DNS changes usually take effect within minutes, but can take up to the old record's TTL (often an hour).",

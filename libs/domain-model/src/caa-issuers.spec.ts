@@ -1,5 +1,5 @@
 import { CaaClimbStep } from './caa';
-import { caaAllowsIssuer, caaIssuersWarning, caaRecordsAllowing } from './caa-issuers';
+import { caaAllowsIssuer, caaIssuersWarning, caaRecordsAllowing, caaTagFor } from './caa-issuers';
 
 const LE = { name: 'letsencrypt', caaIdentities: ['letsencrypt.org'], accountUri: 'https://ca.example/acct/1' };
 const climb = (...values: string[]): CaaClimbStep[] => [
@@ -20,6 +20,24 @@ describe('caaAllowsIssuer (RFC 8659, RFC 8657)', () => {
     ['forbid everyone', [';'], false],
   ])('%s', (_case, values, allowed) => {
     expect(caaAllowsIssuer(climb(...values), LE).allowed).toBe(allowed);
+  });
+
+  it('lets issuewild decide for a wildcard where the set has one, and issue otherwise (RFC 8659 4.3)', () => {
+    const steps = (...records: Array<[string, string]>): CaaClimbStep[] => [
+      { name: 'example.com', records: records.map(([tag, value]) => ({ flags: 0, tag, value })) },
+    ];
+    const wildOnly = steps(['issue', 'letsencrypt.org'], ['issuewild', ';']);
+    expect(caaAllowsIssuer(wildOnly, LE, 'dns-01', false).allowed).toBe(true);
+    expect(caaAllowsIssuer(wildOnly, LE, 'dns-01', true).allowed).toBe(false);
+    expect(caaTagFor(wildOnly, true)).toBe('issuewild');
+    const issueOnly = steps(['issue', 'pki.goog']);
+    expect(caaAllowsIssuer(issueOnly, LE, 'dns-01', true).allowed).toBe(false);
+    expect(caaTagFor(issueOnly, true)).toBe('issue');
+    const dnsOnly = steps(['issuewild', 'letsencrypt.org; validationmethods=dns-01']);
+    expect(caaAllowsIssuer(dnsOnly, LE, 'dns-01', true).allowed).toBe(true);
+    expect(caaRecordsAllowing('example.com', { ...LE, accountUri: undefined }, 'issuewild')).toEqual([
+      'example.com. CAA 0 issuewild "letsencrypt.org"',
+    ]);
   });
 
   it('refuses an account binding before the account exists', () => {

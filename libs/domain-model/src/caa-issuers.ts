@@ -33,10 +33,16 @@ export function caaParameters(value: string): Map<string, string> {
   return parameters;
 }
 
+/**
+ * Whether the CAA set relevant to the name (the climb's first non-empty step) lets `issuer` issue,
+ * validated by `method`. For a wildcard certificate (`wildcard`; the climb starts at the name under
+ * `*`) `issuewild` properties decide when the set has any, else `issue` (RFC 8659 section 4.3).
+ */
 export function caaAllowsIssuer(
   climb: readonly CaaClimbStep[],
   issuer: CaaIssuer,
   method: 'http-01' | 'dns-01' = 'http-01',
+  wildcard = false,
 ): CaaVerdict {
   const relevant = climb.find((step) => step.records.length > 0);
   if (!relevant) return { allowed: true, records: [] };
@@ -44,7 +50,8 @@ export function caaAllowsIssuer(
   const verdict = (allowed: boolean): CaaVerdict => ({ allowed, relevantName: relevant.name, records });
   if (relevant.records.some((r) => (r.flags & ISSUER_CRITICAL) !== 0 && !KNOWN_TAGS.has(r.tag.toLowerCase())))
     return verdict(false);
-  const issue = relevant.records.filter((record) => record.tag.toLowerCase() === 'issue');
+  const tag = caaTagFor(climb, wildcard);
+  const issue = relevant.records.filter((record) => record.tag.toLowerCase() === tag);
   if (!issue.length) return verdict(true);
   const identities = new Set(issuer.caaIdentities.map((identity) => identity.toLowerCase()));
   return verdict(
@@ -60,12 +67,18 @@ export function caaAllowsIssuer(
   );
 }
 
+/** The property tag that decides: `issuewild` for a wildcard where the relevant set has one, else `issue`. */
+export function caaTagFor(climb: readonly CaaClimbStep[], wildcard: boolean): 'issue' | 'issuewild' {
+  const relevant = climb.find((step) => step.records.length > 0);
+  return wildcard && relevant?.records.some((r) => r.tag.toLowerCase() === 'issuewild') ? 'issuewild' : 'issue';
+}
+
 /** The records a customer can add to allow `issuer`: plain, and bound to our account when we have one. */
-export function caaRecordsAllowing(name: string, issuer: CaaIssuer): string[] {
+export function caaRecordsAllowing(name: string, issuer: CaaIssuer, tag: 'issue' | 'issuewild' = 'issue'): string[] {
   const [identity] = issuer.caaIdentities;
   if (!identity) return [];
-  const plain = `${name}. CAA 0 issue "${identity}"`;
-  return issuer.accountUri ? [plain, `${name}. CAA 0 issue "${identity}; accounturi=${issuer.accountUri}"`] : [plain];
+  const plain = `${name}. CAA 0 ${tag} "${identity}"`;
+  return issuer.accountUri ? [plain, `${name}. CAA 0 ${tag} "${identity}; accounturi=${issuer.accountUri}"`] : [plain];
 }
 
 /** A CA's public name for a CAA identity, for messages. */
@@ -87,13 +100,16 @@ export const caDisplayName = (issuer: CaaIssuer): string => CA_NAMES[issuer.caaI
 export function caaIssuersWarning(
   climb: readonly CaaClimbStep[],
   issuers: readonly CaaIssuer[],
+  wildcard = false,
 ): PreflightWarning | undefined {
-  const verdicts = issuers.map((issuer) => caaAllowsIssuer(climb, issuer));
+  // A wildcard is validated by DNS-01 only, so a set that limits `validationmethods` is judged for it.
+  const method = wildcard ? 'dns-01' : 'http-01';
+  const verdicts = issuers.map((issuer) => caaAllowsIssuer(climb, issuer, method, wildcard));
   if (verdicts.some((verdict) => verdict.allowed)) return undefined;
   const { relevantName, records } = verdicts[0] ?? { records: [] };
   const where = relevantName ?? 'this hostname';
   const names = issuers.map(caDisplayName).join(' or ');
-  const allowing = issuers.flatMap((issuer) => caaRecordsAllowing(where, issuer));
+  const allowing = issuers.flatMap((issuer) => caaRecordsAllowing(where, issuer, caaTagFor(climb, wildcard)));
   const fix = allowing.length
     ? `add one of these records at your DNS provider, or remove the CAA records: ${allowing.join(' or ')}`
     : 'remove the CAA records at your DNS provider';

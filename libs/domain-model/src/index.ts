@@ -26,5 +26,12 @@ export type { Registrant } from './registrant';
 export type { ServedCertificate } from './served-certificate';
 export { OWNERSHIP_RECORD_LABEL, ownershipChallenge, ownershipKey, ownershipProven } from './ownership-challenge';
 export type { OwnershipChallenge } from './ownership-challenge';
-export { caDisplayName, caaAllowsIssuer, caaIssuersWarning, caaParameters, caaRecordsAllowing } from './caa-issuers';
+export {
+  caDisplayName,
+  caaAllowsIssuer,
+  caaIssuersWarning,
+  caaParameters,
+  caaRecordsAllowing,
+  caaTagFor,
+} from './caa-issuers';
 export type { CaaIssuer, CaaVerdict } from './caa-issuers';

@@ -34,22 +34,19 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     },
     ['details'],
   ),
-  DnsRecord: obj(
-    {
-      type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
-      name: str(),
-      value: str(),
-      ttl: int(),
-      purpose: {
-        ...oneOfValues(...DNS_RECORD_PURPOSES),
-        description:
-          '`traffic`: points the hostname at the edge. `certificate`: `_acme-challenge.<name>` CNAME to this ' +
-          "service's challenge zone, added once: required for a wildcard hostname; for any hostname it lets the " +
-          'certificate be issued before DNS moves (the domain then says `ready_to_switch`)',
-      },
+  DnsRecord: obj({
+    type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
+    name: str(),
+    value: str(),
+    ttl: int(),
+    purpose: {
+      ...oneOfValues(...DNS_RECORD_PURPOSES),
+      description:
+        '`traffic`: points the hostname at the edge. `certificate`: `_acme-challenge.<name>` CNAME to this ' +
+        "service's challenge zone, added once: required for a wildcard hostname; for any hostname it lets the " +
+        'certificate be issued before DNS moves (the domain then says `ready_to_switch`)',
     },
-    ['purpose'],
-  ),
+  }),
   PreflightWarning: obj(
     {
       code: {

@@ -6,7 +6,9 @@ import {
   PreflightWarning,
   caaIssuersWarning,
   dnsProblemWarning,
+  isWildcard,
   normalizeHostname,
+  wildcardBase,
 } from '@app/domain-model';
 import { DomainError } from '@app/kernel';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -66,7 +68,9 @@ export class DomainPreflight {
   /** A warning when CAA forbids every CA we order from (ACME_ISSUERS); creation goes on either way (SPEC 7). */
   async caa(hostname: string): Promise<PreflightWarning[]> {
     try {
-      const warning = caaIssuersWarning(await climbCaa(this.caaResolver, hostname), this.config.acmeIssuers);
+      // A wildcard's CAA is that of the name under its `*` label, `issuewild` first (RFC 8659 4.3).
+      const climb = await climbCaa(this.caaResolver, wildcardBase(hostname));
+      const warning = caaIssuersWarning(climb, this.config.acmeIssuers, isWildcard(hostname));
       return warning ? [warning] : [];
     } catch (error) {
       if (!(error instanceof DnsLookupError)) throw error;

@@ -1093,6 +1093,7 @@ export interface components {
         | 'domain.verified'
         | 'domain.failed'
         | 'domain.monitor_updated'
+        | 'domain.ready_to_switch'
         | 'domain.expired'
         | 'domain.deleted'
         | 'domain_purchase.completed'
@@ -1190,6 +1191,7 @@ export interface components {
         | 'domain.verified'
         | 'domain.failed'
         | 'domain.monitor_updated'
+        | 'domain.ready_to_switch'
         | 'domain.expired'
         | 'domain.deleted'
         | 'domain_purchase.completed'
@@ -1246,6 +1248,11 @@ export interface components {
       name: string;
       value: string;
       ttl: number;
+      /**
+       * @description `traffic`: points the hostname at the edge. `certificate`: `_acme-challenge.<name>` CNAME to this service's challenge zone, added once: required for a wildcard hostname; for any hostname it lets the certificate be issued before DNS moves (the domain then says `ready_to_switch`)
+       * @enum {string}
+       */
+      purpose: 'traffic' | 'certificate';
     };
     PreflightWarning: {
       /**
@@ -1294,7 +1301,8 @@ export interface components {
         | 'active_ssl'
         | 'target_not_loading'
         | 'ssl_failed'
-        | 'ssl_expired';
+        | 'ssl_expired'
+        | 'ready_to_switch';
       /** @description Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires */
       monitorMessage: string;
       dnsRecords: components['schemas']['DnsRecord'][];
@@ -1721,7 +1729,8 @@ export interface components {
         | 'active_ssl'
         | 'target_not_loading'
         | 'ssl_failed'
-        | 'ssl_expired';
+        | 'ssl_expired'
+        | 'ready_to_switch';
       /** @description Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires */
       monitorMessage: string;
       dnsRecords: components['schemas']['DnsRecord'][];
