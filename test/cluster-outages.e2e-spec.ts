@@ -1,4 +1,5 @@
 import { ActorClient } from '@app/actors';
+import { metricsRegistry } from '@app/metrics';
 import {
   CounterCluster,
   LoadResult,
@@ -14,17 +15,19 @@ import {
   verifyCounters,
   waitForUrl,
 } from '@test/support';
+import { watchAckStall } from './support/ack-stall';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
 const COUNTERS = Array.from({ length: 120 }, (_, i) => `outage-${i}`);
 const NODES = ['n1', 'n2', 'n3'];
 /**
- * The goal is every actor writable within 3 s of the dependency returning (the figures are logged
- * and kept in test/artifacts); the assertion leaves room for a loaded 2-core machine, where
- * restarting PostgreSQL alone can take 20 s. OUTAGE_RECOVERY_BUDGET_MS tightens it.
+ * The goal: every actor writable within 3 s of the dependency returning (measured from when it is
+ * back, so a slow PostgreSQL restart on a loaded machine does not count). Seen: 0.4 s after a crash,
+ * 1.0 s after a 5 s NATS outage, 0.4 s after a 3 s lock, 2.0 s after an outage past the lease (the
+ * figures are logged and kept in test/artifacts). OUTAGE_RECOVERY_BUDGET_MS overrides it.
  */
-const RECOVERY_BUDGET_MS = Number(process.env.OUTAGE_RECOVERY_BUDGET_MS ?? 15_000);
+const RECOVERY_BUDGET_MS = Number(process.env.OUTAGE_RECOVERY_BUDGET_MS ?? 3_000);
 /** Commands outlive every outage here: a 503 would be a failure of the test's books, not a finding. */
 const COMMAND_DEADLINE_MS = 90_000;
 jest.setTimeout(300_000);
@@ -47,7 +50,25 @@ interface Outcome {
   recoveredMs: number;
   slowestMs: number;
   commands: number;
+  /** The longest time no command was acknowledged: the outage as the clients felt it. */
+  stallMs: number;
+  /** Attempts the client sent again (this process's ActorClient), by reason. */
+  retries: Record<string, number>;
 }
+
+/** actors_client_retries_total of this process (the test's ActorClient), by reason. */
+async function clientRetries(): Promise<Record<string, number>> {
+  const metric = metricsRegistry.getSingleMetric('actors_client_retries_total');
+  const values = metric ? (await metric.get()).values : [];
+  return Object.fromEntries(values.map((v) => [String(v.labels.reason), v.value]));
+}
+
+const minus = (after: Record<string, number>, before: Record<string, number>) =>
+  Object.fromEntries(
+    Object.entries(after)
+      .map(([reason, n]) => [reason, n - (before[reason] ?? 0)] as const)
+      .filter(([, n]) => n > 0),
+  );
 
 /**
  * Multi-process recovery figures: three counter-node processes on a PostgreSQL and a NATS of this
@@ -87,12 +108,16 @@ describe('recovery from dependency outages (three node processes)', () => {
   async function underLoad(name: string, outage: () => Promise<void>): Promise<Outcome> {
     const load = runCounterLoad(actors, COUNTERS, 20, COMMAND_DEADLINE_MS);
     const before = await eventually(load.ackedCount, (n) => n >= 100, { what: 'the load to get going' });
+    const retriesBefore = await clientRetries();
+    const stall = watchAckStall(load.ackedCount);
     const startedAt = Date.now();
     await outage();
     const backAt = Date.now();
     // Every actor takes a write again; the load goes on meanwhile.
     const probe: LoadResult = { acked: new Map(), failures: [], total: 0, slowestMs: 0 };
     const recoveredAt = await writeEvery(actors, probe);
+    const stallMs = stall.stop();
+    const retries = minus(await clientRetries(), retriesBefore);
     const afterRecovery = load.ackedCount();
     await eventually(load.ackedCount, (n) => n >= afterRecovery + 100, { what: 'the load to go on' });
     const result = await load.stop();
@@ -114,8 +139,11 @@ describe('recovery from dependency outages (three node processes)', () => {
       recoveredMs: recoveredAt - backAt,
       slowestMs: result.slowestMs,
       commands: result.total,
+      stallMs,
+      retries,
     };
     figures[name] = outcome;
+    console.log(`${name}: ${JSON.stringify(outcome)}`);
     return outcome;
   }
 
@@ -124,6 +152,9 @@ describe('recovery from dependency outages (three node processes)', () => {
       await pg.crash();
       await pg.start();
     });
+    // Felt: writes stopped while PostgreSQL was down, and the nodes answered "retry" meanwhile.
+    expect(outcome.stallMs).toBeGreaterThanOrEqual(outcome.outageMs / 2);
+    expect(outcome.retries.database_unavailable).toBeGreaterThan(0);
     expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
     expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
   });
@@ -134,6 +165,9 @@ describe('recovery from dependency outages (three node processes)', () => {
       await sleep(5_000); // the outage itself
       await nats.start();
     });
+    // Felt: no write went through for the 5 s, and attempts sent into the outage were sent again.
+    expect(outcome.stallMs).toBeGreaterThanOrEqual(4_500);
+    expect(outcome.retries.timeout ?? 0).toBeGreaterThan(0);
     expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
     expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
     // No node dropped its shards for the blip: the leases stayed the authority throughout.
@@ -145,6 +179,8 @@ describe('recovery from dependency outages (three node processes)', () => {
       // A held lock: every snapshot write waits behind it, and the nodes' pools fill up.
       await pg.query(`do $$ begin lock table actor_snapshots in access exclusive mode; perform pg_sleep(3); end $$`);
     });
+    // Felt: every write waited behind the lock (none failed, none needed a retry: they only waited).
+    expect(outcome.stallMs).toBeGreaterThanOrEqual(2_700);
     expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
     expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
   });
@@ -165,6 +201,9 @@ describe('recovery from dependency outages (three node processes)', () => {
       await nats.start();
     });
     await cluster.waitForCoverage(NODES, 15_000);
+    // Felt: nothing was written while no node served, and the client kept sending.
+    expect(outcome.stallMs).toBeGreaterThanOrEqual(outcome.outageMs * 0.9);
+    expect(Object.values(outcome.retries).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
   });
 });

@@ -23,15 +23,21 @@ import {
   waitForUrl,
 } from '@test/support';
 import { randomUUID } from 'node:crypto';
+import { watchAckStall } from './support/ack-stall';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
-/** See cluster-outages: the goal is 3 s; the assertion leaves room for a loaded 2-core machine. */
-const RECOVERY_BUDGET_MS = Number(process.env.OUTAGE_RECOVERY_BUDGET_MS ?? 15_000);
+/**
+ * Every domain writable again within 3 s of the dependency returning (the goal cluster-outages states);
+ * seen: 1.2 s after a crash, 2.3 s after a 5 s NATS outage. OUTAGE_RECOVERY_BUDGET_MS overrides it.
+ */
+const RECOVERY_BUDGET_MS = Number(process.env.OUTAGE_RECOVERY_BUDGET_MS ?? 3_000);
 /** A client that retries with the same Idempotency-Key for this long, as SPEC section 8 invites. */
 const CLIENT_DEADLINE_MS = 90_000;
 /** Answers a client retries with the same key: the service or a dependency was away. */
 const RETRYABLE = new Set([409, 502, 503, 504]);
 jest.setTimeout(600_000);
+
+const totalOf = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 interface Acknowledged {
   domains: Map<string, string>; // id -> hostname
@@ -63,7 +69,17 @@ describe('the service through dependency outages (api + two nodes, real processe
   const processes = new Map<string, ServiceProcess>();
   const figures: Record<
     string,
-    { outageMs: number; recoveredMs: number; retried: Record<string, number>; slowestMs: number }
+    {
+      outageMs: number;
+      recoveredMs: number;
+      /** The longest time no write was acknowledged: the outage as the clients felt it. */
+      stallMs: number;
+      /** Commands the api sent to the nodes again (actors_client_retries_total). */
+      apiRetried: number;
+      /** Requests the clients sent again, by answer. */
+      retried: Record<string, number>;
+      slowestMs: number;
+    }
   > = {};
   const books: Acknowledged = {
     domains: new Map(),
@@ -201,42 +217,69 @@ describe('the service through dependency outages (api + two nodes, real processe
     );
   }
 
-  async function underLoad(name: string, outage: () => Promise<void>, clients = 4) {
+  /** actors_client_retries_total of the api process (its commands to the nodes sent again), summed over reasons. */
+  async function apiRetries(): Promise<number> {
+    const text = await (await fetch(`${api}/metrics`)).text();
+    return text
+      .split('\n')
+      .filter((line) => line.startsWith('actors_client_retries_total{'))
+      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+  }
+
+  async function underLoad(
+    name: string,
+    outage: () => Promise<void>,
+    clients = 4,
+    recoveryBudgetMs = RECOVERY_BUDGET_MS,
+  ) {
     books.retried = {};
     books.scenarioSlowestMs = 0;
     const load = steadyWrites(clients);
     const before = await eventually(load.written, (n) => n >= 10, { timeoutMs: 60_000, what: 'writes under way' });
+    const retriesBefore = await apiRetries();
+    const stall = watchAckStall(load.written);
     const startedAt = Date.now();
     await outage();
     const backAt = Date.now();
     await writeEveryDomain(name);
     const recoveredMs = Date.now() - backAt;
+    const stallMs = stall.stop();
+    const apiRetried = (await apiRetries()) - retriesBefore;
     await eventually(load.written, (n) => n >= before + 20, { timeoutMs: 60_000, what: 'writes going on' });
     await load.stop();
     figures[name] = {
       outageMs: backAt - startedAt,
       recoveredMs,
+      stallMs,
+      apiRetried,
       retried: books.retried,
       slowestMs: books.scenarioSlowestMs,
     };
+    console.log(`${name}: ${JSON.stringify(figures[name])}`);
     expect(books.failures).toEqual([]);
-    expect(recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
+    expect(recoveredMs).toBeLessThan(recoveryBudgetMs);
     return figures[name];
   }
 
   it('survives a PostgreSQL crash under API load', async () => {
-    await underLoad('postgres crash', async () => {
+    const outcome = await underLoad('postgres crash', async () => {
       await pg.crash();
       await pg.start();
     });
+    // Felt: writes stopped while PostgreSQL was down, and were sent again meanwhile.
+    expect(outcome.stallMs).toBeGreaterThanOrEqual(outcome.outageMs / 2);
+    expect(outcome.apiRetried + totalOf(outcome.retried)).toBeGreaterThan(0);
   });
 
   it('survives NATS killed for 5 s under API load', async () => {
-    await underLoad('nats killed 5 s', async () => {
+    const outcome = await underLoad('nats killed 5 s', async () => {
       await nats.kill();
       await sleep(5_000);
       await nats.start();
     });
+    // Felt: no write went through for the 5 s, and the api sent its commands to the nodes again.
+    expect(outcome.stallMs).toBeGreaterThanOrEqual(4_500);
+    expect(outcome.apiRetried).toBeGreaterThan(0);
   });
 
   it("rides out a slow PostgreSQL that fills the api's pool (writes locked out for 12 s, 16 clients)", async () => {
@@ -250,11 +293,15 @@ describe('the service through dependency outages (api + two nodes, real processe
           end $$`);
       },
       16,
+      // Not the 3 s goal: measured 1.5-4.0 s here and about 6 s before (README), as after the lock the
+      // 16 clients' queued writes drain before the writes to every domain (a few hundred) go through.
+      8_000,
     );
     // The lock was felt: requests past the pool's 10 connections got 503 and were retried, or (on a
     // loaded machine, fewer requests in flight at once) they waited the lock out. Either way none failed.
     // test/database-pool.e2e-spec.ts proves the 503 of a full pool on its own.
     expect((outcome.retried['503'] ?? 0) > 0 || outcome.slowestMs >= 10_000).toBe(true);
+    expect(outcome.stallMs).toBeGreaterThanOrEqual(10_000);
   });
 
   it('kept every acknowledged write, made no effect twice and delivered every event', async () => {
