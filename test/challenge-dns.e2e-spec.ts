@@ -1,5 +1,6 @@
 import { NatsBus } from '@app/bus';
 import type { Answer, RecordType } from 'dns-packet';
+import { connect, Socket } from 'node:net';
 import { DNS_CHALLENGE_CHANGED_SUBJECT } from '@app/kernel';
 import {
   clusterProcessEnv,
@@ -16,6 +17,14 @@ import {
   waitForUrl,
 } from './support';
 import { dnsQuery, tcpExchange, udpAsk, udpExchange } from './support/dns-client';
+
+/** A TCP connection from `from`, open (no query sent). */
+function tcpConnection(port: number, from: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
 
 /** A record as the test compares it: owner name, type, TTL and its data as text. */
 function presented(record: Answer) {
@@ -159,6 +168,38 @@ describe('challenge zone DNS listener (edge process, PostgreSQL, NATS)', () => {
     }
   });
 
+  it('answers TC over UDP when the values do not fit the client size, and all of them over TCP', async () => {
+    const name = `big.${zone}`;
+    for (let i = 0; i < 25; i++) await insert(`t-big-${i}`, name, `${i}`.padStart(43, 'v'));
+    publish(name);
+    const over = await eventually(
+      () => udpAsk(port, dnsQuery(nextId++, name, 'TXT', { edns: false })),
+      (r) => r.flag_tc,
+      { timeoutMs: 3_000, everyMs: 50, what: 'a truncated answer' },
+    );
+    expect([over.flag_aa, over.answers]).toEqual([true, []]);
+    expect((await udpAsk(port, dnsQuery(nextId++, name, 'TXT'))).flag_tc).toBe(true);
+    const { responses } = await tcpExchange(port, [dnsQuery(nextId++, name, 'TXT')]);
+    expect([responses[0].flag_tc, responses[0].answers!.length]).toEqual([false, 25]);
+  });
+
+  it('keeps a few TCP connections per address at once: one more is closed at once', async () => {
+    const open = await Promise.all(Array.from({ length: 16 }, () => tcpConnection(port, '127.0.0.4')));
+    try {
+      const extra = await tcpConnection(port, '127.0.0.4');
+      const closed = await new Promise<boolean>((resolve) => {
+        extra.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), 2_000);
+      });
+      expect(closed).toBe(true);
+      expect(open.every((socket) => !socket.destroyed)).toBe(true);
+      // Another address still gets in, and a query on a held connection is still answered.
+      expect((await tcpExchange(port, [dnsQuery(1, zone, 'SOA')])).responses).toHaveLength(1);
+    } finally {
+      open.forEach((socket) => socket.destroy());
+    }
+  });
+
   it('keeps answering from its copy while PostgreSQL is down, never a value that expired meanwhile, and logs it once', async () => {
     await insert('t-outage', `c6.${zone}`, 'survives');
     await insert('t-expiring', `c7.${zone}`, 'expires-in-the-outage', "now() + interval '3 seconds'");
@@ -215,7 +256,7 @@ describe('challenge zone DNS listener (edge process, PostgreSQL, NATS)', () => {
     expect(tcp.responses.length).toBeLessThan(400);
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/challenge_dns_queries_total\{transport="udp",outcome="rate_limited"\} \d{3}/);
-    expect(metrics).toMatch(/challenge_dns_queries_total\{transport="tcp",outcome="rate_limited"\} 1\b/);
+    expect(metrics).toMatch(/challenge_dns_queries_total\{transport="tcp",outcome="rate_limited"\} [1-9]\d*\n/);
     expect(metrics).toMatch(/challenge_dns_queries_total\{transport="udp",outcome="answered"\} \d+/);
   });
 });

@@ -8,6 +8,8 @@ export interface ChallengeDnsOptions {
   tcpIdleMs: number;
   /** TCP connections open at once, from everyone. */
   maxTcpConnections: number;
+  /** TCP connections open at once from one address, so one client cannot hold them all. */
+  maxTcpConnectionsPerSource: number;
   /** Source addresses the rate limiter remembers; beyond it the least recently seen is forgotten. */
   maxTrackedSources: number;
   /** Periodic reload of the copy, in case a bus message was lost. */
@@ -22,6 +24,7 @@ export const CHALLENGE_DNS_DEFAULTS: ChallengeDnsOptions = {
   listenHost: '0.0.0.0',
   tcpIdleMs: 10_000,
   maxTcpConnections: 1_000,
+  maxTcpConnectionsPerSource: 16,
   maxTrackedSources: 100_000,
   reloadEveryMs: 10_000,
   missReloadMs: 250,

@@ -10,7 +10,8 @@ import { frame, TcpFraming } from './tcp-framing';
 /**
  * The challenge zone's authoritative DNS listener, UDP and TCP on ACME_CHALLENGE_DNS_PORT, in every
  * edge process when ACME_CHALLENGE_ZONE is set. One source address gets ACME_CHALLENGE_DNS_QPS
- * queries a second (bursts of twice that): beyond it UDP queries are dropped and TCP closed.
+ * queries a second (bursts of twice that): beyond it UDP queries are dropped and TCP closed. It
+ * may hold a few TCP connections open at once (idle ones are closed after a few seconds).
  */
 @Injectable()
 export class ChallengeDnsServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -18,6 +19,7 @@ export class ChallengeDnsServer implements OnApplicationBootstrap, BeforeApplica
   private udp?: UdpSocket;
   private tcp?: Server;
   private readonly connections = new Set<Socket>();
+  private readonly connectionsFrom = new Map<string, number>();
   private limiter?: SourceRateLimiter;
 
   constructor(
@@ -43,14 +45,21 @@ export class ChallengeDnsServer implements OnApplicationBootstrap, BeforeApplica
     this.udp.on('error', (error) => this.logger.warn({ error }, 'DNS UDP socket error'));
     this.tcp = createServer((socket) => this.onConnection(socket));
     this.tcp.maxConnections = this.options.maxTcpConnections;
-    await new Promise<void>((resolve, reject) => {
-      this.udp!.once('error', reject);
-      this.udp!.bind(zone.port, host, () => resolve());
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.tcp!.once('error', reject);
-      this.tcp!.listen(zone.port, host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.udp!.once('error', reject);
+        this.udp!.bind(zone.port, host, () => resolve());
+      });
+      await new Promise<void>((resolve, reject) => {
+        this.tcp!.once('error', reject);
+        this.tcp!.listen(zone.port, host, () => resolve());
+      });
+    } catch (error) {
+      // Port 53 needs root, CAP_NET_BIND_SERVICE or net.ipv4.ip_unprivileged_port_start (k8s/base/edge.yaml).
+      throw new Error(
+        `Cannot listen for DNS on ${host}:${zone.port} (ACME_CHALLENGE_DNS_PORT): ${(error as Error).message}`,
+      );
+    }
     this.logger.log(`DNS for ${zone.zone} on UDP and TCP ${host}:${this.port()}`);
   }
 
@@ -71,8 +80,19 @@ export class ChallengeDnsServer implements OnApplicationBootstrap, BeforeApplica
 
   private onConnection(socket: Socket): void {
     const source = socket.remoteAddress ?? '';
+    const open = this.connectionsFrom.get(source) ?? 0;
+    if (open >= this.options.maxTcpConnectionsPerSource) {
+      this.responder.rateLimited('tcp');
+      return void socket.destroy();
+    }
+    this.connectionsFrom.set(source, open + 1);
     this.connections.add(socket);
-    socket.on('close', () => this.connections.delete(socket));
+    socket.on('close', () => {
+      this.connections.delete(socket);
+      const left = (this.connectionsFrom.get(source) ?? 1) - 1;
+      if (left > 0) this.connectionsFrom.set(source, left);
+      else this.connectionsFrom.delete(source);
+    });
     socket.on('error', () => socket.destroy());
     socket.setTimeout(this.options.tcpIdleMs, () => socket.destroy());
     const framing = new TcpFraming();
