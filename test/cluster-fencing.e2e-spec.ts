@@ -1,6 +1,7 @@
 import { shardOf } from '@app/actors';
 import {
   CounterCluster,
+  LoadResult,
   PrivateNats,
   TestDatabase,
   counterCluster,
@@ -149,22 +150,27 @@ describe('fencing and lease safety', () => {
     const { actors } = await cluster.client();
     const counters = Array.from({ length: 120 }, (_, i) => `paused-${i}`);
     const load = runCounterLoad(actors, counters, 20, 60_000);
-    await eventually(load.ackedCount, (n) => n >= 100, { what: 'the load to get going' });
-
-    const before = await leaseEpochs(db.url);
-    n2.child.kill('SIGSTOP');
-    // A killed node's shards are taken over within about a second (the survivors look each second);
-    // a paused one keeps its presence session and its NATS subscriptions, so nothing is taken.
-    await sleep(PAUSED_PAST_TAKE_OVER_MS);
-    const during = await leaseEpochs(db.url);
-    n2.child.kill('SIGCONT');
-
+    let during: Map<number, string>;
+    let before: Map<number, string>;
+    let result: LoadResult;
+    try {
+      await eventually(load.ackedCount, (n) => n >= 100, { what: 'the load to get going' });
+      before = await leaseEpochs(db.url);
+      n2.child.kill('SIGSTOP');
+      // A killed node's shards are taken over within about a second (the survivors look each second);
+      // a paused one keeps its presence session and its NATS subscriptions, so nothing is taken.
+      await sleep(PAUSED_PAST_TAKE_OVER_MS);
+      during = await leaseEpochs(db.url);
+      n2.child.kill('SIGCONT');
+      const resumedAt = load.ackedCount();
+      await eventually(load.ackedCount, (n) => n >= resumedAt + 200, { what: 'the load to go on after SIGCONT' });
+    } finally {
+      // Stopped before the bus closes, whatever happened: a load left running spins on instant failures.
+      result = await load.stop();
+    }
     const n2Before = [...before].filter(([, lease]) => lease.startsWith('n2@'));
     expect(n2Before.length).toBeGreaterThan(1000);
     for (const [shard, lease] of n2Before) expect(`${shard} ${during.get(shard)}`).toBe(`${shard} ${lease}`);
-    const resumedAt = load.ackedCount();
-    await eventually(load.ackedCount, (n) => n >= resumedAt + 200, { what: 'the load to go on after SIGCONT' });
-    const result = await load.stop();
     expect(result.failures).toEqual([]);
     // Applied once each, by one owner at a time (epochs rise between owners, never overlapping).
     await verifyCounters(db.url, result);
