@@ -7,8 +7,13 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import {
   CERTIFICATE_EDGE as EDGE,
+  CONSOLE_ARTIFACTS,
   CertificateStack,
   LoopbackOrigin,
+  consoleShot,
+  createConsoleUser,
+  launchChromium,
+  signInWithPassword,
   edgeRequest,
   freePort,
   loopbackCertificate,
@@ -244,6 +249,60 @@ describe('DNS-01 through the _acme-challenge delegation (Pebble)', () => {
       await previous.close();
     }
   });
+
+  it('shows the delegation and ready to switch in the widget and the console, on a desktop and a phone', async () => {
+    const { dns, t, auth, waitFor } = stack;
+    const hostname = 'shop.ready-c.com';
+    dns.setRecords(hostname, [{ type: 'A', data: '192.0.2.56' }]);
+    const { body } = await create(auth, hostname).expect(201);
+    const delegation = body.domain.dnsRecords.find((r: { purpose: string }) => r.purpose === 'certificate');
+    dns.setRecords(delegation.name, [{ type: 'CNAME', data: delegation.value }]);
+    await request(t.server).post(`/v1/domains/${body.domain.id}/check`).set(auth).expect(200);
+    await waitFor(body.domain.id, (d) => d.monitorStatus === 'ready_to_switch');
+
+    const base = await listeningUrl(t);
+    const session = await request(t.server).post(`/v1/domains/${body.domain.id}/connect-session`).set(auth).expect(200);
+    const [{ workspace_id: ws }] = await t.db.query<{ workspace_id: string }>(
+      'select workspace_id from domains where id = $1',
+      [body.domain.id],
+    );
+    const login = await createConsoleUser(t, {
+      email: 'support@ready-c.com',
+      password: 'ready-c password 1',
+      operator: true,
+    });
+    const browser = await launchChromium();
+    try {
+      for (const [device, viewport] of [
+        ['desktop', { width: 1280, height: 900 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const) {
+        const widget = await browser.newPage({ viewport });
+        await widget.goto(`${base}/widget/demo?token=${session.body.connectSession.token as string}`);
+        const status = widget.getByRole('status');
+        await status.waitFor();
+        await expect(status.getAttribute('data-status')).resolves.toBe('ready_to_switch');
+        await expect(status.textContent()).resolves.toContain('Ready to switch');
+        await expect(widget.getByRole('table').textContent()).resolves.toContain(delegation.value);
+        await expect(widget.getByText(/lets us issue your certificate before you switch/).count()).resolves.toBe(1);
+        await widget.screenshot({
+          path: join(CONSOLE_ARTIFACTS, `widget-ready-to-switch-${device}.png`),
+          fullPage: true,
+        });
+
+        const context = await browser.newContext({ viewport });
+        const page = await signInWithPassword(context, base, login);
+        await page.goto(`${base}/console/w/${ws}/domains/${body.domain.id as string}`);
+        await page.getByRole('heading', { name: hostname }).waitFor();
+        await expect(page.locator('main').textContent()).resolves.toContain('Ready: the certificate is issued');
+        await expect(page.locator('main').textContent()).resolves.toContain(delegation.name);
+        await consoleShot(page, `domain-ready-to-switch-${device}`);
+        await context.close();
+      }
+    } finally {
+      await browser.close();
+    }
+  });
 });
 
 /** The provider the customer moves away from: any HTTPS server answering 200. */
@@ -267,4 +326,11 @@ async function startPreviousProvider(): Promise<{ get(hostname: string): Promise
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The app's base URL, listening on a loopback port (the browser needs a real address). */
+async function listeningUrl(t: CertificateStack['t']): Promise<string> {
+  const address = t.server.address();
+  if (!address || typeof address === 'string') await t.app.listen(0, '127.0.0.1');
+  return (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
 }

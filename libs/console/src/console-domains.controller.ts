@@ -1,13 +1,12 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError, edgeSettingsOf } from '@app/kernel';
 import { ConnectSessions } from '@app/connect-sessions';
-import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domain-model';
+import { DOMAIN_STATUSES, MONITOR_STATUSES, wildcardBase } from '@app/domain-model';
 import {
   CreateDomainDto,
   DomainCommands,
   DomainRepository,
   UpdateDomainDto,
-  requiredDnsRecords,
   toDomainView,
 } from '@app/domains';
 import { RecordChecks } from '@app/tools';
@@ -100,14 +99,11 @@ export class ConsoleDomainsController {
 
   private async detail(ws: string, id: string): Promise<DomainDetail> {
     const domain = toDomainView(await this.domains.get(ws, id), this.edge);
-    // Every required record sits at the hostname itself ('@').
-    const records = requiredDnsRecords(domain.hostname, domain.apex, this.edge).map((r) => ({
-      type: r.type,
-      name: '@',
-      value: r.value,
-    }));
+    // The domain's records by their full names (a trailing dot: absolute), the delegation included;
+    // a wildcard's are checked from the name under its `*` label.
+    const records = domain.dnsRecords.map((r) => ({ type: r.type, name: `${r.name}.`, value: r.value }));
     const check = await this.records
-      .single({ hostname: domain.hostname, records })
+      .single({ hostname: wildcardBase(domain.hostname), records })
       .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
     return {
       domain,

@@ -21,7 +21,8 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     active_ssl: { tone: 'ok', label: 'Connected' },
     target_not_loading: { tone: 'warn', label: 'Site not loading' },
     ssl_failed: { tone: 'bad', label: 'Certificate failed' },
-    ssl_expired: { tone: 'bad', label: 'Certificate expired' }
+    ssl_expired: { tone: 'bad', label: 'Certificate expired' },
+    ready_to_switch: { tone: 'ok', label: 'Ready to switch' }
   };
   var PROVIDERS = [
     { id: 'cloudflare', name: 'Cloudflare', hint: 'An API token with Zone:Read and DNS:Edit on this zone.' },
@@ -48,7 +49,8 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     '.primary{background:#2563eb;border-color:#2563eb;color:#fff}.primary:hover{background:#1d4ed8}',
     '.copy{font-size:12px;padding:3px 9px}',
     'button:focus-visible,.button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #93b4ff;outline-offset:2px}',
-    'ol,ul{margin:0;padding-left:22px}li{margin:4px 0}.quirks li{color:#7c2d12}',
+    'ol,ul{margin:0;padding-left:22px}li{margin:4px 0;overflow-wrap:anywhere}.quirks li{color:#7c2d12}',
+    'td.type code{word-break:normal;white-space:nowrap}.why{margin-top:8px}',
     '.dc{margin-top:16px;padding:14px;border:1px dashed #93b4ff;border-radius:10px;background:#f5f8ff}',
     'form{display:grid;grid-template-columns:minmax(140px,200px) 1fr auto;gap:10px;align-items:end}',
     'label{display:block;font-size:12px;font-weight:600;color:#52606d;margin-bottom:4px}',
@@ -230,9 +232,10 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     var ins = self.state.instructions;
     card.appendChild(el('h2', {}, ['Connect ', el('span', { class: 'host', text: domain.hostname })]));
     var provider = ins && ins.provider && ins.provider.detected ? ins.provider.name : null;
+    var what = self.records().length > 1 ? 'the records below' : 'the record below';
     card.appendChild(el('p', { class: 'sub', text: provider
-      ? 'Your DNS is hosted at ' + provider + '. Add the record below there, or let us do it for you.'
-      : 'Add the record below at the company that hosts your DNS (often where you bought the domain).' }));
+      ? 'Your DNS is hosted at ' + provider + '. Add ' + what + ' there, or let us do it for you.'
+      : 'Add ' + what + ' at the company that hosts your DNS (often where you bought the domain).' }));
 
     self.statusNode = el('div', { class: 'status' });
     card.appendChild(self.statusNode);
@@ -282,7 +285,7 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     }
     var rows = self.records().map(function (r) {
       return el('tr', {}, [
-        el('td', {}, [el('code', { text: r.type })]),
+        el('td', { class: 'type' }, [el('code', { text: r.type })]),
         cell(r.type + ' name', r.name),
         cell(r.type + ' value', r.value),
         el('td', { text: String(r.ttl) })
@@ -292,7 +295,11 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
       el('thead', {}, [el('tr', {}, ['Type', 'Name', 'Value', 'TTL'].map(function (h) { return el('th', { scope: 'col', text: h }); }))]),
       el('tbody', {}, rows)
     ]);
-    return el('div', {}, [table, live]);
+    var delegation = self.records().filter(function (r) { return r.purpose === 'certificate'; })[0];
+    var why = delegation && el('p', { class: 'sub why', text: self.state.domain.hostname.indexOf('*.') === 0
+      ? 'The ' + delegation.name + ' record is required: your wildcard certificate is issued and renewed through it.'
+      : 'The ' + delegation.name + ' record lets us issue your certificate before you switch, so HTTPS works from the first visit, and renew it without touching your DNS again.' });
+    return el('div', {}, [table, why || null, live]);
   };
 
   Widget.prototype.renderStatus = function (problem) {
