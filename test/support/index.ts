@@ -19,3 +19,4 @@ export * from './private-postgres';
 export * from './eventually';
 export * from './oidc-issuer';
 export * from './console-browser';
+export * from './prometheus';
