@@ -105,4 +105,21 @@ describe('taking over the leases of a node gone from PostgreSQL and NATS', () =>
     const back = await present('lost-presence-a');
     await expect(back.leases.renew('lost-presence-a', [held])).resolves.toEqual([]);
   });
+
+  it("renews and claims only while this node's own presence session holds the lock (checked by PostgreSQL)", async () => {
+    const a = await present('own-session-a');
+    const [held] = await a.leases.claim('own-session-a', [50]);
+    // A session that does not hold the lock, as a presence session that ended before the node noticed.
+    const other = new Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      const { rows } = await other.query<{ pid: number }>('select pg_backend_pid() as pid');
+      const stale = new LeaseRepository(db, 10_000, { pid: () => rows[0].pid });
+      await expect(stale.renew('own-session-a', [held])).rejects.toBeInstanceOf(PresenceLostError);
+      await expect(stale.claim('own-session-a', [51])).resolves.toEqual([]);
+    } finally {
+      await other.end();
+    }
+    await expect(a.leases.renew('own-session-a', [held])).resolves.toEqual([]);
+  });
 });
