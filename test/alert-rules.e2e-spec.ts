@@ -100,7 +100,7 @@ describe('alert rules (k8s/monitoring)', () => {
     }
   });
 
-  it("README's operations section lists every alert, and the dashboard charts every SLO's recorded ratios", () => {
+  it("README's operations section lists every alert; the dashboard charts every SLO's recorded ratios and names every alert", () => {
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
     const operations = readme.slice(readme.indexOf('\n## Operations'));
     expect(alertNames().filter((name) => !operations.includes(`\`${name}\``))).toEqual([]);
@@ -108,5 +108,6 @@ describe('alert rules (k8s/monitoring)', () => {
     const records = groups().flatMap((g) => g.rules.filter((r) => r.record).map((r) => r.record!));
     const slos = [...new Set(records.map((r) => r.split(':')[1]))];
     expect(slos.filter((slo) => !dashboard.includes(`slo:${slo}:error_ratio_rate1h`))).toEqual([]);
+    expect(alertNames().filter((name) => !dashboard.includes(name))).toEqual([]);
   });
 });
