@@ -71,6 +71,7 @@ describe('Caddy on-demand TLS in front of the edge', () => {
         EDGE_HTTP_PORT: String(edge.http),
         EDGE_HTTPS_PORT: String(edge.https),
         OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+        TRUSTED_PROXIES: '127.0.0.1/32', // Caddy, in front of the edge's HTTP port
       },
       rootModule: loopbackStandalone,
     });

@@ -10,7 +10,7 @@ export interface EdgeOptions {
   listenHost: string;
   /** OUTBOUND_ALLOW_CIDRS: ranges exempt from the SSRF rules. */
   allowCidrs: readonly string[];
-  /** Peers whose X-Forwarded-Proto is believed on the HTTP port (Caddy in front of the edge). */
+  /** Peers whose X-Forwarded-Proto is believed on the HTTP port (Caddy in front of the edge): TRUSTED_PROXIES. */
   trustedProxyCidrs: readonly string[];
   connectTimeoutMs: number;
   /** Longest silence from the origin while waiting for or streaming its response. */
@@ -25,9 +25,8 @@ export interface EdgeOptions {
   maxCachedCertificates: number;
 }
 
-export const EDGE_DEFAULTS: Omit<EdgeOptions, 'httpPort' | 'httpsPort' | 'allowCidrs'> = {
+export const EDGE_DEFAULTS: Omit<EdgeOptions, 'httpPort' | 'httpsPort' | 'allowCidrs' | 'trustedProxyCidrs'> = {
   listenHost: '0.0.0.0',
-  trustedProxyCidrs: ['127.0.0.0/8', '::1/128'],
   connectTimeoutMs: 10_000,
   idleTimeoutMs: 60_000,
   maxBodyBytes: 100 * 1024 * 1024,
@@ -44,6 +43,8 @@ export function edgeOptions(config: AppConfig, overrides: Partial<EdgeOptions> =
     httpPort: config.edgeHttpPort,
     httpsPort: config.edgeHttpsPort,
     allowCidrs: config.outboundAllowCidrs,
+    // Exactly the configured proxies: loopback is not trusted by default (any local process could claim HTTPS).
+    trustedProxyCidrs: config.trustedProxies,
     ...overrides,
   };
 }

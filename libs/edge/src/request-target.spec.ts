@@ -1,4 +1,4 @@
-import { httpsLocation, originPath, parseRequestTarget, redirectLocation } from './request-target';
+import { httpsLocation, originPath, parseRequestTarget, redirectLocation, withoutDotSegments } from './request-target';
 
 describe('parseRequestTarget', () => {
   it.each([
@@ -7,12 +7,38 @@ describe('parseRequestTarget', () => {
     ['/a?', { path: '/a', query: '' }],
     ['/a?x=1#frag', { path: '/a', query: 'x=1' }],
     ['//evil.example/x', { path: '//evil.example/x', query: '' }],
-    ['/%2e%2e/a%20b', { path: '/%2e%2e/a%20b', query: '' }],
+    ['/%2e%2e/a%20b', { path: '/a%20b', query: '' }],
+    ['/a/%20b%2Fc', { path: '/a/%20b%2Fc', query: '' }],
   ])('%j', (url, expected) => expect(parseRequestTarget(url)).toEqual(expected));
 
-  it.each([[undefined], [''], ['*'], ['http://other.example/x'], ['x/y']])('refuses %j', (url) =>
-    expect(parseRequestTarget(url)).toBeUndefined(),
-  );
+  it.each([
+    [undefined],
+    [''],
+    ['*'],
+    ['http://other.example/x'],
+    ['x/y'],
+    ['/..%2f456/secret'],
+    ['/a/..%2F..%2Fb'],
+    ['/%2e%2e%5csecret'],
+    ['/a/..\\b'],
+    ['/x/.%2fy'],
+  ])('refuses %j', (url) => expect(parseRequestTarget(url)).toBeUndefined());
+});
+
+describe('withoutDotSegments (RFC 3986 5.2.4)', () => {
+  it.each([
+    ['/', '/'],
+    ['/a/b/c/./../../g', '/a/g'],
+    ['/mid/content=5/../6', '/mid/6'],
+    ['/../456/secret', '/456/secret'],
+    ['/../../..', '/'],
+    ['/%2E%2E/%2e/x', '/x'],
+    ['/a/..', '/'],
+    ['/a/b/..', '/a/'],
+    ['/a/.', '/a/'],
+    ['/a//b', '/a//b'],
+    ['/a..b/...', '/a..b/...'],
+  ])('%s -> %s', (path, expected) => expect(withoutDotSegments(path)).toBe(expected));
 });
 
 describe('originPath and redirectLocation', () => {
