@@ -4,11 +4,12 @@ import { currentRates } from '@app/metrics';
 import type { SqlExecutor } from '@app/persistence';
 import { pruneOldCommands } from './actor-command.store';
 import { ActorHost, HostLimits } from './actor-host';
-import { ActorKind } from './actor.types';
+import { ActorKind, ActorProbe } from './actor.types';
 import { ActorMetrics } from './actors.metrics';
 import { LeaseRepository } from './lease.repository';
 import { Membership } from './membership';
 import { PgPresence } from './presence';
+import { actorSubject } from './shard';
 import { DEFAULT_LEASE_TIMINGS, LeaseTimings, ShardManager } from './shard-manager';
 import { SnapshotWriter } from './snapshot-writer';
 
@@ -18,6 +19,8 @@ export const SHARDS_RELEASED_SUBJECT = 'cluster.control.released';
 export const nodeSubject = (nodeId: string) => `cluster.node.${nodeId}`;
 /** A node that does not answer its subject within this is not taken for gone (it may be paused). */
 const NODE_PROBE_MS = 500;
+/** Shards of a suspect asked about too (every one of them must have no responders). */
+const SHARDS_PROBED = 3;
 const CLEANUP_EVERY_MS = 10 * 60_000;
 
 export interface NodeStatus {
@@ -86,17 +89,30 @@ export class ActorNode {
     );
   }
 
-  /** Of `nodeIds`, those whose node subject has no responders; a late or missing answer is not proof. */
+  /**
+   * Of `nodeIds`, those NATS no longer knows: no responders on the node's own subject, nor on a few
+   * of the shards it holds (a node of an earlier release, during a rolling deploy, answers only
+   * those). A late or missing answer is not proof: the node may be paused.
+   */
   private async goneFromNats(nodeIds: string[]): Promise<string[]> {
-    const answers = await Promise.all(
-      nodeIds.map((id) =>
-        this.options.bus.request(nodeSubject(id), {}, NODE_PROBE_MS).then(
-          () => false,
-          (error: unknown) => error instanceof NoRespondersError,
-        ),
-      ),
+    const gone = await Promise.all(nodeIds.map((id) => this.unknownToNats(id)));
+    return nodeIds.filter((_, i) => gone[i]);
+  }
+
+  private async unknownToNats(nodeId: string): Promise<boolean> {
+    const unanswered = (subject: string, payload: unknown) =>
+      this.options.bus.request(subject, payload, NODE_PROBE_MS).then(
+        () => false,
+        (error: unknown) => error instanceof NoRespondersError,
+      );
+    if (!(await unanswered(nodeSubject(nodeId), {}))) return false;
+    const held = await this.options.db.query<{ shard: number }>(
+      'select shard from shard_leases where owner = ? and expires_at > now() order by random() limit ?',
+      [nodeId, SHARDS_PROBED],
     );
-    return nodeIds.filter((_, i) => answers[i]);
+    const probe: ActorProbe = { probe: `liveness of ${nodeId}` };
+    const answers = await Promise.all(held.map((r) => unanswered(actorSubject('liveness', Number(r.shard)), probe)));
+    return answers.every(Boolean);
   }
 
   /** Called after each group commit that wrote outbox events on this node (the relay's wake-up). */
