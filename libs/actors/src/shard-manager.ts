@@ -221,7 +221,8 @@ export class ShardManager {
    */
   private async goneOwners(): Promise<string[]> {
     if (!this.liveness) return [];
-    const silent = await this.leases.ownersWithoutPresence(this.nodeId);
+    // PostgreSQL away: nobody is taken over, and the renewals already say why.
+    const silent = await this.leases.ownersWithoutPresence(this.nodeId).catch(() => []);
     if (!silent.length) return [];
     const gone = await this.liveness.gone(silent);
     if (gone.length)
