@@ -295,7 +295,8 @@ describe('alerts against a real Prometheus scraping api, node and edge', () => {
       what: 'an order failed at the CA',
     });
     const from = Date.now();
-    await firesAndResolves('CertificateIssuanceFailing', from, async () => cas.letsencrypt.down(false));
+    const forThisCa = (alerts: PrometheusAlert[]) => alerts.some((a) => a.labels.issuer === 'letsencrypt');
+    await firesAndResolves('CertificateIssuanceFailing', from, async () => cas.letsencrypt.down(false), forThisCa);
     const [alert] = log.seen.filter((s) => s.name === 'CertificateIssuanceFailing');
     expect(alert.severity).toBe('ticket');
     expect(log.pages(from)).toEqual([]);
