@@ -6,6 +6,7 @@ import { ExpiryRow, certificateExpiries } from './certificate-expiry.queries';
 
 /** Scrapes come every 15-60 s; the figures move by the hour. */
 const REFRESH_MS = 60_000;
+const READ_WAIT_MS = 2_000;
 
 type Source = () => Promise<ExpiryRow>;
 let source: Source | undefined;
@@ -21,7 +22,11 @@ async function current(): Promise<ExpiryRow | undefined> {
       .then((row) => void (cached = { at: Date.now(), row }))
       .catch((err: unknown) => logger.warn({ err }, 'Reading certificate expiries failed'))
       .finally(() => (refreshing = undefined));
-    await refreshing;
+    // A database that does not answer must not hold the whole scrape (the alerts on an unreachable
+    // database read the same scrape): after READ_WAIT_MS, the last figures, or none.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([refreshing, new Promise((resolve) => (timer = setTimeout(resolve, READ_WAIT_MS)))]);
+    clearTimeout(timer);
   }
   return cached?.row;
 }
