@@ -59,7 +59,9 @@ describe('/v1/domains', () => {
       status: 'pending',
       monitorStatus: 'unknown',
       monitorMessage: 'Setup in progress',
-      dnsRecords: [{ type: 'CNAME', name: 'shop.customer-a.com', value: 'edge.saas-test.net', ttl: 3600 }],
+      dnsRecords: [
+        { type: 'CNAME', name: 'shop.customer-a.com', value: 'edge.saas-test.net', ttl: 3600, purpose: 'traffic' },
+      ],
     });
     expect(res.body.domain.id).toMatch(/^dom_/);
     const events = await t.db.query(
@@ -89,7 +91,9 @@ describe('/v1/domains', () => {
   it('gives apex hostnames A records to the edge addresses', async () => {
     const res = await create({ hostname: 'caa-ok.com', originUrl: ORIGIN_URL }).expect(201);
     expect(res.body.domain.apex).toBe(true);
-    expect(res.body.domain.dnsRecords).toEqual([{ type: 'A', name: 'caa-ok.com', value: '203.0.113.10', ttl: 3600 }]);
+    expect(res.body.domain.dnsRecords).toEqual([
+      { type: 'A', name: 'caa-ok.com', value: '203.0.113.10', ttl: 3600, purpose: 'traffic' },
+    ]);
     expect(res.body.warnings).toBeUndefined();
   });
 

@@ -29,7 +29,10 @@ export class DnsApply {
     const provider = this.providers.find((p) => p.id === providerId);
     if (!provider) throw new Error(`No DNS provider adapter for ${providerId}`);
     const edge = edgeSettingsOf(this.config);
-    const desired = requiredDnsRecords(record.hostname, record.apex && !provider.flattensApexCname, edge);
+    // The traffic records only (SPEC 4.2 rule 4: A, AAAA, CNAME and ALIAS at the hostname itself).
+    const desired = requiredDnsRecords(record.hostname, record.apex && !provider.flattensApexCname, edge).map(
+      ({ type, name, value, ttl }) => ({ type, name, value, ttl }),
+    );
     const result = await provider.apply(record.hostname, desired, token);
     const { domain } = await this.commands.check(workspaceId, id);
     return { applied: { provider: provider.id, ...result }, domain };
