@@ -37,6 +37,10 @@ const noDatabase: SqlExecutor = {
   transaction: () => Promise.reject(new Error('no database in this test')),
 };
 
+/** Every host a test started, stopped after it even when it failed (a running sweeper keeps Jest from exiting). */
+const started: ActorHost[] = [];
+afterEach(() => started.splice(0).forEach((host) => host.stop()));
+
 function setup(limits = { idleMs: 60_000, maxResident: 1000 }) {
   let now = 1_000_000;
   const kind = new Tally();
@@ -50,6 +54,7 @@ function setup(limits = { idleMs: 60_000, maxResident: 1000 }) {
   const host = new ActorHost('node-a', new InProcessBus(), noDatabase, sink, ActorMetrics.get(), limits, () => now);
   host.register(kind);
   host.start({ lease: () => ({ shard: 0, epoch: 7 }) });
+  started.push(host);
   const ask = (id: string, command: unknown, commandId = `${id}-${Math.random()}`, attempt = 1) =>
     host.dispatch(0, { kind: 'tally', id, command, commandId, attempt });
   return { host, kind, writes, ask, advance: (ms: number) => (now += ms), now: () => now };
