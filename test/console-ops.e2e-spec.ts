@@ -297,7 +297,7 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     for (const [name, ms] of Object.entries(figures)) expect([name, ms, ms < 1000]).toEqual([name, ms, true]);
     // And the database's part of a selective search, through the repository the page reads: pages of a
     // search that scans every row (no trigram index) loaded in 0.75-1.6 s here, close to the bound on a
-    // quiet machine; the query alone takes 0.6 s where the index answers in 10-25 ms. (A search every
+    // quiet machine (about 0.6 s more per page) where the indexed query takes 10-25 ms. (A search every
     // domain matches reads them all either way: 0.15-0.3 s, bounded by the page loads above.)
     const repository = t.app.get(DomainRepository, { strict: false });
     const queryMs: Record<string, number> = {};
