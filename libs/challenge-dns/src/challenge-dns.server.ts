@@ -101,10 +101,12 @@ export class ChallengeDnsServer implements OnApplicationBootstrap, BeforeApplica
     socket.on('data', (chunk: Buffer) => {
       for (const message of framing.push(chunk)) {
         answered = answered.then(async () => {
-          if (socket.destroyed) return;
+          if (socket.destroyed || socket.writableEnded) return;
           if (!this.limiter!.allow(source, Date.now())) {
             this.responder.rateLimited('tcp');
-            return void socket.destroy();
+            // end, not destroy: the answers already written still reach the client, then the connection closes.
+            socket.end();
+            return void socket.setTimeout(1_000, () => socket.destroy());
           }
           const response = await this.responder.respond(message, 'tcp');
           if (response) socket.write(frame(response));
