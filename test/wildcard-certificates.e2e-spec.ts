@@ -296,6 +296,15 @@ describe('DNS-01 through the _acme-challenge delegation (Pebble)', () => {
         await page.getByRole('heading', { name: hostname }).waitFor();
         await expect(page.locator('main').textContent()).resolves.toContain('Ready: the certificate is issued');
         await expect(page.locator('main').textContent()).resolves.toContain(delegation.name);
+        // Nothing runs off the side: the page is as wide as the screen (tables scroll inside their box).
+        const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
+        expect(width).toBeLessThanOrEqual(viewport.width);
+        if (device === 'phone') {
+          await page.getByText('Menu', { exact: true }).click();
+          await expect(
+            page.getByRole('navigation', { name: 'Console menu' }).getByRole('link', { name: 'Domains' }).isVisible(),
+          ).resolves.toBe(true);
+        }
         await consoleShot(page, `domain-ready-to-switch-${device}`);
         await context.close();
       }

@@ -10,13 +10,13 @@ a{color:var(--brand)}
 .brand{color:#fff;text-decoration:none;font-weight:650;letter-spacing:.2px}.brand span{font-weight:400;color:#b9c3d6}
 .who{display:flex;gap:16px;align-items:center;font-size:14px}.who form{margin:0}
 .who .link{color:#dfe5f1}
-.frame{display:grid;grid-template-columns:220px 1fr;min-height:calc(100vh - 56px)}
+.frame{display:grid;grid-template-columns:220px minmax(0,1fr);min-height:calc(100vh - 56px)}
 .frame.bare{grid-template-columns:1fr}
 .side{background:var(--panel);border-right:1px solid var(--line);padding:16px 12px;display:flex;flex-direction:column;gap:2px}
 .side a{display:block;padding:7px 10px;border-radius:6px;color:var(--ink);text-decoration:none}
 .side a:hover{background:var(--bg)}.side a[aria-current=page]{background:#e6ebfb;color:#1a2f9c;font-weight:600}
 .side-group{margin:14px 10px 4px;font-size:12px;text-transform:uppercase;letter-spacing:.6px;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-main{padding:28px 36px;max-width:1180px;width:100%}
+main{padding:28px 36px;max-width:1180px;width:100%;min-width:0}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:0 0 12px}h3{font-size:15px;margin:16px 0 8px}
 .lead{color:var(--muted);margin:0 0 20px}.muted{color:var(--muted)}
 .head{display:flex;justify-content:space-between;align-items:flex-start;gap:16px;margin-bottom:20px}
@@ -27,7 +27,7 @@ th,td{text-align:left;padding:9px 10px;border-bottom:1px solid var(--line);verti
 th{font-size:12px;text-transform:uppercase;letter-spacing:.5px;color:var(--muted);font-weight:600}
 tbody tr:hover{background:#fafbfd}
 .table-wrap{background:var(--panel);border:1px solid var(--line);border-radius:10px;overflow:auto;margin-bottom:16px}
-code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;overflow-wrap:anywhere}
 .pill{display:inline-block;padding:1px 9px;border-radius:999px;font-size:12.5px;font-weight:600;white-space:nowrap}
 .pill.ok{background:var(--ok-bg);color:var(--ok)}.pill.wait{background:var(--wait-bg);color:var(--wait)}
 .pill.bad{background:var(--bad-bg);color:var(--bad)}.pill.neutral{background:var(--neutral-bg);color:#384252}
@@ -72,6 +72,24 @@ input[aria-invalid=true]{border-color:var(--bad)!important}
 .spaced{margin-top:10px}
 fieldset.scopes{border:1px solid var(--line);border-radius:8px;padding:10px 14px;display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:6px 14px}
 fieldset.scopes legend{font-weight:600;font-size:14px;padding:0 4px}
+.phone-menu{display:none}
+@media (max-width:640px){
+.top{padding:0 14px}.who,.side{display:none}
+.phone-menu{display:block;position:relative}
+.phone-menu summary{cursor:pointer;list-style:none;color:#fff;border:1px solid #4a5878;border-radius:6px;padding:4px 12px;font-weight:600}
+.phone-menu summary::-webkit-details-marker{display:none}
+.menu-panel{position:absolute;right:0;top:44px;z-index:5;width:270px;max-height:80vh;overflow:auto;background:var(--panel);border:1px solid var(--line);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.18);padding:10px;display:flex;flex-direction:column;gap:2px}
+.menu-panel a{display:block;padding:8px 10px;border-radius:6px;color:var(--ink);text-decoration:none}
+.menu-panel a[aria-current=page]{background:#e6ebfb;color:#1a2f9c;font-weight:600}
+.menu-panel form{margin:0;padding:6px 10px}
+.frame{grid-template-columns:minmax(0,1fr)}
+main{padding:16px 14px}
+.head{flex-direction:column;gap:10px}
+.card{padding:14px}
+dl.facts{grid-template-columns:1fr;gap:2px}dl.facts dd{margin-bottom:8px}
+th,td{padding:8px 6px}
+.filters .field{min-width:0;flex:1 1 100%}
+}
 `;
 
 /** Progressive enhancement only: every form works without it. */

@@ -32,12 +32,12 @@ export interface LayoutOptions {
 const navLink = (href: string, label: string, active: boolean) =>
   html`<a href="${href}" ${active ? html` aria-current="page"` : ''}>${label}</a>`;
 
-function nav(options: LayoutOptions): Html {
+/** The console's links: the sidebar on a wide screen, the menu on a phone. */
+function navLinks(options: LayoutOptions): Html {
   const { actor, workspace, section } = options;
   if (!actor) return html``;
   const w = workspace ? `/console/w/${workspace.id}` : '';
-  return html`<nav class="side" aria-label="Console">
-    <p class="side-group">Console</p>
+  return html`<p class="side-group">Console</p>
     ${navLink('/console/workspaces', 'Workspaces', section === 'workspaces')}
     ${actor.user.operator ? navLink('/console/cluster', 'Cluster', section === 'cluster') : ''}
     ${actor.user.operator ? navLink('/console/users', 'Users', section === 'users') : ''}
@@ -53,9 +53,33 @@ function nav(options: LayoutOptions): Html {
             ${navLink(`${w}/webhooks`, 'Webhooks', section === 'webhooks')}
             ${navLink(`${w}/audit`, 'Audit log', section === 'audit')}`
         : ''
-    }
-  </nav>`;
+    }`;
 }
+
+function nav(options: LayoutOptions): Html {
+  if (!options.actor) return html``;
+  return html`<nav class="side" aria-label="Console">${navLinks(options)}</nav>`;
+}
+
+/** Below 640 px the sidebar and the account links fold into one menu (a details element: no script). */
+function phoneMenu(options: LayoutOptions): Html {
+  const { actor } = options;
+  if (!actor) return html``;
+  return html`<details class="phone-menu">
+    <summary>Menu</summary>
+    <nav class="menu-panel" aria-label="Console menu">
+      ${navLinks(options)}
+      <p class="side-group">${actor.user.email}</p>
+      ${signOutForms(actor)}
+    </nav>
+  </details>`;
+}
+
+const signOutForms = (actor: ConsoleActor) =>
+  html`<form method="post" action="/console/sign-out">${csrf(actor)}<button class="link">Sign out</button></form>
+    <form method="post" action="/console/sign-out-everywhere">
+      ${csrf(actor)}<button class="link">Sign out everywhere</button>
+    </form>`;
 
 /** A hidden CSRF field: every console form that changes something carries it. */
 export const csrf = (actor: ConsoleActor) => html`<input type="hidden" name="_csrf" value="${actor.csrfToken}" />`;
@@ -87,15 +111,11 @@ export function layout(options: LayoutOptions): Html {
                   <span
                     >${actor.user.email}${actor.user.operator ? html` <span class="badge">operator</span>` : ''}</span
                   >
-                  <form method="post" action="/console/sign-out">
-                    ${csrf(actor)}<button class="link">Sign out</button>
-                  </form>
-                  <form method="post" action="/console/sign-out-everywhere">
-                    ${csrf(actor)}<button class="link">Sign out everywhere</button>
-                  </form>
+                  ${signOutForms(actor)}
                 </div>`
               : ''
           }
+          ${phoneMenu(options)}
         </header>
         <div class="frame${actor ? '' : ' bare'}">
           ${nav(options)}
