@@ -181,11 +181,17 @@ describe('DNS-01 through the _acme-challenge delegation (Pebble)', () => {
     expect(refused.monitorMessage).toContain('wild-caa.com. CAA 0 issuewild "letsencrypt.org"');
   });
 
-  it('refuses wildcards over a public suffix and more than one wildcard label', async () => {
+  it('refuses wildcards over a public suffix, more than one wildcard label, and a www twin', async () => {
     for (const hostname of ['*.com', '*.co.uk', '*.github.io', '*.*.wild-a.com']) {
       const { body } = await create(stack.auth, hostname).expect(400);
       expect(body).toMatchObject({ error: 'bad_request', details: { field: 'hostname' } });
     }
+    const twin = await request(stack.t.server)
+      .post('/v1/domains')
+      .set(stack.auth)
+      .send({ hostname: '*.www-twin.com', originUrl: origin.url, redirectWww: true })
+      .expect(400);
+    expect(twin.body).toMatchObject({ error: 'bad_request', details: { field: 'redirectWww' } });
   });
 
   it('issues the certificate before the cutover, says ready_to_switch, and serves the first request after it', async () => {

@@ -1,5 +1,5 @@
 import { initialDomainState } from '@app/domain-model';
-import { decideCheck, decideCreate, decideObserve, decideRelease } from './domain.decider';
+import { decideCheck, decideCreate, decideObserve, decidePatch, decideRelease } from './domain.decider';
 import { DomainEnv } from './domain.effects';
 import { DEFAULT_SETTINGS, DomainRecord } from './domain.record';
 import { toDomainView } from './domain.view';
@@ -99,5 +99,46 @@ describe('domain decider', () => {
     expect(first.decision.events?.map((e) => e.type)).toEqual(['domain.failed']);
     const again = decideRelease(first.decision.state!, { type: 'release', hostname: 'shop.example.com' }, ENV);
     expect(again).toMatchObject({ decision: { state: first.decision.state, events: [] }, effects: [] });
+  });
+
+  it('refuses a www twin on a wildcard hostname, at create and at patch', () => {
+    const wildcard = { ...CREATE, hostname: '*.example.com', settings: { ...CREATE.settings, redirectWww: true } };
+    expect(() => decideCreate(undefined, wildcard, ENV, {})).toThrow(
+      expect.objectContaining({ code: 'bad_request', details: { field: 'redirectWww' } }),
+    );
+    const record = { ...RECORD, hostname: '*.example.com' };
+    const patch = { type: 'patch', workspaceId: 'ws_1', changes: { redirectWww: true } } as const;
+    expect(() => decidePatch(record, patch, ENV)).toThrow(expect.objectContaining({ code: 'bad_request' }));
+    expect(() => decidePatch(RECORD, patch, ENV)).not.toThrow();
+  });
+
+  describe('with a challenge zone (pre-validation)', () => {
+    const ZONED: DomainEnv = { ...ENV, edge: { ...ENV.edge, challengeZone: 'acme.example.net' } };
+    const WRONG = { type: 'observe', dns: 'incorrect', originBlocked: false } as const;
+
+    it('orders a certificate while DNS is not ours when the delegation is in place, and not without it', () => {
+      const delegated = decideObserve(RECORD, { ...WRONG, delegated: true }, ZONED);
+      expect(delegated).toMatchObject({ effects: [{ type: 'order_certificate', hostname: 'shop.example.com' }] });
+      expect(decideObserve(RECORD, WRONG, ZONED)).toMatchObject({ effects: [] });
+    });
+
+    it('asks the check to look at the delegation only while no valid certificate is held', () => {
+      const need = decideCheck(RECORD, ZONED, {});
+      expect(need).toMatchObject({
+        need: { type: 'probe', delegation: { name: '_acme-challenge.shop.example.com' } },
+      });
+      const holding = {
+        ...RECORD,
+        machine: {
+          ...RECORD.machine,
+          certificateExpiresAt: '2026-03-01T00:00:00Z',
+          certificateRenewAt: '2026-02-01T00:00:00Z',
+        },
+      };
+      expect(decideCheck(holding, ZONED, {})).toEqual({
+        need: { type: 'probe', hostname: 'shop.example.com', originUrl: RECORD.originUrl, readServedCertificate: true },
+      });
+      expect(decideCheck(RECORD, ENV, {})).not.toMatchObject({ need: { delegation: expect.anything() } });
+    });
   });
 });

@@ -6,6 +6,7 @@ import {
   DomainState,
   challengeDelegation,
   initialDomainState,
+  isWildcard,
   transition,
 } from '@app/domain-model';
 import { DomainError, notFound, wwwTwin } from '@app/kernel';
@@ -47,6 +48,7 @@ export function decideCreate(
   answers: DomainAnswers,
 ): Outcome<'create'> {
   if (state) return createdBefore(state, command, env);
+  refuseWwwTwinOfWildcard(command.hostname, command.settings.redirectWww);
   if (answers.hostnameTaken === undefined) return { need: { type: 'hostname_taken', hostname: command.hostname } };
   if (answers.hostnameTaken)
     throw new DomainError('conflict', `${command.hostname} is already connected`, { hostname: command.hostname });
@@ -65,6 +67,12 @@ export function decideCreate(
   const domain = toDomainView(record, env.edge);
   const events = [{ type: 'domain.created', workspaceId: record.workspaceId, data: { domain } }];
   return { decision: { state: record, events, reply: { domain } }, effects: [] };
+}
+
+/** `*.example.com` already serves `www.example.com`'s label: a www twin of a wildcard means nothing. */
+function refuseWwwTwinOfWildcard(hostname: string, redirectWww: boolean | undefined): void {
+  if (redirectWww && isWildcard(hostname))
+    throw new DomainError('bad_request', 'redirectWww cannot be set on a wildcard hostname', { field: 'redirectWww' });
 }
 
 /**
@@ -86,6 +94,7 @@ function createdBefore(state: DomainRecord, command: Command<'create'>, env: Dom
 
 export function decidePatch(record: DomainRecord, command: Command<'patch'>, env: DomainEnv): Outcome<'patch'> {
   const { changes } = command;
+  refuseWwwTwinOfWildcard(record.hostname, changes.redirectWww);
   const updated: DomainRecord = { ...record, ...changes, updatedAt: env.now.toISOString() };
   // The API ran the SSRF preflight on a new origin before sending it: it is allowed.
   const next = changes.originUrl ? apply(updated, { type: 'origin_allowed' }, env) : unchanged(updated);
