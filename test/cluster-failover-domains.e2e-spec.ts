@@ -17,6 +17,7 @@ import {
   uniqueSubjectPrefix,
   waitForUrl,
 } from '@test/support';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Client } from 'pg';
 
 const DOMAINS = Array.from({ length: 120 }, (_, i) => `f${i}.failover-domains.com`);
@@ -56,6 +57,9 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
     await pg.connect();
   });
   afterAll(async () => {
+    // The processes' logs, for reading how the failover went (test/artifacts, as the outage tests keep theirs).
+    mkdirSync('test/artifacts', { recursive: true });
+    for (const [id, proc] of nodes) writeFileSync(`test/artifacts/failover-domains-${id}.log`, proc.output());
     await stopAllProcesses();
     await pg?.end();
     await dns?.close();
@@ -64,10 +68,11 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
 
   it('takes writes to every domain again within 5 s, with no failed request and no acknowledged write lost', async () => {
     const env = { ...clusterProcessEnv(db.url, uniqueSubjectPrefix()), ...domainEnv(dns.address), RATE_LIMITS: 'off' };
-    const api = startProcess('dist/apps/api/src/main.js', env);
+    const api = startProcess('dist/apps/api/src/main.js', { ...env, LOG_LEVEL: 'info' });
+    nodes.set('api', api);
     const url = await waitForUrl(api, 120_000);
     for (const id of ['n1', 'n2', 'n3'])
-      nodes.set(id, startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: id }));
+      nodes.set(id, startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: id, LOG_LEVEL: 'info' }));
     await Promise.all([...nodes.values()].map((n) => waitForUrl(n, 120_000)));
     await eventually(
       async () => (await pg.query('select distinct owner from shard_leases where expires_at > now()')).rows.length,
@@ -134,6 +139,7 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
     ).rows.map((r) => r.hostname);
     expect(onN2.length).toBeGreaterThan(10);
     const killedAt = Date.now();
+    console.log(`killing n2 at ${new Date(killedAt).toISOString()}`);
     nodes.get('n2')!.child.kill('SIGKILL');
     // At the kill, every domain once more: the last acknowledgement is when all took writes again.
     const atKill = await Promise.all(DOMAINS.map((hostname) => write(hostname, ++seq)));

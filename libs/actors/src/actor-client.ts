@@ -27,6 +27,8 @@ const PROBE_EVERY_MS = 1_000;
 /** A probe unanswered this long says nothing (the owner may be paused): keep waiting. */
 const PROBE_TIMEOUT_MS = 500;
 
+const NO_RESPONDERS_BACKOFF_CAP_MS = 250;
+
 /** The node that took the command is gone: send it again now, not at the end of the attempt. */
 class CommandLostError extends Error {}
 
@@ -91,7 +93,10 @@ export class ActorClient {
             this.logger.warn({ kind, id, commandId, attempt }, 'Actor command attempt timed out; retrying');
         } else throw error;
       }
-      const backoff = Math.random() * Math.min(1_000, 25 * 2 ** attempt);
+      // Nobody serves the shard (a killed owner's shards are taken over within about a second): a
+      // no-responders answer costs one round trip, so look again sooner than after other failures.
+      const cap = reason === 'no_responders' ? NO_RESPONDERS_BACKOFF_CAP_MS : 1_000;
+      const backoff = Math.random() * Math.min(cap, 25 * 2 ** attempt);
       if (Date.now() + backoff >= giveUpAt) {
         this.logger.warn({ kind, id, commandId, attempts: attempt, reason }, 'Actor command gave up: 503');
         throw new DomainError(
