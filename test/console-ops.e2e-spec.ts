@@ -199,6 +199,12 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     const page = await signInConsole(browser, base, operator);
     await page.goto(`${base}/console/cluster`);
     await page.getByText('every shard has an owner').waitFor();
+    // The shard numbers are folded: a count of ranges, the numbers only when asked for.
+    const shards = page.locator('details.shards').first();
+    await expect(shards.locator('summary').textContent()).resolves.toMatch(/^\s*\d+ ranges?\s*$/);
+    await expect(shards.locator('code').isVisible()).resolves.toBe(false);
+    await shards.locator('summary').click();
+    await expect(shards.locator('code').isVisible()).resolves.toBe(true);
     const monitor = page.locator('section', { has: page.getByRole('heading', { name: 'Monitor' }) });
     await expect(monitor.textContent()).resolves.toMatch(/probes\/s/);
     await expect(monitor.textContent()).resolves.toMatch(/oldest overdue probe/);

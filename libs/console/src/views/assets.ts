@@ -72,6 +72,7 @@ input[aria-invalid=true]{border-color:var(--bad)!important}
 .spaced{margin-top:10px}
 fieldset.scopes{border:1px solid var(--line);border-radius:8px;padding:10px 14px;display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:6px 14px}
 fieldset.scopes legend{font-weight:600;font-size:14px;padding:0 4px}
+details.shards summary{cursor:pointer;font-size:13px}details.shards code{display:block;max-width:420px;margin-top:4px}
 .phone-menu{display:none}
 @media (max-width:640px){
 .top{padding:0 14px}.who,.side{display:none}

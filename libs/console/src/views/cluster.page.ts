@@ -28,6 +28,19 @@ function duration(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
+/**
+ * The shard numbers folded away: consistent hashing scatters a node's shards, so the list of ranges
+ * runs to hundreds of numbers that pushed every other column off the screen.
+ */
+function shardList(ranges: string) {
+  if (!ranges) return '';
+  const count = ranges.split(',').length;
+  return html`<details class="shards">
+    <summary class="muted">${count === 1 ? '1 range' : `${count} ranges`}</summary>
+    <code class="muted">${ranges}</code>
+  </details>`;
+}
+
 export function clusterPage(actor: ConsoleActor, c: ClusterView) {
   const behind = c.monitor.lagSeconds >= 60;
   return layout({
@@ -92,7 +105,7 @@ export function clusterPage(actor: ConsoleActor, c: ClusterView) {
                       html`<tr>
                         <td><code>${n.nodeId}</code></td>
                         <td>${pill(n.draining ? 'pending' : 'active')} ${n.draining ? 'draining' : ''}</td>
-                        <td>${n.shardsOwned}<br /><code class="muted">${n.shards}</code></td>
+                        <td>${n.shardsOwned}${shardList(n.shards)}</td>
                         <td>${n.residentActors}</td>
                         <td>${n.mailboxDepth}</td>
                         <td>${perSecond(n.rates.monitorProbes ?? 0)}</td>
