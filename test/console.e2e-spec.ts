@@ -16,7 +16,8 @@ import {
 } from '@test/support';
 import { Browser } from 'playwright-core';
 import request from 'supertest';
-import { consoleShot, launchChromium, signInWithPassword } from './support/console-browser';
+import { CONSOLE_ARTIFACTS, consoleShot, launchChromium, signInWithPassword } from './support/console-browser';
+import { join } from 'node:path';
 
 const OPERATOR = { email: 'ops@example.com', password: 'operator-password-1' };
 
@@ -155,14 +156,32 @@ describe('the web console in headless Chromium', () => {
 
     await page.getByRole('button', { name: 'Create connect link' }).click();
     const link = (await page.locator('#connect-link').textContent())!.trim();
-    expect(link).toMatch(/\/widget\/demo\?token=cs_/);
+    expect(link).toMatch(/\/connect\?token=cs_/);
+    // No PUBLIC_BASE_URL here: the console says the link uses the address it was reached at.
+    await expect(page.locator('.secret').textContent()).resolves.toContain('PUBLIC_BASE_URL is not set');
     await expect(page.locator('.timeline').textContent()).resolves.toContain('domain.created');
     await consoleShot(page, 'domain-detail');
-    // The link opens the connect widget for this domain.
-    const widget = await context.newPage();
-    await widget.goto(link.replace(/^https?:\/\/[^/]+/, base));
-    await widget.waitForFunction("!!document.querySelector('#connect')?.shadowRoot?.querySelector('table')");
-    await widget.close();
+    // The link opens the end customer's page: the widget for this domain, from the SaaS by name, nothing
+    // for developers (no embed code, no API key sample).
+    for (const [device, viewport] of [
+      ['desktop', { width: 1280, height: 900 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      const widget = await browser.newPage({ viewport });
+      await widget.goto(link.replace(/^https?:\/\/[^/]+/, base));
+      await widget.waitForFunction("!!document.querySelector('#connect')?.shadowRoot?.querySelector('table')");
+      await expect(widget.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        'Connect your domain to Acme Inc.',
+      );
+      const text = (await widget.locator('body').textContent()) ?? '';
+      expect(text).not.toMatch(/Embed it|sk_live|connect-session|curl/);
+      await widget.screenshot({ path: join(CONSOLE_ARTIFACTS, `connect-link-page-${device}.png`), fullPage: true });
+      await widget.close();
+    }
+    const stale = await browser.newPage();
+    await stale.goto(`${base}/connect?token=cs_not.a.token`);
+    await expect(stale.getByRole('alert').textContent()).resolves.toContain('This link is not valid or has expired');
+    await stale.close();
 
     await page.goto(`${base}/console/w/${acme}/domains`);
     await page.getByRole('link', { name: 'gone.customer-a.com' }).click();

@@ -4,6 +4,7 @@ import { CLOCK, Clock } from '@app/kernel';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import {
   CONNECT_SESSION_PREFIX,
+  ConnectSessionClaims,
   connectSessionKey,
   newSessionJti,
   signConnectSession,
@@ -53,6 +54,11 @@ export class ConnectSessions implements CredentialResolver, OnModuleInit {
       domainId: domain.id,
       hostname: domain.hostname,
     };
+  }
+
+  /** The claims of a valid, unexpired token; undefined for anything else. */
+  claims(token: string): ConnectSessionClaims | undefined {
+    return verifyConnectSession(this.key, token, this.clock.now());
   }
 
   recognizes(token: string): boolean {

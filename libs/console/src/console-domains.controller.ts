@@ -2,13 +2,7 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError, edgeSettingsOf } from '@app/kernel';
 import { ConnectSessions } from '@app/connect-sessions';
 import { DOMAIN_STATUSES, MONITOR_STATUSES, wildcardBase } from '@app/domain-model';
-import {
-  CreateDomainDto,
-  DomainCommands,
-  DomainRepository,
-  UpdateDomainDto,
-  toDomainView,
-} from '@app/domains';
+import { CreateDomainDto, DomainCommands, DomainRepository, UpdateDomainDto, toDomainView } from '@app/domains';
 import { RecordChecks } from '@app/tools';
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';
@@ -176,11 +170,13 @@ export class ConsoleDomainsController {
       action: 'domain.connect_link_created',
       target: id,
     });
-    const base = this.config.publicBaseUrl ?? `${request.protocol}://${String(request.headers.host)}`;
+    const guessed = `${request.protocol}://${String(request.headers.host)}`;
+    const base = this.config.publicBaseUrl ?? guessed;
     const detail = await this.detail(ws, id);
     detail.connectLink = {
-      url: `${base}/widget/demo?token=${encodeURIComponent(session.token)}`,
+      url: `${base}/connect?token=${encodeURIComponent(session.token)}`,
       expiresAt: session.expiresAt,
+      ...(this.config.publicBaseUrl ? {} : { guessedBase: guessed }),
     };
     return domainPage(actor, w, detail);
   }

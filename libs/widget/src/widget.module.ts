@@ -1,3 +1,5 @@
+import { ConnectSessionsModule } from '@app/connect-sessions';
+import { WorkspacesModule } from '@app/workspaces';
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
@@ -31,6 +33,10 @@ class SessionCors implements OnModuleInit {
   }
 }
 
-/** GET /widget.js and /widget/demo (public), and CORS for the connect-session endpoints. */
-@Module({ controllers: [WidgetController], providers: [SessionCors] })
+/** GET /widget.js, /widget/demo and /connect (public), and CORS for the connect-session endpoints. */
+@Module({
+  imports: [ConnectSessionsModule, WorkspacesModule],
+  controllers: [WidgetController],
+  providers: [SessionCors],
+})
 export class WidgetModule {}

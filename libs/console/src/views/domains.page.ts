@@ -155,7 +155,8 @@ export interface DomainDetail {
   domain: DomainView;
   check: HostnameCheckView | { error: string };
   timeline: TimelineItem[];
-  connectLink?: { url: string; expiresAt: string };
+  /** `guessedBase`: PUBLIC_BASE_URL is unset, so the link uses the address the console was reached at. */
+  connectLink?: { url: string; expiresAt: string; guessedBase?: string };
   /** The ACME CA certificates come from (the host of ACME_DIRECTORY_URL). */
   issuer: string;
 }
@@ -229,6 +230,15 @@ export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDe
               <strong>Connect link for your customer</strong> — it opens the connect widget for this domain only, until
               ${when(d.connectLink.expiresAt)}. <code id="connect-link">${d.connectLink.url}</code
               ><button type="button" class="secondary" data-copy="connect-link" hidden>Copy</button>
+              ${
+                d.connectLink.guessedBase
+                  ? html`<p class="field-problem">
+                      PUBLIC_BASE_URL is not set, so this link uses the address you reached the console at
+                      (<code>${d.connectLink.guessedBase}</code>); make sure your customer can open it, or ask your
+                      operators to set PUBLIC_BASE_URL.
+                    </p>`
+                  : ''
+              }
             </div>`
           : ''
       }

@@ -83,6 +83,13 @@ export const DOMAIN_OPERATIONS: Record<string, OperationDoc> = {
     response: str(),
     contentType: 'text/html',
   },
+  'GET /connect': {
+    summary:
+      "The end customer's page behind a connect link (?token=<connect-session token>): the widget, for the workspace that sent it",
+    query: { token: { type: 'string', description: 'A connect-session token' } },
+    response: str(),
+    contentType: 'text/html',
+  },
   'POST /v1/domains/bulk': {
     summary: 'Connect up to 100 hostnames in one call',
     description:
