@@ -196,6 +196,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/connect': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The end customer's page behind a connect link (?token=<connect-session token>): the widget, for the workspace that sent it */
+    get: operations['Widget_connect'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/docs': {
     parameters: {
       query?: never;
@@ -2901,6 +2918,59 @@ export interface operations {
           'application/json': {
             [key: string]: unknown;
           };
+        };
+      };
+      /** @description `internal_error` */
+      500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  Widget_connect: {
+    parameters: {
+      query?: {
+        token?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The end customer's page behind a connect link (?token=<connect-session token>): the widget, for the workspace that sent it */
+      200: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description `internal_error` */
