@@ -52,6 +52,7 @@ export class ActorNode {
   private readonly logger = new Logger(ActorNode.name);
   readonly host: ActorHost;
   readonly shards: ShardManager;
+  private readonly leases: LeaseRepository;
   private readonly unsubscribers: (() => void)[] = [];
   private readonly eventListeners: (() => void)[] = [];
   private readonly acquireListeners: (() => void)[] = [];
@@ -71,9 +72,10 @@ export class ActorNode {
     this.host = new ActorHost(nodeId, bus, db, writer, metrics, options.limits);
     metrics.bindHost(this.host);
     metrics.bindMembers(() => membership.members().length);
+    this.leases = new LeaseRepository(options.leaseDb ?? db, timings.ttlMs, options.presence);
     this.shards = new ShardManager(
       nodeId,
-      new LeaseRepository(options.leaseDb ?? db, timings.ttlMs, options.presence),
+      this.leases,
       membership,
       {
         acquire: (shard) => {
@@ -106,12 +108,9 @@ export class ActorNode {
         (error: unknown) => error instanceof NoRespondersError,
       );
     if (!(await unanswered(nodeSubject(nodeId), {}))) return false;
-    const held = await this.options.db.query<{ shard: number }>(
-      'select shard from shard_leases where owner = ? and expires_at > now() order by random() limit ?',
-      [nodeId, SHARDS_PROBED],
-    );
+    const held = await this.leases.someShardsOf(nodeId, SHARDS_PROBED);
     const probe: ActorProbe = { probe: `liveness of ${nodeId}` };
-    const answers = await Promise.all(held.map((r) => unanswered(actorSubject('liveness', Number(r.shard)), probe)));
+    const answers = await Promise.all(held.map((shard) => unanswered(actorSubject('liveness', shard), probe)));
     return answers.every(Boolean);
   }
 

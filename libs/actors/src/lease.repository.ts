@@ -111,6 +111,15 @@ export class LeaseRepository {
     return rows.map(toLease);
   }
 
+  /** Up to `limit` shards `owner` holds a live lease on, picked at random (a liveness probe's sample). */
+  async someShardsOf(owner: string, limit: number): Promise<number[]> {
+    const rows = await this.db.query<{ shard: number }>(
+      'select shard from shard_leases where owner = ? and expires_at > now() order by random() limit ?',
+      [owner, limit],
+    );
+    return rows.map((r) => Number(r.shard));
+  }
+
   /**
    * Owners of live leases other than `owner` whose presence lock nobody holds: gone from PostgreSQL
    * (killed, or cut off from it). Not proof enough to take their leases: see `claim`.

@@ -66,6 +66,10 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'hot path',
     why: 'stuck and due-for-renewal purchases by owned shard, every sweep of every node',
   },
+  'libs/domains/src/store/monitor-lag.queries.ts': {
+    kind: 'read model',
+    why: "the monitor's lag and overdue count, from the first rows of the next-probe index (a metric per scrape)",
+  },
   'libs/domains/src/store/monitor.queries.ts': {
     kind: 'hot path',
     why: 'monitor claims (for update skip locked, claim-ahead) over every live domain',
@@ -179,5 +183,9 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
   'libs/persistence/src/pg-direct.ts': { kind: 'infrastructure', why: 'named prepared statements on MikroORM’s pool' },
   'libs/persistence/src/database-health.service.ts': { kind: 'infrastructure', why: 'the readiness probe' },
   'libs/persistence/src/migrate.ts': { kind: 'infrastructure', why: 'the advisory lock around migrations' },
+  'libs/actors/src/presence.ts': {
+    kind: 'infrastructure',
+    why: "a node's presence: an advisory lock its own session holds for life, and pg_locks to see whose is gone",
+  },
   'libs/persistence/src/migrations/': { kind: 'infrastructure', why: 'the schema, as committed migrations' },
 };
