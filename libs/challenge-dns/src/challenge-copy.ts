@@ -5,13 +5,8 @@ import { MikroSqlExecutor, type SqlExecutor } from '@app/persistence';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { CHALLENGE_DNS_OPTIONS, ChallengeDnsOptions } from './challenge-dns.options';
 import { ChallengeDnsMetrics } from './challenge-dns.metrics';
+import { liveChallenges } from './live-challenges.queries';
 import type { LiveValue } from './model/zone-answer';
-
-interface Row {
-  name: string;
-  value: string;
-  expires_at: Date | string;
-}
 
 /**
  * This process's copy of the live DNS-01 challenges (`acme_dns_challenges`), so a query is
@@ -89,19 +84,10 @@ export class ChallengeCopy implements OnModuleInit, OnModuleDestroy {
 
   private async load(): Promise<void> {
     try {
-      const rows = await this.db.query<Row>(
-        'select name, value, expires_at from acme_dns_challenges where expires_at > now()',
-      );
-      const byName = new Map<string, LiveValue[]>();
-      for (const row of rows) {
-        const name = row.name.toLowerCase();
-        const values = byName.get(name) ?? [];
-        values.push({ value: row.value, expiresAt: new Date(row.expires_at).getTime() });
-        byName.set(name, values);
-      }
+      const byName = await liveChallenges(this.db);
       this.byName = byName;
       this.metrics.reloads.inc({ result: 'ok' });
-      this.metrics.liveValues.set(rows.length);
+      this.metrics.liveValues.set([...byName.values()].reduce((sum, values) => sum + values.length, 0));
       if (this.failing) this.logger.log('Reloaded the DNS-01 challenges again');
       this.failing = false;
     } catch (error) {

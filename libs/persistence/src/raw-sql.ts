@@ -66,6 +66,10 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'hot path',
     why: 'stuck and due-for-renewal purchases by owned shard, every sweep of every node',
   },
+  'libs/challenge-dns/src/live-challenges.queries.ts': {
+    kind: 'hot path',
+    why: 'each edge reloads every live DNS-01 value on each change, every 10 s and on a miss (at most every 250 ms)',
+  },
   'libs/domains/src/store/monitor-lag.queries.ts': {
     kind: 'read model',
     why: "the monitor's lag and overdue count, from the first rows of the next-probe index (a metric per scrape)",
