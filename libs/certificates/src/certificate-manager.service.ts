@@ -28,6 +28,7 @@ export class CertificateManager {
   /** The CAs' accounts are out of new orders until then: the queue waits, in its order. */
   private waitUntil = 0;
   private waitTimer?: NodeJS.Timeout;
+  private wakeTime = 0;
 
   constructor(
     private readonly orders: CertificateOrders,
@@ -39,11 +40,15 @@ export class CertificateManager {
     CertificateOrderMetrics.get().bind(() => ({ queued: this.queue.size, inFlight: this.running.size }));
   }
 
-  /** Queues an order unless one is queued or running for the domain. */
+  /**
+   * Queues an order unless one is queued or running for the domain. Pumps either way: a request for
+   * a domain already queued (the monitor asks again) is also a chance to start what may start.
+   */
   request(domain: OrderRequest): void {
-    if (this.running.has(domain.id) || !this.queue.enqueue(domain.workspaceId, domain.id, domain)) return;
+    if (this.running.has(domain.id)) return;
+    const added = this.queue.enqueue(domain.workspaceId, domain.id, domain);
     this.pump();
-    this.noticeIfLong(domain);
+    if (added) this.noticeIfLong(domain);
   }
 
   ordersInFlight(): number {
@@ -55,7 +60,10 @@ export class CertificateManager {
   }
 
   private pump(): void {
-    while (this.running.size < this.config.acmeConcurrency && Date.now() >= this.waitUntil) {
+    while (this.running.size < this.config.acmeConcurrency) {
+      // Waiting for the accounts' budget: a wake-up is always set while orders wait (a timer that fired
+      // a moment early, or a wait set while the last one was pending, must not leave the queue asleep).
+      if (Date.now() < this.waitUntil) return this.wakeAt(this.waitUntil);
       const next = this.queue.next();
       if (!next) return;
       const domain = next.item;
@@ -81,10 +89,22 @@ export class CertificateManager {
    */
   private waitForBudget(domain: OrderRequest, until: Date): void {
     this.queue.enqueue(domain.workspaceId, domain.id, domain);
-    if (until.getTime() <= this.waitUntil) return;
-    this.waitUntil = until.getTime();
+    this.waitUntil = Math.max(this.waitUntil, until.getTime());
+    // The order's `finally` pumps next, which sets the wake-up for the new time.
+  }
+
+  /** One timer, for the latest wait: it pumps, and the pump sets another if the time has not come. */
+  private wakeAt(at: number): void {
+    if (!this.queue.size || (this.waitTimer && this.wakeTime === at)) return;
     clearTimeout(this.waitTimer);
-    this.waitTimer = setTimeout(() => this.pump(), Math.max(0, until.getTime() - Date.now()));
+    this.wakeTime = at;
+    this.waitTimer = setTimeout(
+      () => {
+        this.waitTimer = undefined;
+        this.pump();
+      },
+      Math.max(1, at - Date.now()),
+    );
     this.waitTimer.unref();
   }
 
