@@ -100,6 +100,8 @@ export class ActorHost {
     this.leases = leases;
     clearInterval(this.sweeper);
     this.sweeper = setInterval(() => this.passivate(), Math.min(10_000, this.limits.idleMs));
+    // Process-lifetime timers never hold the process (or a test worker) open by themselves.
+    this.sweeper.unref();
   }
 
   stop(): void {

@@ -150,7 +150,7 @@ export class ActorNode {
       }),
     );
     await this.shards.start();
-    this.cleanup = setInterval(() => void this.pruneCommands(), CLEANUP_EVERY_MS);
+    this.cleanup = setInterval(() => void this.pruneCommands(), CLEANUP_EVERY_MS).unref();
     this.started = true;
     this.logger.log(`Actor node ${nodeId} serving ${this.shards.ownedShards().length} shards`);
   }

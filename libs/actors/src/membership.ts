@@ -81,8 +81,8 @@ export class KvMembership implements Membership {
       .views.kv(this.options.bucket, { ttl: this.options.ttlMs, history: 1, replicas: this.options.replicas });
     await this.beat();
     await this.watch();
-    this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs);
-    this.sweeper = setInterval(() => this.recompute(), 500);
+    this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs).unref();
+    this.sweeper = setInterval(() => this.recompute(), 500).unref();
     this.recompute();
   }
 

@@ -92,9 +92,9 @@ export class ShardManager {
     this.membership.onChange(() => this.reconcileSoon());
     await this.reconcile();
     this.timers.push(
-      setInterval(() => this.reconcileSoon(), this.timings.reconcileEveryMs),
-      setInterval(() => void this.renew(), this.timings.renewEveryMs),
-      setInterval(() => this.expireOverdue(), Math.min(500, this.timings.safetyMs / 2)),
+      setInterval(() => this.reconcileSoon(), this.timings.reconcileEveryMs).unref(),
+      setInterval(() => void this.renew(), this.timings.renewEveryMs).unref(),
+      setInterval(() => this.expireOverdue(), Math.min(500, this.timings.safetyMs / 2)).unref(),
     );
   }
 
