@@ -29,14 +29,11 @@ const CLIENT_TIMEOUT_MS = 10_000;
  * Issue 32: every domain writable again within 5 s of the SIGKILL, p99 of requests meanwhile under 5 s:
  * met here on a machine that is not oversubscribed (1.96 s, p99 1.9 s; 2.6-4.4 s at load 9-10) and in
  * the `actors.failover` bench (1.24 s). A full suite on two cores runs four workers' processes beside
- * this one (load ~15), which stretched the take-over to 6.7 s once; so the assertion is the bound that
- * separates a take-over from none under any load: the shard lease's 10 s lifetime, which a run without
- * the take-over must wait out (8.9 s measured even on a quiet machine), less its 2 s of slack.
+ * this one (load ~15) and stretched it to 6.7-7.0 s, as late as the leases' own expiry; so the 5 s goal
+ * is reported (a warning with the load when missed), and the assertions are what holds under any load:
+ * no request failed, no acknowledged write lost, and the survivors took n2's shards over (their log).
  */
 const GOAL_MS = 5_000;
-const BOUND_MS = 8_000;
-/** The p99 of the requests in flight meanwhile (7.8 s in that loaded run): under the 10 s lease too. */
-const P99_BOUND_MS = 9_000;
 jest.setTimeout(300_000);
 
 interface Write {
@@ -143,11 +140,14 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
     });
     await sleep(2 * WRITE_EVERY_MS);
 
-    const onN2 = (
-      await pg.query<{ hostname: string }>(
-        "select d.hostname from domains d join shard_leases l on l.shard = d.shard where l.owner = 'n2'",
+    const onN2Rows = (
+      await pg.query<{ hostname: string; expires_at: Date }>(
+        "select d.hostname, l.expires_at from domains d join shard_leases l on l.shard = d.shard where l.owner = 'n2'",
       )
-    ).rows.map((r) => r.hostname);
+    ).rows;
+    const onN2 = onN2Rows.map((r) => r.hostname);
+    /** When the leases under n2's domains would run out on their own (same machine: one clock). */
+    const leasesRunOutAt = Math.max(...onN2Rows.map((r) => new Date(r.expires_at).getTime()));
     expect(onN2.length).toBeGreaterThan(10);
     const killedAt = Date.now();
     console.log(`killing n2 at ${new Date(killedAt).toISOString()}`);
@@ -170,13 +170,20 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
       duringFailover: duringFailover.length,
       p99DuringFailoverMs: p99(duringFailover.map((w) => w.ms)),
       slowestMs: Math.max(...writes.map((w) => w.ms)),
+      leaseLeftAtKillMs: leasesRunOutAt - killedAt,
     };
     console.log(`domain failover figures: ${JSON.stringify(figures)}`);
     expect(failed).toEqual([]);
     if (allWritableAfterMs >= GOAL_MS)
       console.warn(`failover took ${allWritableAfterMs} ms, over the ${GOAL_MS} ms goal (load ${loadavg()[0]})`);
-    expect(allWritableAfterMs).toBeLessThan(BOUND_MS);
-    expect(figures.p99DuringFailoverMs).toBeLessThan(P99_BOUND_MS);
+    // Taken over, not waited out: a survivor saw n2 gone from PostgreSQL and NATS and took its shards
+    // (under a full suite's load that can come as late as the leases' own expiry, so the log says which).
+    const survivors = [...nodes].filter(([id]) => id !== 'n2').map(([, proc]) => proc.output());
+    expect(survivors.some((out) => /Nodes gone from PostgreSQL and NATS: [^\n]*n2[^\n]*taking over/.test(out))).toBe(
+      true,
+    );
+    // No client waited out its 10 s timeout (none failed, above); and the p99 stayed clear of it.
+    expect(figures.p99DuringFailoverMs).toBeLessThan(CLIENT_TIMEOUT_MS - 1_000);
 
     // No acknowledged write lost: each domain holds the last value it was acknowledged with.
     const stored = await pg.query<{ hostname: string; seq: string }>(
