@@ -1,29 +1,16 @@
 import { X509Certificate } from 'node:crypto';
-import { connect } from 'node:tls';
 import {
   CERTIFICATE_EDGE as EDGE,
   CertificateStack,
   ORIGIN_URL,
   edgeRequest,
+  servedCertificate,
   issueCertificate,
   startCertificateStack,
   startLoopbackOrigin,
   storeCertificate,
 } from '@test/support';
 import request from 'supertest';
-
-/** The certificate the edge presents for `servername`, read over TLS as a visitor's browser would. */
-function servedCertificate(port: number, servername: string): Promise<X509Certificate> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
-      const raw = socket.getPeerX509Certificate();
-      socket.destroy();
-      if (raw) resolve(raw);
-      else reject(new Error('no certificate'));
-    });
-    socket.once('error', reject);
-  });
-}
 
 describe('certificate lifecycle: what is served, www twins', () => {
   let stack: CertificateStack;

@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Server, createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'node:tls';
 import {
   CERTIFICATE_EDGE as EDGE,
   CONSOLE_ARTIFACTS,
@@ -15,6 +14,7 @@ import {
   launchChromium,
   signInWithPassword,
   edgeRequest,
+  servedCertificate,
   freePort,
   loopbackCertificate,
   sleep,
@@ -24,19 +24,6 @@ import {
 import request from 'supertest';
 
 const ZONE = 'acme.saas-test.net';
-
-/** The certificate the edge presents for `servername`, as a browser would see it. */
-function servedCertificate(port: number, servername: string): Promise<X509Certificate> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
-      const raw = socket.getPeerX509Certificate();
-      socket.destroy();
-      if (raw) resolve(raw);
-      else reject(new Error('no certificate'));
-    });
-    socket.once('error', reject);
-  });
-}
 
 /**
  * Wildcard hostnames and certificates before the cutover, against a real CA: Pebble validates DNS-01

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import { IncomingHttpHeaders, OutgoingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { TLSSocket, connect } from 'node:tls';
@@ -69,6 +69,19 @@ export function tlsHandshake(port: number, servername: string, ca?: string): Pro
       socket.destroy();
     });
     socket.on('error', reject);
+  });
+}
+
+/** The certificate the edge presents for `servername`, read over TLS as a visitor's browser would (not verified). */
+export function servedCertificate(port: number, servername: string): Promise<X509Certificate> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false }, () => {
+      const raw = socket.getPeerX509Certificate();
+      socket.destroy();
+      if (raw) resolve(raw);
+      else reject(new Error('no certificate'));
+    });
+    socket.once('error', reject);
   });
 }
 
