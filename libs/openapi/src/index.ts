@@ -1,6 +1,7 @@
 export { OpenApiModule } from './openapi.module';
 export { OpenApiService } from './openapi.service';
 export { OPERATIONS } from './operations';
-export { isApiPath } from './route-scanner';
+export { isApiPath, routeHandlers } from './route-scanner';
+export type { RouteHandler } from './route-scanner';
 export { type ExchangeViolation, checkExchangesAgainstOpenApi, describeViolation } from './exchange-check';
 export { logOpenApiViolations } from './exchange-log';

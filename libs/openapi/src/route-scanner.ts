@@ -33,56 +33,67 @@ const join = (...parts: string[]) =>
 /** The web console (`/console`) serves HTML pages to people signed in there: not part of the API or its document. */
 export const isApiPath = (path: string): boolean => !/^\/console(\/|$)/.test(path);
 
-/** Every API route of every controller the app registered, read from Nest's own metadata (no extra decorators). */
-export function scanRoutes(modules: ModulesContainer): RouteInfo[] {
-  const routes: RouteInfo[] = [];
+/** One handler of a registered controller with an HTTP method, at each of its paths (Nest form: `/a/:id`). */
+export interface RouteHandler {
+  controller: new (...args: never[]) => object;
+  proto: object;
+  name: string;
+  handler: object;
+  method: string;
+  paths: string[];
+}
+
+/** Every route handler of every controller the app registered (each controller once), from Nest's metadata. */
+export function* routeHandlers(modules: ModulesContainer): Generator<RouteHandler> {
   const seen = new Set<unknown>();
   for (const module of modules.values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
       if (!controller || seen.has(controller)) continue;
       seen.add(controller);
-      routes.push(...controllerRoutes(controller).filter((route) => isApiPath(route.path)));
+      const prefixes = [Reflect.getMetadata(PATH_METADATA, controller) as string | string[]].flat();
+      const proto = controller.prototype as object;
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        // The descriptor's value, not proto[name]: reading a getter would run it on the prototype.
+        const handler: unknown = Object.getOwnPropertyDescriptor(proto, name)?.value;
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        if (requestMethod === undefined) continue;
+        const own = Reflect.getMetadata(PATH_METADATA, handler) as string;
+        const paths = prefixes.map((prefix) => join(prefix ?? '', own));
+        yield { controller, proto, name, handler, method: RequestMethod[requestMethod], paths };
+      }
     }
   }
+}
+
+/** Every API route of every controller the app registered, read from Nest's own metadata (no extra decorators). */
+export function scanRoutes(modules: ModulesContainer): RouteInfo[] {
+  const routes: RouteInfo[] = [];
+  for (const route of routeHandlers(modules)) routes.push(...apiRoutes(route));
   return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }
 
-function controllerRoutes(controller: new (...args: never[]) => object): RouteInfo[] {
-  const prefixes = [Reflect.getMetadata(PATH_METADATA, controller) as string | string[]].flat();
-  const proto = controller.prototype as object;
-  const routes: RouteInfo[] = [];
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    // The descriptor's value, not proto[name]: reading a getter would run it on the prototype.
-    const handler: unknown = Object.getOwnPropertyDescriptor(proto, name)?.value;
-    if (name === 'constructor' || typeof handler !== 'function') continue;
-    const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-    if (requestMethod === undefined) continue;
-    const method = RequestMethod[requestMethod];
-    const args = argTypes(controller, proto, name);
-    const meta = <T>(key: string): T | undefined =>
-      (Reflect.getMetadata(key, handler) as T | undefined) ?? (Reflect.getMetadata(key, controller) as T | undefined);
-    for (const prefix of prefixes) {
-      const path = join(prefix ?? '', Reflect.getMetadata(PATH_METADATA, handler) as string).replace(
-        /:([A-Za-z0-9_]+)/g,
-        '{$1}',
-      );
-      routes.push({
-        method,
-        path,
-        operationId: `${controller.name.replace(/Controller$/, '')}_${name}`,
-        status: meta<number>(HTTP_CODE_METADATA) ?? (method === 'POST' ? 201 : 200),
-        auth: meta<AuthKind>(AUTH_KIND) ?? 'workspace',
-        scopeResource: meta<ScopeResource>(SCOPE_RESOURCE),
-        connectSession: meta<boolean>(CONNECT_SESSION_ALLOWED) === true,
-        idempotent: Reflect.getMetadata(IDEMPOTENT, handler) === true,
-        pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
-        body: args.get(RouteParamtypes.BODY),
-        query: args.get(RouteParamtypes.QUERY),
-      });
-    }
-  }
-  return routes;
+function apiRoutes({ controller, proto, name, handler, method, paths }: RouteHandler): RouteInfo[] {
+  const args = argTypes(controller, proto, name);
+  const meta = <T>(key: string): T | undefined =>
+    (Reflect.getMetadata(key, handler) as T | undefined) ?? (Reflect.getMetadata(key, controller) as T | undefined);
+  return paths.filter(isApiPath).map((nestPath) => {
+    const path = nestPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    return {
+      method,
+      path,
+      operationId: `${controller.name.replace(/Controller$/, '')}_${name}`,
+      status: meta<number>(HTTP_CODE_METADATA) ?? (method === 'POST' ? 201 : 200),
+      auth: meta<AuthKind>(AUTH_KIND) ?? 'workspace',
+      scopeResource: meta<ScopeResource>(SCOPE_RESOURCE),
+      connectSession: meta<boolean>(CONNECT_SESSION_ALLOWED) === true,
+      idempotent: Reflect.getMetadata(IDEMPOTENT, handler) === true,
+      pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
+      body: args.get(RouteParamtypes.BODY),
+      query: args.get(RouteParamtypes.QUERY),
+    };
+  });
 }
 
 /** The DTO class behind `@Body()` and `@Query()` of a handler (from emitted design types). */
