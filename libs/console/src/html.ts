@@ -1,15 +1,11 @@
+import { escapeHtml } from '@app/kernel';
+
 /** Markup that is already safe to send; everything else interpolated into `html` is escaped. */
 export class Html {
   constructor(readonly value: string) {}
   toString(): string {
     return this.value;
   }
-}
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 function render(value: unknown): string {

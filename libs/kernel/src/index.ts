@@ -12,6 +12,7 @@ export { edgeSettingsOf } from './edge-settings';
 export type { EdgeSettings } from './edge-settings';
 export { DNS_CHALLENGE_CHANGED_SUBJECT, changedChallengeName } from './dns-challenge-change';
 export type { DnsChallengeChange } from './dns-challenge-change';
+export { escapeHtml } from './escape-html';
 export { EDGE_INVALIDATE_SUBJECT, invalidatedHostname, publishEdgeInvalidation } from './edge-invalidation';
 export type { EdgeInvalidation, Publisher } from './edge-invalidation';
 export { BoundedCache } from './bounded-cache';

@@ -1,5 +1,4 @@
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+import { escapeHtml } from '@app/kernel';
 
 /** What the link the end customer opens is: valid (with the SaaS's workspace name), or not usable. */
 export type ConnectLink = { valid: true; token: string; saasName: string } | { valid: false };

@@ -1,5 +1,4 @@
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+import { escapeHtml } from '@app/kernel';
 
 /** GET /widget/demo: mounts the widget with ?token= and shows a SaaS how to embed it. */
 export function widgetDemoPage(rawToken: string | undefined): string {
