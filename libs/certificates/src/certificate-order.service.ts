@@ -1,8 +1,7 @@
 import { APP_CONFIG, AcmeIssuerConfig, AppConfig } from '@app/config';
-import { DnsLookupError, DnsProber, DnsResolver, climbCaa } from '@app/dns';
+import { DnsProber, DnsResolver, climbCaa } from '@app/dns';
 import {
   CaaClimbStep,
-  ChallengeDelegation,
   caaAllowsIssuer,
   caaParameters,
   caaRecordsAllowing,
@@ -283,7 +282,7 @@ export class CertificateOrders {
     const wildcard = isWildcard(request.hostname);
     if (!zone && !wildcard) return {};
     const delegation = zone ? challengeDelegation(request.hostname, request.workspaceId, zone) : undefined;
-    const found = delegation ? await this.delegationFound(delegation) : 'lookup_failed';
+    const found = (delegation && (await this.prober.delegationTargets(delegation))) ?? 'lookup_failed';
     if (delegation && found !== 'lookup_failed' && delegationState(found, delegation) === 'correct')
       return {
         delegated: { name: wildcardBase(request.hostname), target: delegation.target, record: delegation.name },
@@ -308,16 +307,6 @@ export class CertificateOrders {
       retryOnCheck: true,
       attempts: [attempt],
     };
-  }
-
-  /** The CNAME targets at the delegation's name; a failed lookup is not "missing". */
-  private async delegationFound(delegation: ChallengeDelegation): Promise<string[] | 'lookup_failed'> {
-    try {
-      return await this.resolver.cname(delegation.name);
-    } catch (error) {
-      if (!(error instanceof DnsLookupError)) throw error;
-      return 'lookup_failed';
-    }
   }
 
   /**

@@ -9,7 +9,7 @@ import {
 } from '@app/domain-model';
 import { canonicalHostname } from '@app/kernel';
 import { DnsDiagnostics, isServfail } from './dns-diagnostics';
-import { DnsResolver } from './dns-resolver';
+import { DnsLookupError, DnsResolver } from './dns-resolver';
 
 export interface EdgeTargets {
   cnameTarget: string;
@@ -65,8 +65,18 @@ export class DnsProber {
    * DNS-01 before the hostname points at us. A failed lookup is not a delegation.
    */
   async delegated(delegation: ChallengeDelegation): Promise<boolean> {
-    const found = await this.resolver.cname(delegation.name).catch(() => undefined);
+    const found = await this.delegationTargets(delegation).catch(() => undefined);
     return found !== undefined && delegationState(found, delegation) === 'correct';
+  }
+
+  /** The CNAME targets at the delegation's name (none: no CNAME); undefined when the lookup failed. */
+  async delegationTargets(delegation: ChallengeDelegation): Promise<string[] | undefined> {
+    try {
+      return await this.resolver.cname(delegation.name);
+    } catch (error) {
+      if (error instanceof DnsLookupError) return undefined;
+      throw error;
+    }
   }
 
   private async answers(hostname: string): Promise<DnsAnswers> {
