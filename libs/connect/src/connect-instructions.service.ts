@@ -1,4 +1,4 @@
-import { ChallengeDelegation, challengeDelegation, wildcardBase } from '@app/domain-model';
+import { ChallengeDelegation, challengeDelegation, isWildcard, wildcardBase } from '@app/domain-model';
 import { DomainRepository } from '@app/domains';
 import { KeyObject } from 'node:crypto';
 import { buildApplyUrl, DomainConnectDiscovery, DomainConnectView } from './domain-connect';
@@ -106,7 +106,7 @@ export class ConnectInstructionsService {
     const atRoot = hostname === root;
     // The delegation's host is relative to the applied host: right for any name but a wildcard, whose
     // `_acme-challenge` sits beside the `*` label (it stays a step of the instructions).
-    const delegated = delegation && !hostname.startsWith('*.');
+    const delegated = delegation && !isWildcard(hostname);
     const groups = [
       atRoot ? TEMPLATE_GROUPS.a : TEMPLATE_GROUPS.cname,
       ...(delegated ? [TEMPLATE_GROUPS.delegation] : []),

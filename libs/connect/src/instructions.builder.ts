@@ -1,3 +1,4 @@
+import { isWildcard } from '@app/domain-model';
 import { DomainConnectView } from './domain-connect';
 import { ProviderProfile } from './provider-profile';
 
@@ -122,7 +123,7 @@ function delegationRecord(input: InstructionsInput, ttl: number): InstructionRec
 /** Why the delegation is asked for: required for a wildcard, for any name a certificate before the cutover. */
 function delegationStep(record: InstructionRecord, hostname: string, provider: ProviderProfile | undefined): string {
   const add = recordStep(record, provider, 'cname', false);
-  return hostname.startsWith('*.')
+  return isWildcard(hostname)
     ? `${add} A wildcard certificate is validated through it: we issue and renew it without touching your DNS again.`
     : `${add} Optional but recommended: with it we issue the certificate before your traffic moves, so HTTPS works from the first request, and renew it without touching your DNS again.`;
 }

@@ -2,7 +2,7 @@ import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsLookupError, DnsResolver } from '@app/dns';
-import { OwnershipChallenge, ownershipChallenge, ownershipKey, ownershipProven } from '@app/domain-model';
+import { OwnershipChallenge, isWildcard, ownershipChallenge, ownershipKey, ownershipProven } from '@app/domain-model';
 import { DomainError, publishEdgeInvalidation } from '@app/kernel';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainRepository } from '../store/domain.repository';
@@ -66,7 +66,7 @@ export class HostnameClaims {
    * name, and the exact one wins at the edge. Throws the 409 with the proof to add.
    */
   async underWildcard(workspaceId: string, hostname: string): Promise<void> {
-    if (hostname.startsWith('*.') || !hostname.includes('.')) return;
+    if (isWildcard(hostname) || !hostname.includes('.')) return;
     const wildcard = `*.${hostname.slice(hostname.indexOf('.') + 1)}`;
     const holder = await this.domains.holderOf(wildcard);
     if (!holder || holder.workspaceId === workspaceId) return;
