@@ -7,9 +7,3 @@ export const DNS_CHALLENGE_CHANGED_SUBJECT = 'acme.dns-challenge.changed';
 export interface DnsChallengeChange {
   name: string;
 }
-
-/** The name of a well-formed change message, lowercased; undefined otherwise. */
-export function changedChallengeName(payload: unknown): string | undefined {
-  const name = (payload as Partial<DnsChallengeChange> | null)?.name;
-  return typeof name === 'string' && name.length <= 253 ? name.trim().toLowerCase() : undefined;
-}

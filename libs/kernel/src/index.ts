@@ -10,7 +10,7 @@ export type { Clock } from './clock';
 export { canonicalHostname, wwwTwin } from './hostname';
 export { edgeSettingsOf } from './edge-settings';
 export type { EdgeSettings } from './edge-settings';
-export { DNS_CHALLENGE_CHANGED_SUBJECT, changedChallengeName } from './dns-challenge-change';
+export { DNS_CHALLENGE_CHANGED_SUBJECT } from './dns-challenge-change';
 export type { DnsChallengeChange } from './dns-challenge-change';
 export { escapeHtml } from './escape-html';
 export { EDGE_INVALIDATE_SUBJECT, invalidatedHostname, publishEdgeInvalidation } from './edge-invalidation';
