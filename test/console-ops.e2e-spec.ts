@@ -301,13 +301,13 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     console.log(`console at ${SEEDED + 1} domains (ms, page load in Chromium):`, figures, { seedMs, small });
     // The bound the test names, on the fastest load (a busy machine slows some loads, a slow query all).
     for (const [name, ms] of Object.entries(figures)) expect([name, ms, ms < 1000]).toEqual([name, ms, true]);
-    // And the database's part of a selective search, through the repository the page reads: pages of a
-    // search that scans every row (no trigram index) loaded in 0.75-1.6 s here, close to the bound on a
-    // quiet machine (about 0.6 s more per page) where the indexed query takes 10-25 ms. (A search every
-    // domain matches reads them all either way: 0.15-0.3 s, bounded by the page loads above.)
+    // And the database's part, through the repository the page reads: a search that scans every row (no trigram
+    // index) loaded in 0.75-1.6 s, where the indexed query takes 10-25 ms; a search every domain matches read all
+    // 100,000 rows through the trigram index (158 ms, a 1.3 s page under the suite's load) until the planner had
+    // statistics on lower(hostname) and walked the list index instead (0.2 ms).
     const repository = t.app.get(DomainRepository, { strict: false });
     const queryMs: Record<string, number> = {};
-    for (const q of ['store99999.', 'customer42.', 'nothing-here']) {
+    for (const q of ['store99999.', 'customer42.', 'example', 'nothing-here']) {
       const ms = await fastest(async () => {
         const started = performance.now();
         await repository.list(big.workspaceId, { hostnameContains: q, limit: 25 });
@@ -316,7 +316,8 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
       queryMs[q] = ms;
     }
     console.log('the same searches in the repository alone (ms):', queryMs);
-    for (const [q, ms] of Object.entries(queryMs)) expect([q, ms, ms < 100]).toEqual([q, ms, true]);
+    for (const [q, ms] of Object.entries(queryMs))
+      expect([q, ms, ms < (q === 'example' ? 50 : 100)]).toEqual([q, ms, true]);
     await page.context().close();
   });
 });

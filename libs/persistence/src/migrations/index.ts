@@ -21,6 +21,7 @@ import { Migration20261127100000IssuanceBuckets } from './Migration2026112710000
 import { Migration20261127110000CertificateRenewal } from './Migration20261127110000CertificateRenewal';
 import { Migration20261128000000PendingBackoff } from './Migration20261128000000PendingBackoff';
 import { Migration20261129000000DnsChallenges } from './Migration20261129000000DnsChallenges';
+import { Migration20261130000000HostnameSearchStatistics } from './Migration20261130000000HostnameSearchStatistics';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -46,4 +47,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127110000CertificateRenewal', class: Migration20261127110000CertificateRenewal },
   { name: 'Migration20261128000000PendingBackoff', class: Migration20261128000000PendingBackoff },
   { name: 'Migration20261129000000DnsChallenges', class: Migration20261129000000DnsChallenges },
+  {
+    name: 'Migration20261130000000HostnameSearchStatistics',
+    class: Migration20261130000000HostnameSearchStatistics,
+  },
 ];
