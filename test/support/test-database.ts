@@ -49,11 +49,13 @@ const MIGRATIONS_DIR = join(__dirname, '../../libs/persistence/src/migrations');
 /** Any constant: the lock test processes take to build the template one at a time. */
 const TEMPLATE_LOCK_KEY = 727_002;
 let template: Promise<string> | undefined;
+/** Templates of other migration sets left in place (the newest ones). */
+const KEPT_TEMPLATES = 4;
 
 /**
  * The name of a database holding every migration, built by `npm run migrate`'s code (from dist/,
  * which the e2e suite builds first) when no test process built it yet. Its name carries a hash
- * of the migrations' sources, so a changed migration builds a new one (older ones are dropped).
+ * of the migrations' sources, so a changed migration builds a new one (all but the newest few older ones are dropped).
  */
 function migratedTemplate(): Promise<string> {
   template ??= buildTemplate().catch((error: unknown) => {
@@ -71,9 +73,14 @@ async function buildTemplate(): Promise<string> {
   return onServer(async (c) => {
     await c.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
     try {
-      const found = await c.query('select datname from pg_database where datname like $1', ['tpl\\_%']);
-      if (found.rows.some((r: { datname: string }) => r.datname === name)) return name;
-      for (const { datname } of found.rows as { datname: string }[]) {
+      const found = await c.query<{ datname: string }>(
+        'select datname from pg_database where datname like $1 order by oid desc',
+        ['tpl\\_%'],
+      );
+      if (found.rows.some((r) => r.datname === name)) return name;
+      // Older sets go, but not the newest few: another checkout on this server (a CI clone beside a
+      // working tree) may be copying its own template right now.
+      for (const { datname } of found.rows.slice(KEPT_TEMPLATES)) {
         await c.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
       }
       const building = `${name}_building`;
