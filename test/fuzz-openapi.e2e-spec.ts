@@ -50,6 +50,8 @@ interface Probe {
 }
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
+// ~2,730 probes: 25-45 s alone, past 120 s on two cores shared with a full suite and other work (load 20).
+jest.setTimeout(360_000);
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const DEEP = 5_000;
 
