@@ -5,12 +5,13 @@ import { ConsoleRoute, consoleRoutes } from './support/console-routes';
 
 /**
  * Who may use which console route, checked on every route the app registers (found from Nest's
- * metadata, as test/body-validation.e2e-spec.ts finds the API's bodies): a new form without its
- * access check fails here, not only the one the browser tests happen to post.
- *  - `/console/w/:ws/...`: a viewer of the workspace is refused every write (403), a member of
- *    another workspace everything (404: the workspace is not disclosed).
- *  - every other signed-in route is for operators (403 to members and viewers), but for the few
- *    any signed-in user has (their own sign-out, the workspace list they may see).
+ * metadata, as test/body-validation.e2e-spec.ts finds the API's bodies): each route declares its
+ * `@ConsoleAccess(...)`, read by the one ConsoleGuard, and a route without it fails here (and is
+ * refused by the guard). The refusals are generated from those declarations:
+ *  - `read`/`write` (every `/console/w/:ws/...` route): a viewer of the workspace is refused every
+ *    write (403), a member of another workspace everything (404: the workspace is not disclosed).
+ *  - `operator`: 403 to members and viewers; `signed-in`: only the few any user has (their own
+ *    sign-out, the workspace list and audit log they may see).
  */
 const ANONYMOUS = [
   'GET /console/assets/console.css',
@@ -35,20 +36,26 @@ const VIEWER_REFUSED = 'Your role in this workspace is viewer: it can look but n
 const NOT_DISCLOSED = 'Workspace was not found';
 const OPERATORS_ONLY = 'Only operators can do this';
 
+/** The one state-changing route that records nothing: ending one's own session changes nothing else. */
+const NOT_AUDITED = ['POST /console/sign-out'];
+
 const key = (r: ConsoleRoute) => `${r.method} ${r.path}`;
-const inWorkspace = (r: ConsoleRoute) => r.path.startsWith('/console/w/:ws');
+const inWorkspace = (r: ConsoleRoute) => r.access === 'read' || r.access === 'write';
 
 describe('console access: every route refuses the roles it must', () => {
   let t: TestApp;
   let routes: ConsoleRoute[];
   let ws: string;
   let other: string;
+  let apiKey: string;
   const sessions: Record<'member' | 'viewer', { cookie: string; csrf: string }> = {} as never;
 
   beforeAll(async () => {
     t = await startTestApp();
     routes = consoleRoutes(t.app.get(ModulesContainer));
-    ws = (await createWorkspaceVia(t.server)).workspaceId;
+    const created = await createWorkspaceVia(t.server);
+    ws = created.workspaceId;
+    apiKey = created.apiKey;
     other = (await createWorkspaceVia(t.server)).workspaceId;
     for (const role of ['member', 'viewer'] as const) {
       const who = { email: `${role}@example.com`, password: `${role}-password-1` };
@@ -99,6 +106,26 @@ describe('console access: every route refuses the roles it must', () => {
     );
   });
 
+  it('has every route declare its access, and workspace routes declare read or write (write for every form)', () => {
+    expect(routes.filter((r) => !r.access).map(key)).toEqual([]);
+    const underWorkspace = routes.filter((r) => r.path.startsWith('/console/w/:ws'));
+    expect(underWorkspace.filter((r) => !inWorkspace(r)).map(key)).toEqual([]);
+    expect(underWorkspace.filter((r) => r.method === 'POST' && r.access !== 'write').map(key)).toEqual([]);
+    expect(routes.filter((r) => inWorkspace(r) && !r.path.startsWith('/console/w/:ws')).map(key)).toEqual([]);
+    expect(
+      routes
+        .filter((r) => r.access === 'signed-in')
+        .map(key)
+        .sort(),
+    ).toEqual([...ANY_USER].sort());
+  });
+
+  it('has every state-changing route declare the audit entry it writes', () => {
+    expect(routes.filter((r) => r.method === 'POST' && !r.audited && !NOT_AUDITED.includes(key(r))).map(key)).toEqual(
+      [],
+    );
+  });
+
   it('serves without a session only the sign-in, setup, single sign-on and asset routes', () => {
     expect(
       routes
@@ -127,8 +154,8 @@ describe('console access: every route refuses the roles it must', () => {
     }
   });
 
-  it('refuses members and viewers every route that is not in a workspace nor their own', async () => {
-    const operatorRoutes = routes.filter((r) => !r.anonymous && !inWorkspace(r) && !ANY_USER.includes(key(r)));
+  it('refuses members and viewers every operator route', async () => {
+    const operatorRoutes = routes.filter((r) => r.access === 'operator');
     expect(operatorRoutes.map(key)).toEqual(
       expect.arrayContaining(['GET /console/cluster', 'POST /console/workspaces', 'POST /console/users/:id/disable']),
     );
@@ -137,5 +164,32 @@ describe('console access: every route refuses the roles it must', () => {
         expectAnswer(await send(route, as, ws), route, 403, OPERATORS_ONLY);
       }
     }
+  });
+
+  it('answers a database failure while deleting a domain as an error (500), not as "not found"', async () => {
+    const created = await request(t.server)
+      .post('/v1/domains')
+      .set('authorization', `Bearer ${apiKey}`)
+      .send({ hostname: 'outage.example.com', originUrl: 'http://93.184.216.34' })
+      .expect(201);
+    const id = (created.body as { domain: { id: string } }).domain.id;
+    // A real failure of the database under the page's read: the table is briefly not there.
+    await t.db.query('alter table domains rename to domains_away');
+    try {
+      const res = await send(
+        { method: 'POST', path: `/console/w/:ws/domains/${id}/delete` } as ConsoleRoute,
+        'member',
+        ws,
+      );
+      expect([res.status, res.text.includes('was not found')]).toEqual([500, false]);
+    } finally {
+      await t.db.query('alter table domains_away rename to domains');
+    }
+    const gone = await send(
+      { method: 'POST', path: '/console/w/:ws/domains/dom_0000000000000000000000/delete' } as ConsoleRoute,
+      'member',
+      ws,
+    );
+    expect([gone.status, gone.text.includes('Domain was not found')]).toEqual([404, true]);
   });
 });

@@ -370,13 +370,16 @@ describe('console single sign-on (OpenID Connect) against a real issuer, in head
         `select action from console_audit where target = 'new.member@example.com' order by created_at`,
       )
     ).map((r) => r.action);
+    // Password sign-ins are in the log too (issue 34): the member signed in before and after being disabled.
     expect(actions).toEqual([
       'user.created',
+      'user.signed_in',
       'user.updated',
       'user.updated',
       'user.updated',
       'user.disabled',
       'user.enabled',
+      'user.signed_in',
       'user.signed_out_everywhere',
     ]);
     await memberContext.close();

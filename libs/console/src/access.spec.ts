@@ -1,4 +1,12 @@
-import { ConsoleActor, WorkspaceRole, requireOperator, requireRead, requireWrite, roleIn } from './access';
+import {
+  ConsoleActor,
+  WorkspaceRole,
+  requireAccess,
+  requireOperator,
+  requireRead,
+  requireWrite,
+  roleIn,
+} from './access';
 
 const actor = (operator: boolean, roles: [string, WorkspaceRole][]): ConsoleActor => ({
   user: { id: 'cu_1', email: 'a@example.com', name: null, operator },
@@ -25,5 +33,15 @@ describe('console access', () => {
     expect(() => requireWrite(user, 'ws_b')).toThrow(expect.objectContaining({ code: 'forbidden' }));
     expect(() => requireRead(user, 'ws_c')).toThrow(expect.objectContaining({ code: 'not_found' }));
     expect(() => requireOperator(user)).toThrow(expect.objectContaining({ code: 'forbidden' }));
+  });
+
+  it('decides by the declared level, and refuses an undeclared one or a workspace level without a workspace', () => {
+    const viewer = actor(false, [['ws_b', 'viewer']]);
+    expect(() => requireAccess('signed-in', viewer)).not.toThrow();
+    expect(() => requireAccess('read', viewer, 'ws_b')).not.toThrow();
+    expect(() => requireAccess('write', viewer, 'ws_b')).toThrow(expect.objectContaining({ code: 'forbidden' }));
+    expect(() => requireAccess('operator', viewer)).toThrow(expect.objectContaining({ code: 'forbidden' }));
+    expect(() => requireAccess('read', viewer)).toThrow(expect.objectContaining({ code: 'forbidden' }));
+    expect(() => requireAccess(undefined, actor(true, []))).toThrow(/declares no access rule/);
   });
 });

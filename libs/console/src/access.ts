@@ -39,3 +39,31 @@ export function requireWrite(actor: ConsoleActor, workspaceId: string): void {
 export function requireOperator(actor: ConsoleActor): void {
   if (!actor.user.operator) throw new DomainError('forbidden', 'Only operators can do this');
 }
+
+/**
+ * What a console route needs, declared on it with `@ConsoleAccess(...)` and checked by ConsoleGuard:
+ * `read`/`write` concern the route's `:ws` workspace; `signed-in` routes show only the user's own.
+ */
+export const CONSOLE_ACCESS_LEVELS = ['anonymous', 'signed-in', 'operator', 'read', 'write'] as const;
+export type ConsoleAccessLevel = (typeof CONSOLE_ACCESS_LEVELS)[number];
+
+/** Refuses what the level does not allow; an undeclared level (or a workspace route without `:ws`) is refused. */
+export function requireAccess(level: ConsoleAccessLevel | undefined, actor: ConsoleActor, workspaceId?: string): void {
+  switch (level) {
+    case 'anonymous':
+    case 'signed-in':
+      return;
+    case 'operator':
+      return requireOperator(actor);
+    case 'read':
+    case 'write':
+      if (!workspaceId) break;
+      return level === 'read' ? requireRead(actor, workspaceId) : requireWrite(actor, workspaceId);
+    case undefined:
+      break;
+  }
+  throw undeclaredAccess();
+}
+
+export const undeclaredAccess = () =>
+  new DomainError('forbidden', 'This console page declares no access rule, so it is refused to everyone');

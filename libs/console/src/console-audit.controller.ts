@@ -3,8 +3,9 @@ import { ConsoleActor } from './access';
 import { AUDIT_ACTIONS, ConsoleAudit } from './console-audit.store';
 import { ConsoleController } from './console-controller';
 import { Actor } from './console-request';
-import { ConsoleWorkspaces } from './console-workspaces.service';
 import { AuditFilters, auditPage } from './views/audit.page';
+import { ConsoleAccess, Workspace } from './console-access';
+import type { WorkspaceContext } from './views/layout';
 
 const PAGE_SIZE = 50;
 
@@ -15,11 +16,9 @@ const filtersOf = (q: Record<string, string | undefined>): AuditFilters => ({
 
 @ConsoleController()
 export class ConsoleAuditController {
-  constructor(
-    private readonly audit: ConsoleAudit,
-    private readonly workspaces: ConsoleWorkspaces,
-  ) {}
+  constructor(private readonly audit: ConsoleAudit) {}
 
+  @ConsoleAccess('signed-in')
   @Get('audit')
   async all(@Actor() actor: ConsoleActor, @Query() q: Record<string, string | undefined>) {
     const filters = filtersOf(q);
@@ -32,13 +31,14 @@ export class ConsoleAuditController {
     return auditPage(actor, undefined, page.entries, filters, page.nextCursor);
   }
 
+  @ConsoleAccess('read')
   @Get('w/:ws/audit')
   async ofWorkspace(
     @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Query() q: Record<string, string | undefined>,
   ) {
-    const w = await this.workspaces.context(actor, ws);
     const filters = filtersOf(q);
     const page = await this.audit.list({ ...filters, workspaceId: ws, cursor: q.cursor, limit: PAGE_SIZE });
     return auditPage(actor, w, page.entries, filters, page.nextCursor);

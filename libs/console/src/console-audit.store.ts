@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'user.sso_refused',
   'user.signed_out_everywhere',
 ] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   id: string;

@@ -18,13 +18,13 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ConsoleActor } from './access';
-import { ConsoleAudit } from './console-audit.store';
 import { ConsoleErrorFilter } from './console-error.filter';
-import { Actor, ConsoleAnonymous, ConsoleRequest, FormBody, Redirect, field } from './console-request';
+import { Actor, ConsoleRequest, FormBody, Redirect, field } from './console-request';
 import { ConsoleSessions } from './console-sessions.store';
 import { ConsoleUsers } from './console-users.store';
 import { ConsoleGuard, sameToken } from './console.guard';
 import { ConsoleResponder } from './console.responder';
+import { ConsoleAuditor } from './console-auditor.interceptor';
 import { consoleCookieSecure, startSession } from './console-signin';
 import { SIGNIN_COOKIE, SESSION_COOKIE, parseCookies, serializeCookie } from './cookies';
 import { SignInThrottle } from './signin-throttle.store';
@@ -34,18 +34,19 @@ import { bearerSafeEqual } from './console-signin';
 import { OidcClient } from './sso/oidc-client';
 // Only console paths are followed after sign-in: an open redirect would help phishing.
 import { safeNext } from './safe-next';
+import { ConsoleAccess, ConsoleAnonymous } from './console-access';
+import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
 @Public()
 @UseGuards(ConsoleGuard)
 @UseFilters(ConsoleErrorFilter)
-@UseInterceptors(ConsoleResponder)
+@UseInterceptors(ConsoleResponder, ConsoleAuditor)
 @Controller('console')
 export class ConsoleAuthController {
   constructor(
     private readonly users: ConsoleUsers,
     private readonly sessions: ConsoleSessions,
     private readonly throttle: SignInThrottle,
-    private readonly audit: ConsoleAudit,
     private readonly oidc: OidcClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -60,6 +61,7 @@ export class ConsoleAuthController {
     };
   }
 
+  @ConsoleAccess('signed-in')
   @Get()
   home() {
     return new Redirect('/console/workspaces');
@@ -115,9 +117,11 @@ export class ConsoleAuthController {
     });
   }
 
+  @Audited('user.signed_in')
   @ConsoleAnonymous()
   @Post('sign-in')
   async signIn(
+    @AuditNote() note: AuditNoteFn,
     @Req() request: ConsoleRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body() body: FormBody,
@@ -150,6 +154,7 @@ export class ConsoleAuthController {
     await this.throttle.clear(email);
     if (user.disabled) return again('This console user is disabled. Ask an operator to enable it.', 403);
     await startSession(this.sessions, request, reply, this.config, user.id);
+    note({ workspaceId: null, actor: user.email, target: user.email, detail: { method: 'password' } });
     return new Redirect(next);
   }
 
@@ -161,9 +166,15 @@ export class ConsoleAuthController {
   }
 
   /** The first operator, proven by the admin token; closed as soon as any console user exists. */
+  @Audited('user.created')
   @ConsoleAnonymous()
   @Post('setup')
-  async setup(@Req() request: ConsoleRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: FormBody) {
+  async setup(
+    @AuditNote() note: AuditNoteFn,
+    @Req() request: ConsoleRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: FormBody,
+  ) {
     this.checkFormToken(request, body);
     if ((await this.users.count()) > 0) {
       throw new DomainError('conflict', 'The console is already set up: sign in, or ask an operator for an account.');
@@ -178,17 +189,12 @@ export class ConsoleAuthController {
       return setupPage({ formToken: this.formToken(request, reply), email, error: 'That is not the admin token.' });
     }
     const user = await this.users.create({ email, password: field(body, 'password') ?? '', operator: true });
-    await this.audit.record({
-      workspaceId: null,
-      actor: user.email,
-      action: 'user.created',
-      target: user.email,
-      detail: { operator: true, via: 'setup' },
-    });
+    note({ workspaceId: null, actor: user.email, target: user.email, detail: { operator: true, via: 'setup' } });
     await startSession(this.sessions, request, reply, this.config, user.id);
     return new Redirect('/console/workspaces');
   }
 
+  @ConsoleAccess('signed-in')
   @Post('sign-out')
   async signOut(
     @Actor() actor: ConsoleActor,
@@ -203,20 +209,17 @@ export class ConsoleAuthController {
     return new Redirect('/console/sign-in?notice=signed-out');
   }
 
+  @Audited('user.signed_out_everywhere')
+  @ConsoleAccess('signed-in')
   @Post('sign-out-everywhere')
   async signOutEverywhere(
     @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
     @Req() request: ConsoleRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const ended = await this.sessions.closeAll(actor.user.id);
-    await this.audit.record({
-      workspaceId: null,
-      actor: actor.user.email,
-      action: 'user.signed_out_everywhere',
-      target: actor.user.email,
-      detail: { sessions: ended },
-    });
+    note({ workspaceId: null, target: actor.user.email, detail: { sessions: ended } });
     void reply.header(
       'set-cookie',
       serializeCookie(SESSION_COOKIE, '', { secure: consoleCookieSecure(request, this.config), maxAge: 0 }),

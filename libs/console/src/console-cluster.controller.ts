@@ -1,11 +1,12 @@
 import { askClusterStatus } from '@app/actors';
 import { Bus } from '@app/bus';
 import { Get } from '@nestjs/common';
-import { ConsoleActor, requireOperator } from './access';
+import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
 import { ConsoleQueries } from './console.queries';
 import { Actor } from './console-request';
 import { clusterPage } from './views/cluster.page';
+import { ConsoleAccess } from './console-access';
 
 /** Operators only: what GET /admin/cluster answers (with each node's rates), the monitor's lag and the webhook backlog. */
 @ConsoleController()
@@ -15,9 +16,9 @@ export class ConsoleClusterController {
     private readonly queries: ConsoleQueries,
   ) {}
 
+  @ConsoleAccess('operator')
   @Get('cluster')
   async show(@Actor() actor: ConsoleActor) {
-    requireOperator(actor);
     const backlog = await this.queries.webhookBacklog();
     const lag = await this.queries.monitorLag();
     return clusterPage(actor, {

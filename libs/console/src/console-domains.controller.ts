@@ -1,18 +1,19 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DomainError, edgeSettingsOf } from '@app/kernel';
+import { edgeSettingsOf } from '@app/kernel';
 import { ConnectSessions } from '@app/connect-sessions';
 import { DOMAIN_STATUSES, MONITOR_STATUSES, wildcardBase } from '@app/domain-model';
 import { CreateDomainDto, DomainCommands, DomainRepository, UpdateDomainDto, toDomainView } from '@app/domains';
 import { RecordChecks } from '@app/tools';
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';
-import { ConsoleAudit } from './console-audit.store';
 import { ConsoleController } from './console-controller';
 import { Actor, ConsoleRequest, FormBody, Redirect, field } from './console-request';
 import { ConsoleTimeline } from './console-timeline.service';
-import { ConsoleWorkspaces } from './console-workspaces.service';
 import { checked, validated } from './form-validation';
 import { DomainDetail, DomainFilters, deleteDomainPage, domainPage, domainsPage } from './views/domains.page';
+import { ConsoleAccess, Workspace } from './console-access';
+import type { WorkspaceContext } from './views/layout';
+import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
 const PAGE_SIZE = 25;
 /** A connect link lasts a day: long enough for a customer to get to their DNS settings. */
@@ -31,13 +32,11 @@ const oneOf = (value: string | undefined, allowed: readonly string[]) =>
 @ConsoleController()
 export class ConsoleDomainsController {
   constructor(
-    private readonly workspaces: ConsoleWorkspaces,
     private readonly domains: DomainRepository,
     private readonly commands: DomainCommands,
     private readonly sessions: ConnectSessions,
     private readonly records: RecordChecks,
     private readonly timeline: ConsoleTimeline,
-    private readonly audit: ConsoleAudit,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -45,9 +44,14 @@ export class ConsoleDomainsController {
     return edgeSettingsOf(this.config);
   }
 
+  @ConsoleAccess('read')
   @Get('w/:ws/domains')
-  async list(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Query() q: Record<string, string | undefined>) {
-    const w = await this.workspaces.context(actor, ws);
+  async list(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Query() q: Record<string, string | undefined>,
+  ) {
     const filters: DomainFilters = {
       status: oneOf(q.status, DOMAIN_STATUSES),
       monitorStatus: oneOf(q.monitorStatus, MONITOR_STATUSES),
@@ -73,21 +77,21 @@ export class ConsoleDomainsController {
     );
   }
 
+  @Audited('domain.created')
+  @ConsoleAccess('write')
   @Post('w/:ws/domains')
-  async create(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Body() body: FormBody) {
-    await this.workspaces.context(actor, ws, true);
+  async create(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Param('ws') ws: string,
+    @Body() body: FormBody,
+  ) {
     const dto = await validated(CreateDomainDto, {
       hostname: field(body, 'hostname'),
       originUrl: field(body, 'originUrl'),
     });
     const { domain } = await this.commands.create(ws, dto);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'domain.created',
-      target: domain.id,
-      detail: { hostname: domain.hostname },
-    });
+    note({ target: domain.id, detail: { hostname: domain.hostname } });
     return new Redirect(`/console/w/${ws}/domains/${domain.id}?notice=created`);
   }
 
@@ -107,33 +111,36 @@ export class ConsoleDomainsController {
     };
   }
 
+  @ConsoleAccess('read')
   @Get('w/:ws/domains/:id')
   async show(
     @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Query('notice') notice?: string,
   ) {
-    const w = await this.workspaces.context(actor, ws);
     return domainPage(actor, w, await this.detail(ws, id), notice ? NOTICES[notice] : undefined);
   }
 
+  @Audited('domain.checked')
+  @ConsoleAccess('write')
   @Post('w/:ws/domains/:id/check')
   async check(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string) {
-    await this.workspaces.context(actor, ws, true);
     await this.commands.check(ws, id);
-    await this.audit.record({ workspaceId: ws, actor: actor.user.email, action: 'domain.checked', target: id });
     return new Redirect(`/console/w/${ws}/domains/${id}?notice=checked`);
   }
 
+  @Audited('domain.updated')
+  @ConsoleAccess('write')
   @Post('w/:ws/domains/:id/settings')
   async settings(
     @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Body() body: FormBody,
   ) {
-    await this.workspaces.context(actor, ws, true);
     const status = Number(field(body, 'redirectStatus'));
     const dto = await validated(UpdateDomainDto, {
       originUrl: field(body, 'originUrl'),
@@ -143,33 +150,23 @@ export class ConsoleDomainsController {
       redirectWww: checked(field(body, 'redirectWww')),
     });
     const { domain } = await this.commands.update(ws, id, dto);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'domain.updated',
-      target: id,
-      detail: { hostname: domain.hostname, originUrl: domain.originUrl, mode: domain.mode },
-    });
+    note({ detail: { hostname: domain.hostname, originUrl: domain.originUrl, mode: domain.mode } });
     return new Redirect(`/console/w/${ws}/domains/${id}?notice=saved`);
   }
 
   /** The link is shown in this answer only (it carries a bearer token for the domain). */
+  @Audited('domain.connect_link_created')
+  @ConsoleAccess('write')
   @Post('w/:ws/domains/:id/connect-link')
   async connectLink(
     @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Req() request: ConsoleRequest,
   ) {
-    const w = await this.workspaces.context(actor, ws, true);
     const domain = await this.domains.get(ws, id);
     const session = this.sessions.mint(ws, domain, CONNECT_LINK_SECONDS);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'domain.connect_link_created',
-      target: id,
-    });
     const guessed = `${request.protocol}://${String(request.headers.host)}`;
     const base = this.config.publicBaseUrl ?? guessed;
     const detail = await this.detail(ws, id);
@@ -181,26 +178,30 @@ export class ConsoleDomainsController {
     return domainPage(actor, w, detail);
   }
 
+  @ConsoleAccess('write')
   @Get('w/:ws/domains/:id/delete')
-  async confirmDelete(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string) {
-    const w = await this.workspaces.context(actor, ws, true);
+  async confirmDelete(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+  ) {
     return deleteDomainPage(actor, w, toDomainView(await this.domains.get(ws, id), this.edge));
   }
 
+  @Audited('domain.deleted')
+  @ConsoleAccess('write')
   @Post('w/:ws/domains/:id/delete')
-  async remove(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string) {
-    await this.workspaces.context(actor, ws, true);
-    const domain = await this.domains.get(ws, id).catch(() => {
-      throw new DomainError('not_found', 'Domain was not found (it may have been deleted already)');
-    });
+  async remove(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+  ) {
+    // Only the repository's own not_found is "not found": a database outage stays an outage (500).
+    const domain = await this.domains.get(ws, id);
     await this.commands.remove(ws, id);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'domain.deleted',
-      target: id,
-      detail: { hostname: domain.hostname },
-    });
+    note({ detail: { hostname: domain.hostname } });
     return new Redirect(`/console/w/${ws}/domains?notice=deleted`);
   }
 }

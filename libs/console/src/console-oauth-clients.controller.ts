@@ -3,12 +3,13 @@ import { DomainError } from '@app/kernel';
 import { CreateOAuthClientDto, OAuthClients } from '@app/oauth';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
-import { ConsoleAudit } from './console-audit.store';
 import { ConsoleController } from './console-controller';
 import { Actor, FormBody, PageWithStatus, Redirect, field, fields } from './console-request';
-import { ConsoleWorkspaces } from './console-workspaces.service';
 import { validated } from './form-validation';
 import { oauthClientsPage } from './views/oauth-clients.page';
+import { ConsoleAccess, Workspace } from './console-access';
+import type { WorkspaceContext } from './views/layout';
+import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
 const NOTICES: Record<string, string> = {
   revoked: 'The client is revoked: it gets no new token, and its tokens stop working at once.',
@@ -17,23 +18,31 @@ const NOTICES: Record<string, string> = {
 /** A workspace's OAuth clients through the same use case as /admin/workspaces/{id}/oauth-clients. */
 @ConsoleController()
 export class ConsoleOAuthClientsController {
-  constructor(
-    private readonly workspaces: ConsoleWorkspaces,
-    private readonly clients: OAuthClients,
-    private readonly audit: ConsoleAudit,
-  ) {}
+  constructor(private readonly clients: OAuthClients) {}
 
+  @ConsoleAccess('read')
   @Get('w/:ws/oauth-clients')
-  async list(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Query('notice') notice?: string) {
-    const w = await this.workspaces.context(actor, ws);
+  async list(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Query('notice') notice?: string,
+  ) {
     const { clients } = await this.clients.list(ws);
     return oauthClientsPage(actor, w, clients, ALL_SCOPES, { notice: notice ? NOTICES[notice] : undefined });
   }
 
   /** The secret is in this answer only: a page, never a redirect. */
+  @Audited('oauth_client.created')
+  @ConsoleAccess('write')
   @Post('w/:ws/oauth-clients')
-  async create(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Body() body: FormBody) {
-    const w = await this.workspaces.context(actor, ws, true);
+  async create(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Body() body: FormBody,
+  ) {
     let dto: CreateOAuthClientDto;
     try {
       dto = await validated(CreateOAuthClientDto, { name: field(body, 'name'), scopes: fields(body, 'scopes') });
@@ -44,30 +53,24 @@ export class ConsoleOAuthClientsController {
       return new PageWithStatus(400, oauthClientsPage(actor, w, clients, ALL_SCOPES, { problem }));
     }
     const issued = await this.clients.create(ws, dto.name, dto.scopes);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'oauth_client.created',
-      target: issued.client_id,
-      detail: { name: issued.client.name, scopes: issued.client.scopes },
-    });
+    note({ target: issued.client_id, detail: { name: issued.client.name, scopes: issued.client.scopes } });
     const { clients } = await this.clients.list(ws);
     return oauthClientsPage(actor, w, clients, ALL_SCOPES, {
       issued: { clientId: issued.client_id, secret: issued.client_secret },
     });
   }
 
+  @Audited('oauth_client.revoked')
+  @ConsoleAccess('write')
   @Post('w/:ws/oauth-clients/:clientId/revoke')
-  async revoke(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('clientId') clientId: string) {
-    await this.workspaces.context(actor, ws, true);
+  async revoke(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Param('ws') ws: string,
+    @Param('clientId') clientId: string,
+  ) {
     const { client } = await this.clients.revoke(ws, clientId);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'oauth_client.revoked',
-      target: client.clientId,
-      detail: { name: client.name },
-    });
+    note({ target: client.clientId, detail: { name: client.name } });
     return new Redirect(`/console/w/${ws}/oauth-clients?notice=revoked`);
   }
 }

@@ -14,14 +14,15 @@ import {
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { ConsoleActor } from './access';
-import { ConsoleAudit } from './console-audit.store';
 import { ConsoleController } from './console-controller';
 import { ConsolePurchases } from './console-purchases.service';
 import { Actor, FormBody, PageWithStatus, Redirect, field } from './console-request';
-import { ConsoleWorkspaces } from './console-workspaces.service';
 import { validated } from './form-validation';
 import { PurchaseDetail, purchasePage } from './views/purchase.page';
 import { PurchaseFilters, purchasesPage } from './views/purchases.page';
+import { ConsoleAccess, Workspace } from './console-access';
+import type { WorkspaceContext } from './views/layout';
+import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
 const PAGE_SIZE = 25;
 const NOTICES: Record<string, string> = {
@@ -42,19 +43,22 @@ const formError = (error: unknown): error is DomainError =>
 @ConsoleController()
 export class ConsolePurchasesController {
   constructor(
-    private readonly workspaces: ConsoleWorkspaces,
     private readonly purchases: PurchaseRepository,
     private readonly dns: ConsolePurchases,
     private readonly renewals: RenewPurchase,
     private readonly autoRenews: SetAutoRenew,
     private readonly nameserverChanges: SetNameservers,
     private readonly connects: ConnectPurchase,
-    private readonly audit: ConsoleAudit,
   ) {}
 
+  @ConsoleAccess('read')
   @Get('w/:ws/purchases')
-  async list(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Query() q: Record<string, string | undefined>) {
-    const w = await this.workspaces.context(actor, ws);
+  async list(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Query() q: Record<string, string | undefined>,
+  ) {
     const status = PURCHASE_STATUSES.find((s) => s === q.status);
     const typed = q.hostname?.trim().slice(0, 253) || undefined;
     const filters: PurchaseFilters = { status, hostname: typed };
@@ -68,91 +72,90 @@ export class ConsolePurchasesController {
     return purchasesPage(actor, w, views, filters, page.nextCursor, Boolean(q.cursor));
   }
 
+  @ConsoleAccess('read')
   @Get('w/:ws/purchases/:id')
   async show(
     @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Query('notice') notice?: string,
   ) {
-    const w = await this.workspaces.context(actor, ws);
     return purchasePage(actor, w, await this.dns.detail(ws, id), notice ? NOTICES[notice] : undefined);
   }
 
   /** The whole edited set, refused (with the current set shown) when it changed since the form was read. */
+  @Audited('purchase.dns_replaced')
+  @ConsoleAccess('write')
   @Post('w/:ws/purchases/:id/dns')
   async saveDns(
     @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Body() body: FormBody,
   ) {
-    const w = await this.workspaces.context(actor, ws, true);
     const outcome = await this.dns.save(ws, id, body);
     if (outcome.saved) {
-      await this.audit.record({
-        workspaceId: ws,
-        actor: actor.user.email,
-        action: 'purchase.dns_replaced',
-        target: id,
-        detail: { hostname: outcome.hostname, records: outcome.saved.length },
-      });
+      note({ detail: { hostname: outcome.hostname, records: outcome.saved.length } });
       return new Redirect(`/console/w/${ws}/purchases/${id}?notice=dns#dns`);
     }
     return new PageWithStatus(outcome.status, purchasePage(actor, w, outcome.detail));
   }
 
+  @Audited('purchase.renewed')
+  @ConsoleAccess('write')
   @Post('w/:ws/purchases/:id/renew')
-  async renew(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string, @Body() body: FormBody) {
-    const w = await this.workspaces.context(actor, ws, true);
+  async renew(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Body() body: FormBody,
+  ) {
     try {
       const years = Number(field(body, 'years'));
       const dto = await validated(RenewPurchaseDto, { years: Number.isInteger(years) ? years : field(body, 'years') });
       const { renewal } = await this.renewals.execute(ws, id, dto.years, requestKey(body));
-      await this.audit.record({
-        workspaceId: ws,
-        actor: actor.user.email,
-        action: 'purchase.renewed',
-        target: id,
-        detail: { years: dto.years, status: renewal.status, expiresAt: renewal.expiresAt },
-      });
+      note({ detail: { years: dto.years, status: renewal.status, expiresAt: renewal.expiresAt } });
       return new Redirect(`/console/w/${ws}/purchases/${id}?notice=renewed`);
     } catch (error) {
       return this.refused(actor, w, id, error, { form: 'renew' });
     }
   }
 
+  @Audited('purchase.auto_renew_set')
+  @ConsoleAccess('write')
   @Post('w/:ws/purchases/:id/auto-renew')
   async autoRenew(
     @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Body() body: FormBody,
   ) {
-    await this.workspaces.context(actor, ws, true);
     const value = field(body, 'autoRenew');
     if (value !== 'true' && value !== 'false') {
       throw new DomainError('bad_request', 'autoRenew must be true or false', { field: 'autoRenew' });
     }
     const { purchase } = await this.autoRenews.execute(ws, id, value === 'true');
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'purchase.auto_renew_set',
-      target: id,
-      detail: { hostname: purchase.hostname, autoRenew: purchase.autoRenew },
-    });
+    note({ detail: { hostname: purchase.hostname, autoRenew: purchase.autoRenew } });
     return new Redirect(`/console/w/${ws}/purchases/${id}?notice=auto-renew-${purchase.autoRenew ? 'on' : 'off'}`);
   }
 
+  @Audited('purchase.nameservers_set')
+  @ConsoleAccess('write')
   @Post('w/:ws/purchases/:id/nameservers')
   async nameservers(
     @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Body() body: FormBody,
   ) {
-    const w = await this.workspaces.context(actor, ws, true);
     const typed = field(body, 'nameservers') ?? '';
     const list = typed
       .split(/[\s,]+/)
@@ -161,13 +164,7 @@ export class ConsolePurchasesController {
     try {
       if (list.length > 13) throw new DomainError('bad_request', `At most 13 nameservers (${list.length} given)`);
       const { nameservers } = await this.nameserverChanges.execute(ws, id, list);
-      await this.audit.record({
-        workspaceId: ws,
-        actor: actor.user.email,
-        action: 'purchase.nameservers_set',
-        target: id,
-        detail: { nameservers },
-      });
+      note({ detail: { nameservers } });
       return new Redirect(
         `/console/w/${ws}/purchases/${id}?notice=${list.length ? 'nameservers' : 'nameservers-restored'}`,
       );
@@ -176,24 +173,21 @@ export class ConsolePurchasesController {
     }
   }
 
+  @Audited('purchase.connected')
+  @ConsoleAccess('write')
   @Post('w/:ws/purchases/:id/connect')
   async connect(
     @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Body() body: FormBody,
   ) {
-    const w = await this.workspaces.context(actor, ws, true);
     try {
       const dto = await validated(AutoConnectDto, { originUrl: field(body, 'originUrl') });
       const { domain } = await this.connects.execute(ws, id, dto, requestKey(body));
-      await this.audit.record({
-        workspaceId: ws,
-        actor: actor.user.email,
-        action: 'purchase.connected',
-        target: id,
-        detail: { hostname: domain.hostname, domainId: domain.id, originUrl: domain.originUrl },
-      });
+      note({ detail: { hostname: domain.hostname, domainId: domain.id, originUrl: domain.originUrl } });
       return new Redirect(`/console/w/${ws}/purchases/${id}?notice=connected`);
     } catch (error) {
       return this.refused(actor, w, id, error, { form: 'connect' });
@@ -203,7 +197,7 @@ export class ConsolePurchasesController {
   /** The purchase page again with the use case's refusal beside the form that caused it. */
   private async refused(
     actor: ConsoleActor,
-    w: Awaited<ReturnType<ConsoleWorkspaces['context']>>,
+    w: WorkspaceContext,
     id: string,
     error: unknown,
     problem: Omit<NonNullable<PurchaseDetail['formProblem']>, 'message'>,

@@ -1,6 +1,8 @@
-import { ExecutionContext, SetMetadata, createParamDecorator } from '@nestjs/common';
+import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import { ConsoleActor } from './access';
+import type { AuditNoteValue } from './console-audited';
 import type { Html } from './html';
+import type { WorkspaceContext } from './views/layout';
 
 export interface ConsoleRequest {
   method: string;
@@ -9,12 +11,12 @@ export interface ConsoleRequest {
   protocol: string;
   headers: Record<string, string | string[] | undefined>;
   body?: unknown;
+  params?: Record<string, string | undefined>;
   consoleActor?: ConsoleActor;
+  /** The `:ws` workspace of a `read` or `write` route, loaded by ConsoleGuard. */
+  consoleWorkspace?: WorkspaceContext;
+  auditNotes?: AuditNoteValue[];
 }
-
-export const CONSOLE_ANONYMOUS = 'console:anonymous';
-/** Console routes that need no session (sign-in, first-operator setup, assets). */
-export const ConsoleAnonymous = () => SetMetadata(CONSOLE_ANONYMOUS, true);
 
 /** The signed-in console user of this request (set by ConsoleGuard). */
 export const Actor = createParamDecorator(

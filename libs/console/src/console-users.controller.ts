@@ -1,14 +1,15 @@
 import { DomainError } from '@app/kernel';
 import { randomBase62 } from '@app/persistence';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
-import { ConsoleActor, requireOperator } from './access';
-import { ConsoleAudit } from './console-audit.store';
+import { ConsoleActor } from './access';
+import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 import { ConsoleController } from './console-controller';
 import { Actor, FormBody, Redirect, field } from './console-request';
 import { ConsoleUserAdmin } from './console-user-admin.store';
 import { ConsoleUsers } from './console-users.store';
 import { userPage } from './views/user.page';
 import { usersPage } from './views/users.page';
+import { ConsoleAccess } from './console-access';
 
 const NOTICES: Record<string, string> = {
   role: 'The role is changed.',
@@ -25,19 +26,19 @@ export class ConsoleUsersController {
   constructor(
     private readonly users: ConsoleUsers,
     private readonly admin: ConsoleUserAdmin,
-    private readonly audit: ConsoleAudit,
   ) {}
 
+  @ConsoleAccess('operator')
   @Get()
   async list(@Actor() actor: ConsoleActor) {
-    requireOperator(actor);
     return usersPage(actor, await this.admin.list(), await this.admin.workspaceChoices());
   }
 
   /** The initial password is in this answer only (a page, never a redirect with it in a URL). */
+  @Audited('user.created')
+  @ConsoleAccess('operator')
   @Post()
-  async create(@Actor() actor: ConsoleActor, @Body() body: FormBody) {
-    requireOperator(actor);
+  async create(@Actor() actor: ConsoleActor, @AuditNote() note: AuditNoteFn, @Body() body: FormBody) {
     const operator = field(body, 'operator') === 'yes';
     const workspaceId = field(body, 'workspaceId') || undefined;
     const role = field(body, 'role') ?? 'member';
@@ -55,10 +56,8 @@ export class ConsoleUsersController {
       operator,
     });
     if (workspaceId) await this.users.setRole(user.id, workspaceId, role);
-    await this.audit.record({
+    note({
       workspaceId: workspaceId ?? null,
-      actor: actor.user.email,
-      action: 'user.created',
       target: user.email,
       detail: { operator, ...(workspaceId ? { workspaceId, role } : {}), via: 'console' },
     });
@@ -69,9 +68,9 @@ export class ConsoleUsersController {
     });
   }
 
+  @ConsoleAccess('operator')
   @Get(':id')
   async detail(@Actor() actor: ConsoleActor, @Param('id') id: string, @Query('notice') notice?: string) {
-    requireOperator(actor);
     return userPage(
       actor,
       await this.admin.get(id),
@@ -80,9 +79,15 @@ export class ConsoleUsersController {
     );
   }
 
+  @Audited('user.updated')
+  @ConsoleAccess('operator')
   @Post(':id/role')
-  async role(@Actor() actor: ConsoleActor, @Param('id') id: string, @Body() body: FormBody) {
-    requireOperator(actor);
+  async role(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Param('id') id: string,
+    @Body() body: FormBody,
+  ) {
     const operator = field(body, 'operator');
     if (operator !== 'yes' && operator !== 'no') {
       throw new DomainError('bad_request', 'Choose operator or workspace roles', { field: 'operator' });
@@ -92,59 +97,70 @@ export class ConsoleUsersController {
     }
     const user = await this.admin.get(id);
     await this.admin.setOperator(id, operator === 'yes');
-    await this.record(actor, 'user.updated', user.email, null, { operator: operator === 'yes' });
+    note({ workspaceId: null, target: user.email, detail: { operator: operator === 'yes' } });
     return new Redirect(`/console/users/${id}?notice=role`);
   }
 
+  @Audited('user.updated')
+  @ConsoleAccess('operator')
   @Post(':id/memberships')
-  async setMembership(@Actor() actor: ConsoleActor, @Param('id') id: string, @Body() body: FormBody) {
-    requireOperator(actor);
+  async setMembership(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Param('id') id: string,
+    @Body() body: FormBody,
+  ) {
     const user = await this.admin.get(id);
     const workspaceId = field(body, 'workspaceId') ?? '';
     const role = field(body, 'role') ?? '';
     await this.users.setRole(id, workspaceId, role);
-    await this.record(actor, 'user.updated', user.email, workspaceId, { workspaceId, role });
+    note({ workspaceId: workspaceId, target: user.email, detail: { workspaceId, role } });
     return new Redirect(`/console/users/${id}?notice=membership`);
   }
 
+  @Audited('user.updated')
+  @ConsoleAccess('operator')
   @Post(':id/memberships/:ws/remove')
-  async removeMembership(@Actor() actor: ConsoleActor, @Param('id') id: string, @Param('ws') ws: string) {
-    requireOperator(actor);
+  async removeMembership(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Param('id') id: string,
+    @Param('ws') ws: string,
+  ) {
     const user = await this.admin.get(id);
     await this.admin.removeMembership(id, ws);
-    await this.record(actor, 'user.updated', user.email, ws, { workspaceId: ws, role: null });
+    note({ workspaceId: ws, target: user.email, detail: { workspaceId: ws, role: null } });
     return new Redirect(`/console/users/${id}?notice=membership-removed`);
   }
 
+  @Audited('user.disabled')
+  @ConsoleAccess('operator')
   @Post(':id/disable')
-  async disable(@Actor() actor: ConsoleActor, @Param('id') id: string) {
-    requireOperator(actor);
+  async disable(@Actor() actor: ConsoleActor, @AuditNote() note: AuditNoteFn, @Param('id') id: string) {
     if (id === actor.user.id) throw new DomainError('conflict', 'You cannot disable yourself: ask another operator.');
     const user = await this.admin.get(id);
     const sessions = await this.admin.setDisabled(id, true);
-    await this.record(actor, 'user.disabled', user.email, null, { sessions });
+    note({ workspaceId: null, target: user.email, detail: { sessions } });
     return new Redirect(`/console/users/${id}?notice=disabled`);
   }
 
+  @Audited('user.enabled')
+  @ConsoleAccess('operator')
   @Post(':id/enable')
-  async enable(@Actor() actor: ConsoleActor, @Param('id') id: string) {
-    requireOperator(actor);
+  async enable(@Actor() actor: ConsoleActor, @AuditNote() note: AuditNoteFn, @Param('id') id: string) {
     const user = await this.admin.get(id);
     await this.admin.setDisabled(id, false);
-    await this.record(actor, 'user.enabled', user.email, null, {});
+    note({ workspaceId: null, target: user.email, detail: {} });
     return new Redirect(`/console/users/${id}?notice=enabled`);
   }
 
+  @Audited('user.signed_out_everywhere')
+  @ConsoleAccess('operator')
   @Post(':id/sign-out-everywhere')
-  async signOutEverywhere(@Actor() actor: ConsoleActor, @Param('id') id: string) {
-    requireOperator(actor);
+  async signOutEverywhere(@Actor() actor: ConsoleActor, @AuditNote() note: AuditNoteFn, @Param('id') id: string) {
     const user = await this.admin.get(id);
     const sessions = await this.admin.signOutEverywhere(id);
-    await this.record(actor, 'user.signed_out_everywhere', user.email, null, { sessions, by: 'operator' });
+    note({ workspaceId: null, target: user.email, detail: { sessions, by: 'operator' } });
     return new Redirect(`/console/users/${id}?notice=signed-out`);
-  }
-
-  private record(actor: ConsoleActor, action: string, target: string, workspaceId: string | null, detail: object) {
-    return this.audit.record({ workspaceId, actor: actor.user.email, action, target, detail: { ...detail } });
   }
 }

@@ -16,14 +16,15 @@ import {
 } from '@app/webhooks';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
-import { ConsoleAudit } from './console-audit.store';
 import { ConsoleController } from './console-controller';
 import { ConsoleQueries } from './console.queries';
 import { Actor, FormBody, Redirect, field, fields } from './console-request';
-import { ConsoleWorkspaces } from './console-workspaces.service';
 import { checked, validated } from './form-validation';
 import { deliveryPage } from './views/delivery.page';
 import { deleteEndpointPage, endpointPage, webhooksPage } from './views/webhooks.page';
+import { ConsoleAccess, Workspace } from './console-access';
+import type { WorkspaceContext } from './views/layout';
+import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
 const PAGE_SIZE = 25;
 /** Most events one "Replay selected" sends: a page of deliveries. */
@@ -38,7 +39,6 @@ const NOTICES: Record<string, string> = {
 @ConsoleController()
 export class ConsoleWebhooksController {
   constructor(
-    private readonly workspaces: ConsoleWorkspaces,
     private readonly endpoints: EndpointRepository,
     private readonly createEndpoint: CreateWebhookEndpoint,
     private readonly updateEndpoint: UpdateWebhookEndpoint,
@@ -46,13 +46,17 @@ export class ConsoleWebhooksController {
     private readonly removeEndpoint: RemoveWebhookEndpoint,
     private readonly deliveries: DeliveryRepository,
     private readonly replays: EventReplay,
-    private readonly audit: ConsoleAudit,
     private readonly queries: ConsoleQueries,
   ) {}
 
+  @ConsoleAccess('read')
   @Get('w/:ws/webhooks')
-  async list(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Query('notice') notice?: string) {
-    const w = await this.workspaces.context(actor, ws);
+  async list(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Query('notice') notice?: string,
+  ) {
     const { rows } = await this.endpoints.list(ws, 100);
     const dead = await this.queries.deadLettersByEndpoint(ws);
     const deadOf = (id: string) => Number(dead.find((d) => d.endpoint_id === id)?.n ?? 0);
@@ -65,18 +69,19 @@ export class ConsoleWebhooksController {
   }
 
   /** The secret is in this answer only. */
+  @Audited('webhook_endpoint.created')
+  @ConsoleAccess('write')
   @Post('w/:ws/webhooks')
-  async create(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Body() body: FormBody) {
-    const w = await this.workspaces.context(actor, ws, true);
+  async create(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Body() body: FormBody,
+  ) {
     const dto = await validated(CreateWebhookEndpointDto, { url: field(body, 'url'), events: fields(body, 'events') });
     const { endpoint } = await this.createEndpoint.execute(ws, dto);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'webhook_endpoint.created',
-      target: endpoint.id,
-      detail: { url: endpoint.url },
-    });
+    note({ target: endpoint.id, detail: { url: endpoint.url } });
     return endpointPage(
       actor,
       w,
@@ -85,14 +90,15 @@ export class ConsoleWebhooksController {
     );
   }
 
+  @ConsoleAccess('read')
   @Get('w/:ws/webhooks/:id')
   async show(
     @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Query() q: Record<string, string | undefined>,
   ) {
-    const w = await this.workspaces.context(actor, ws);
     const endpoint = toEndpointView(await this.endpoints.get(ws, id));
     const status = DELIVERY_STATUSES.find((s) => s === q.status);
     const page = await this.deliveries.list(ws, id, { status, cursor: q.cursor, limit: PAGE_SIZE });
@@ -104,49 +110,51 @@ export class ConsoleWebhooksController {
     );
   }
 
+  @ConsoleAccess('read')
   @Get('w/:ws/webhooks/:id/deliveries/:deliveryId')
   async delivery(
     @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
   ) {
-    const w = await this.workspaces.context(actor, ws);
     const endpoint = toEndpointView(await this.endpoints.get(ws, id));
     const delivery = toDeliveryView(await this.deliveries.get(ws, id, deliveryId));
     const attempts = await this.deliveries.attempts(deliveryId);
     return deliveryPage(actor, w, { endpoint, delivery, attempts, kept: ATTEMPTS_KEPT });
   }
 
+  @Audited('webhook_endpoint.updated')
+  @ConsoleAccess('write')
   @Post('w/:ws/webhooks/:id/edit')
-  async edit(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string, @Body() body: FormBody) {
-    await this.workspaces.context(actor, ws, true);
+  async edit(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Body() body: FormBody,
+  ) {
     const dto = await validated(UpdateWebhookEndpointDto, {
       url: field(body, 'url'),
       events: fields(body, 'events'),
       enabled: checked(field(body, 'enabled')),
     });
     await this.updateEndpoint.execute(ws, id, dto);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'webhook_endpoint.updated',
-      target: id,
-      detail: { url: dto.url, enabled: dto.enabled },
-    });
+    note({ detail: { url: dto.url, enabled: dto.enabled } });
     return new Redirect(`/console/w/${ws}/webhooks/${id}?notice=saved`);
   }
 
+  @Audited('webhook_endpoint.secret_rotated')
+  @ConsoleAccess('write')
   @Post('w/:ws/webhooks/:id/rotate')
-  async rotate(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string) {
-    const w = await this.workspaces.context(actor, ws, true);
+  async rotate(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+  ) {
     const { endpoint } = await this.rotateSecret.execute(ws, id);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'webhook_endpoint.secret_rotated',
-      target: id,
-    });
     const page = await this.deliveries.list(ws, id, { limit: PAGE_SIZE });
     return endpointPage(
       actor,
@@ -156,29 +164,36 @@ export class ConsoleWebhooksController {
     );
   }
 
+  @ConsoleAccess('write')
   @Get('w/:ws/webhooks/:id/delete')
-  async confirmDelete(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string) {
-    const w = await this.workspaces.context(actor, ws, true);
+  async confirmDelete(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+  ) {
     return deleteEndpointPage(actor, w, toEndpointView(await this.endpoints.get(ws, id)));
   }
 
+  @Audited('webhook_endpoint.deleted')
+  @ConsoleAccess('write')
   @Post('w/:ws/webhooks/:id/delete')
   async remove(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string) {
-    await this.workspaces.context(actor, ws, true);
     await this.removeEndpoint.execute(ws, id);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'webhook_endpoint.deleted',
-      target: id,
-    });
     return new Redirect(`/console/w/${ws}/webhooks?notice=deleted`);
   }
 
   /** Replays one or many events to this endpoint (EventReplay, as POST /v1/events/{id}/replay does). */
+  @Audited('event.replayed')
+  @ConsoleAccess('write')
   @Post('w/:ws/webhooks/:id/replay')
-  async replay(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('id') id: string, @Body() body: FormBody) {
-    await this.workspaces.context(actor, ws, true);
+  async replay(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Body() body: FormBody,
+  ) {
     const eventIds = [...new Set(fields(body, 'eventId'))];
     if (!eventIds.length) throw new DomainError('bad_request', 'Select at least one delivery to replay');
     if (eventIds.length > MAX_REPLAY)
@@ -186,13 +201,7 @@ export class ConsoleWebhooksController {
     await this.endpoints.get(ws, id);
     for (const eventId of eventIds) {
       await this.replays.replay(ws, eventId, id);
-      await this.audit.record({
-        workspaceId: ws,
-        actor: actor.user.email,
-        action: 'event.replayed',
-        target: eventId,
-        detail: { endpointId: id },
-      });
+      note({ target: eventId, detail: { endpointId: id } });
     }
     return new Redirect(`/console/w/${ws}/webhooks/${id}?notice=replayed`);
   }

@@ -1,13 +1,15 @@
 import { AdminUseCases } from '@app/admin';
 import { DomainError } from '@app/kernel';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
-import { ConsoleActor, requireOperator } from './access';
-import { ConsoleAudit } from './console-audit.store';
+import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
 import { Actor, FormBody, Redirect, field } from './console-request';
 import { ConsoleWorkspaces } from './console-workspaces.service';
 import { keysPage } from './views/keys.page';
 import { overviewPage, workspacesPage } from './views/workspaces.page';
+import { ConsoleAccess, Workspace } from './console-access';
+import type { WorkspaceContext } from './views/layout';
+import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
 const NOTICES: Record<string, string> = {
   'workspace-created': 'Workspace created.',
@@ -20,26 +22,25 @@ export class ConsoleWorkspacesController {
   constructor(
     private readonly workspaces: ConsoleWorkspaces,
     private readonly admin: AdminUseCases,
-    private readonly audit: ConsoleAudit,
   ) {}
 
+  @ConsoleAccess('signed-in')
   @Get('workspaces')
   async list(@Actor() actor: ConsoleActor, @Query('notice') notice?: string) {
     return workspacesPage(actor, await this.workspaces.visible(actor), notice ? NOTICES[notice] : undefined);
   }
 
+  @Audited('workspace.created')
+  @ConsoleAccess('operator')
   @Post('workspaces')
-  async create(@Actor() actor: ConsoleActor, @Body() body: FormBody) {
-    requireOperator(actor);
+  async create(@Actor() actor: ConsoleActor, @AuditNote() note: AuditNoteFn, @Body() body: FormBody) {
     const name = field(body, 'name')?.trim();
     if (!name || name.length > 200) {
       throw new DomainError('bad_request', 'A workspace needs a name of 1-200 characters', { field: 'name' });
     }
     const issued = await this.admin.createWorkspace(name, field(body, 'paymentMethod')?.trim() || undefined);
-    await this.audit.record({
+    note({
       workspaceId: issued.workspace.id,
-      actor: actor.user.email,
-      action: 'workspace.created',
       target: issued.workspace.id,
       detail: { name, firstKey: issued.apiKeyId },
     });
@@ -48,42 +49,54 @@ export class ConsoleWorkspacesController {
     return keysPage(actor, w, apiKeys, { key: issued.apiKey, id: issued.apiKeyId });
   }
 
+  @ConsoleAccess('read')
   @Get('w/:ws')
-  async overview(@Actor() actor: ConsoleActor, @Param('ws') ws: string) {
-    const w = await this.workspaces.context(actor, ws);
+  async overview(@Actor() actor: ConsoleActor, @Workspace() w: WorkspaceContext, @Param('ws') ws: string) {
     const { workspace } = await this.admin.getWorkspace(ws);
     return overviewPage(actor, { workspace, canWrite: w.canWrite, ...(await this.workspaces.counts(ws)) });
   }
 
+  @ConsoleAccess('read')
   @Get('w/:ws/keys')
-  async keys(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Query('notice') notice?: string) {
-    const w = await this.workspaces.context(actor, ws);
+  async keys(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Query('notice') notice?: string,
+  ) {
     const { apiKeys } = await this.admin.getWorkspace(ws);
     return keysPage(actor, w, apiKeys, undefined, notice ? NOTICES[notice] : undefined);
   }
 
   /** The key is in this answer only: a page, never a redirect with the key in a URL. */
+  @Audited('api_key.created')
+  @ConsoleAccess('write')
   @Post('w/:ws/keys')
-  async createKey(@Actor() actor: ConsoleActor, @Param('ws') ws: string) {
-    const w = await this.workspaces.context(actor, ws, true);
+  async createKey(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+  ) {
     const issued = await this.admin.issueKey(ws);
-    await this.audit.record({
-      workspaceId: ws,
-      actor: actor.user.email,
-      action: 'api_key.created',
-      target: issued.apiKeyId,
-    });
+    note({ target: issued.apiKeyId });
     const { apiKeys } = await this.admin.getWorkspace(ws);
     return keysPage(actor, w, apiKeys, { key: issued.apiKey, id: issued.apiKeyId });
   }
 
+  @Audited('api_key.revoked')
+  @ConsoleAccess('write')
   @Post('w/:ws/keys/:keyId/revoke')
-  async revokeKey(@Actor() actor: ConsoleActor, @Param('ws') ws: string, @Param('keyId') keyId: string) {
-    await this.workspaces.context(actor, ws, true);
+  async revokeKey(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Param('ws') ws: string,
+    @Param('keyId') keyId: string,
+  ) {
     const { apiKeys } = await this.admin.getWorkspace(ws);
     if (!apiKeys.some((k) => k.id === keyId)) throw new DomainError('not_found', 'API key was not found');
     await this.admin.revokeKey(keyId);
-    await this.audit.record({ workspaceId: ws, actor: actor.user.email, action: 'api_key.revoked', target: keyId });
+    note({ target: keyId });
     return new Redirect(`/console/w/${ws}/keys?notice=key-revoked`);
   }
 }

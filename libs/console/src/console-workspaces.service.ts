@@ -1,6 +1,6 @@
 import { WorkspaceRepository } from '@app/workspaces';
 import { Injectable } from '@nestjs/common';
-import { ConsoleActor, requireRead, requireWrite, roleIn } from './access';
+import { ConsoleActor, roleIn } from './access';
 import { WorkspaceContext } from './views/layout';
 import { WorkspaceRow } from './views/workspaces.page';
 import { ConsoleQueries } from './console.queries';
@@ -13,10 +13,8 @@ export class ConsoleWorkspaces {
     private readonly workspaces: WorkspaceRepository,
   ) {}
 
-  /** The workspace as page context; 404 when the actor is not in it. */
-  async context(actor: ConsoleActor, workspaceId: string, write = false): Promise<WorkspaceContext> {
-    if (write) requireWrite(actor, workspaceId);
-    else requireRead(actor, workspaceId);
+  /** The workspace as page context (ConsoleGuard has checked the actor's access to it). */
+  async context(actor: ConsoleActor, workspaceId: string): Promise<WorkspaceContext> {
     const workspace = await this.workspaces.get(workspaceId);
     return { id: workspace.id, name: workspace.name, canWrite: roleIn(actor, workspaceId) === 'member' };
   }

@@ -1,11 +1,14 @@
 import { DomainError } from '@app/kernel';
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { timingSafeEqual } from 'node:crypto';
+import { ConsoleAccessLevel, requireAccess, undeclaredAccess } from './access';
+import { CONSOLE_ACCESS } from './console-access';
 import { ConsoleSessions } from './console-sessions.store';
 import { ConsoleUsers } from './console-users.store';
+import { ConsoleWorkspaces } from './console-workspaces.service';
 import { SESSION_COOKIE, parseCookies } from './cookies';
-import { CONSOLE_ANONYMOUS, ConsoleRequest, FormBody, SignInRequired, field } from './console-request';
+import { ConsoleRequest, FormBody, SignInRequired, field } from './console-request';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
@@ -17,22 +20,33 @@ export function sameToken(a: string | undefined, b: string): boolean {
 }
 
 /**
- * Console pages need a live session cookie; every state-changing request also needs the session's
- * CSRF token (form field `_csrf` or header `x-csrf-token`), so another site cannot post on the user's behalf.
+ * The only way into a console route: the route's declared `@ConsoleAccess` level (none declared: refused),
+ * a live session cookie, and on every state-changing request the session's CSRF token (form field
+ * `_csrf` or header `x-csrf-token`), so another site cannot post on the user's behalf.
  */
 @Injectable()
 export class ConsoleGuard implements CanActivate {
+  private readonly logger = new Logger(ConsoleGuard.name);
+
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: ConsoleSessions,
     private readonly users: ConsoleUsers,
+    private readonly workspaces: ConsoleWorkspaces,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(CONSOLE_ANONYMOUS, [context.getHandler(), context.getClass()])) {
-      return true;
-    }
+    const level = this.reflector.getAllAndOverride<ConsoleAccessLevel | undefined>(CONSOLE_ACCESS, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     const request = context.switchToHttp().getRequest<ConsoleRequest>();
+    if (!level) {
+      // A programming error, refused before anything else: a forgotten declaration must not open a page.
+      this.logger.error({ url: request.url }, 'Console route without @ConsoleAccess refused');
+      throw undeclaredAccess();
+    }
+    if (level === 'anonymous') return true;
     const token = parseCookies(request.headers.cookie as string | undefined)[SESSION_COOKIE];
     const session = token ? await this.sessions.resolve(token) : undefined;
     if (!session) throw new SignInRequired(SAFE_METHODS.has(request.method) ? request.url : '/console');
@@ -45,12 +59,16 @@ export class ConsoleGuard implements CanActivate {
         );
       }
     }
-    request.consoleActor = {
+    const actor = {
       user: session.user,
       memberships: await this.users.memberships(session.user.id),
       csrfToken: session.csrfToken,
       sessionHash: session.hash,
     };
+    request.consoleActor = actor;
+    const ws = level === 'read' || level === 'write' ? request.params?.ws : undefined;
+    requireAccess(level, actor, ws);
+    if (ws) request.consoleWorkspace = await this.workspaces.context(actor, ws);
     return true;
   }
 }
