@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.updated',
   'webhook_endpoint.secret_rotated',
   'webhook_endpoint.deleted',
+  'webhook_endpoint.test_sent',
   'event.replayed',
   'purchase.renewed',
   'purchase.auto_renew_set',

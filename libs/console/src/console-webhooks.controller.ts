@@ -9,6 +9,7 @@ import {
   EventReplay,
   RemoveWebhookEndpoint,
   RotateWebhookSecret,
+  SendTestEvent,
   UpdateWebhookEndpoint,
   UpdateWebhookEndpointDto,
   toDeliveryView,
@@ -17,7 +18,7 @@ import {
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
-import { ConsoleQueries } from './console.queries';
+import { ConsoleEndpointPages } from './console-endpoint-pages.service';
 import { Actor, FormBody, Redirect, field, fields } from './console-request';
 import { checked, validated } from './form-validation';
 import { deliveryPage } from './views/delivery.page';
@@ -26,12 +27,12 @@ import { ConsoleAccess, Workspace } from './console-access';
 import type { WorkspaceContext } from './views/layout';
 import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
-const PAGE_SIZE = 25;
 /** Most events one "Replay selected" sends: a page of deliveries. */
 const MAX_REPLAY = 100;
 const NOTICES: Record<string, string> = {
   saved: 'Endpoint saved.',
   deleted: 'Endpoint deleted.',
+  'test-sent': 'Test event queued: its delivery appears below within seconds.',
   replayed: 'Replay queued: the deliveries are due now and go out from the delivery workers.',
 };
 
@@ -46,7 +47,8 @@ export class ConsoleWebhooksController {
     private readonly removeEndpoint: RemoveWebhookEndpoint,
     private readonly deliveries: DeliveryRepository,
     private readonly replays: EventReplay,
-    private readonly queries: ConsoleQueries,
+    private readonly pages: ConsoleEndpointPages,
+    private readonly testEvents: SendTestEvent,
   ) {}
 
   @ConsoleAccess('read')
@@ -57,15 +59,7 @@ export class ConsoleWebhooksController {
     @Param('ws') ws: string,
     @Query('notice') notice?: string,
   ) {
-    const { rows } = await this.endpoints.list(ws, 100);
-    const dead = await this.queries.deadLettersByEndpoint(ws);
-    const deadOf = (id: string) => Number(dead.find((d) => d.endpoint_id === id)?.n ?? 0);
-    return webhooksPage(
-      actor,
-      w,
-      rows.map((r) => ({ ...toEndpointView(r), dead: deadOf(r.id) })),
-      notice ? NOTICES[notice] : undefined,
-    );
+    return webhooksPage(actor, w, await this.pages.list(ws), notice ? NOTICES[notice] : undefined);
   }
 
   /** The secret is in this answer only. */
@@ -82,12 +76,7 @@ export class ConsoleWebhooksController {
     const dto = await validated(CreateWebhookEndpointDto, { url: field(body, 'url'), events: fields(body, 'events') });
     const { endpoint } = await this.createEndpoint.execute(ws, dto);
     note({ target: endpoint.id, detail: { url: endpoint.url } });
-    return endpointPage(
-      actor,
-      w,
-      { endpoint, deliveries: [], nextCursor: null, secret: endpoint.secret },
-      'Endpoint added.',
-    );
+    return endpointPage(actor, w, await this.pages.detail(ws, endpoint.id, {}, endpoint), 'Endpoint added.');
   }
 
   @ConsoleAccess('read')
@@ -99,15 +88,9 @@ export class ConsoleWebhooksController {
     @Param('id') id: string,
     @Query() q: Record<string, string | undefined>,
   ) {
-    const endpoint = toEndpointView(await this.endpoints.get(ws, id));
     const status = DELIVERY_STATUSES.find((s) => s === q.status);
-    const page = await this.deliveries.list(ws, id, { status, cursor: q.cursor, limit: PAGE_SIZE });
-    return endpointPage(
-      actor,
-      w,
-      { endpoint, deliveries: page.rows.map(toDeliveryView), status, nextCursor: page.nextCursor },
-      q.notice ? NOTICES[q.notice] : undefined,
-    );
+    const detail = await this.pages.detail(ws, id, { status, cursor: q.cursor });
+    return endpointPage(actor, w, detail, q.notice ? NOTICES[q.notice] : undefined);
   }
 
   @ConsoleAccess('read')
@@ -155,13 +138,22 @@ export class ConsoleWebhooksController {
     @Param('id') id: string,
   ) {
     const { endpoint } = await this.rotateSecret.execute(ws, id);
-    const page = await this.deliveries.list(ws, id, { limit: PAGE_SIZE });
     return endpointPage(
       actor,
       w,
-      { endpoint, deliveries: page.rows.map(toDeliveryView), nextCursor: page.nextCursor, secret: endpoint.secret },
+      await this.pages.detail(ws, id, {}, endpoint),
       'Secret rotated: sign-checks with the old secret fail from now on.',
     );
+  }
+
+  /** A `webhook_endpoint.test` event through the outbox, as POST /v1/webhook-endpoints/{id}/test sends. */
+  @Audited('webhook_endpoint.test_sent')
+  @ConsoleAccess('write')
+  @Post('w/:ws/webhooks/:id/test')
+  async sendTest(@AuditNote() note: AuditNoteFn, @Param('ws') ws: string, @Param('id') id: string) {
+    const { event } = await this.testEvents.execute(ws, id);
+    note({ detail: { eventId: event.id } });
+    return new Redirect(`/console/w/${ws}/webhooks/${id}?notice=test-sent`);
   }
 
   @ConsoleAccess('write')

@@ -32,6 +32,8 @@ import { OidcClient } from './sso/oidc-client';
 import { SsoSignIn } from './sso/sso-signin.service';
 import { ConsoleUsersController } from './console-users.controller';
 import { ConsoleUserAdmin } from './console-user-admin.store';
+import { ConsoleEndpointPages } from './console-endpoint-pages.service';
+import { ConsoleAuditor } from './console-auditor.interceptor';
 
 /** The web console under /console (api, standalone): pages over the same use cases as /v1. */
 @Module({
@@ -72,6 +74,8 @@ import { ConsoleUserAdmin } from './console-user-admin.store';
     OidcClient,
     SsoSignIn,
     ConsoleUserAdmin,
+    ConsoleEndpointPages,
+    ConsoleAuditor,
   ],
   exports: [ConsoleUsers],
 })

@@ -19,6 +19,15 @@ export interface TimelineEventRow {
   pending: string;
 }
 
+export interface EndpointHealthRow {
+  endpoint_id: string;
+  tried: string;
+  ok: string;
+  failing_since: Date | string | null;
+  last_error: string | null;
+  last_status: number | null;
+}
+
 /** What the console pages count and join across aggregates (a read model: raw SQL on purpose, see raw-sql.ts). */
 @Injectable()
 export class ConsoleQueries {
@@ -104,6 +113,38 @@ export class ConsoleQueries {
     return this.db.query<{ endpoint_id: string; n: string }>(
       `select endpoint_id, count(*) as n from webhook_deliveries where workspace_id = ? and status = 'dead_lettered' group by endpoint_id`,
       [workspaceId],
+    );
+  }
+
+  /**
+   * Each endpoint's health from its kept attempts of the last 7 days: attempts and successes in the
+   * last 24 hours, the first failure since its last success (failing since) and the latest failure.
+   */
+  endpointHealth(workspaceId: string, endpointId?: string): Promise<EndpointHealthRow[]> {
+    return this.db.query<EndpointHealthRow>(
+      `with a as (
+         select d.endpoint_id, t.attempted_at, t.outcome, t.error, t.status_code
+         from webhook_delivery_attempts t join webhook_deliveries d on d.id = t.delivery_id
+         where d.workspace_id = ? and (?::text is null or d.endpoint_id = ?) and t.attempted_at > now() - interval '7 days'
+       ), last_ok as (select endpoint_id, max(attempted_at) as at from a where outcome = 'delivered' group by endpoint_id)
+       select a.endpoint_id,
+         count(*) filter (where a.attempted_at > now() - interval '24 hours') as tried,
+         count(*) filter (where a.attempted_at > now() - interval '24 hours' and a.outcome = 'delivered') as ok,
+         min(a.attempted_at) filter (where a.outcome <> 'delivered' and a.attempted_at > coalesce(last_ok.at, '-infinity')) as failing_since,
+         (array_agg(a.error order by a.attempted_at desc) filter (where a.outcome <> 'delivered'))[1] as last_error,
+         (array_agg(a.status_code order by a.attempted_at desc) filter (where a.outcome <> 'delivered'))[1] as last_status
+       from a left join last_ok using (endpoint_id) group by a.endpoint_id`,
+      [workspaceId, endpointId ?? null, endpointId ?? null],
+    );
+  }
+
+  /** The hostname each event is about (a domain's or a purchase's), for the deliveries table. */
+  eventHostnames(eventIds: string[]): Promise<{ id: string; hostname: string | null }[]> {
+    if (!eventIds.length) return Promise.resolve([]);
+    return this.db.query<{ id: string; hostname: string | null }>(
+      `select id, coalesce(data #>> '{domain,hostname}', data #>> '{purchase,hostname}') as hostname
+       from outbox_events where id = any(?::text[])`,
+      [eventIds],
     );
   }
 }

@@ -7,6 +7,7 @@ export { UpdateWebhookEndpoint } from './api/update-webhook-endpoint.usecase';
 export { RotateWebhookSecret } from './api/rotate-webhook-secret.usecase';
 export { RemoveWebhookEndpoint } from './api/remove-webhook-endpoint.usecase';
 export { EventReplay } from './api/event-replay.usecase';
+export { SendTestEvent } from './api/send-test-event.usecase';
 export { CreateWebhookEndpointDto } from './api/dto/create-webhook-endpoint.dto';
 export { UpdateWebhookEndpointDto } from './api/dto/update-webhook-endpoint.dto';
 export { EndpointRepository } from './store/endpoint.repository';

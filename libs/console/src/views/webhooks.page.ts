@@ -3,6 +3,7 @@ import type { DeliveryView, EndpointView } from '@app/webhooks';
 import { ConsoleActor } from '../access';
 import { html } from '../html';
 import { attemptText } from './attempt-text';
+import { EndpointHealth, healthCell, healthFacts } from './endpoint-health.view';
 import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
 
 function eventBoxes(selected: string[], disabled: boolean) {
@@ -26,7 +27,7 @@ function eventBoxes(selected: string[], disabled: boolean) {
 export function webhooksPage(
   actor: ConsoleActor,
   w: WorkspaceContext,
-  endpoints: (EndpointView & { dead: number })[],
+  endpoints: (EndpointView & { dead: number; health: EndpointHealth })[],
   notice?: string,
 ) {
   const base = `/console/w/${w.id}/webhooks`;
@@ -76,6 +77,7 @@ export function webhooksPage(
                     <th scope="col">Endpoint</th>
                     <th scope="col">Events</th>
                     <th scope="col">State</th>
+                    <th scope="col">Health</th>
                     <th scope="col">Dead letters</th>
                     <th scope="col">Created</th>
                   </tr>
@@ -89,6 +91,7 @@ export function webhooksPage(
                           ${e.events.length ? e.events.map((t) => html`<code>${t}</code><br />`) : html`<span class="muted">every event</span>`}
                         </td>
                         <td>${pill(e.enabled ? 'enabled' : 'disabled')}</td>
+                        <td>${healthCell(e.health)}</td>
                         <td>
                           ${e.dead ? html`<a href="${base}/${e.id}?status=dead_lettered">${pill('dead_lettered')} ${e.dead}</a>` : '0'}
                         </td>
@@ -110,7 +113,9 @@ export function webhooksPage(
 
 export interface EndpointDetail {
   endpoint: EndpointView;
-  deliveries: DeliveryView[];
+  health: EndpointHealth;
+  /** Each delivery's event is about this hostname (a domain's or a purchase's), when it is about one. */
+  deliveries: (DeliveryView & { hostname?: string | null })[];
   status?: string;
   nextCursor: string | null;
   secret?: string;
@@ -158,6 +163,18 @@ export function endpointPage(actor: ConsoleActor, w: WorkspaceContext, d: Endpoi
             </div>`
           : ''
       }
+      <section class="card">
+        <h2>Health</h2>
+        ${healthFacts(d.health)}
+        ${
+          w.canWrite
+            ? html`<form method="post" action="${base}/test" class="inline">
+                ${csrf(actor)}<button type="submit" class="secondary">Send test event</button>
+                <span class="hint">A signed <code>webhook_endpoint.test</code> delivery, retried like any other.</span>
+              </form>`
+            : ''
+        }
+      </section>
       <section class="card">
         <h2>Settings</h2>
         <form method="post" action="${base}/edit">
@@ -234,7 +251,10 @@ export function endpointPage(actor: ConsoleActor, w: WorkspaceContext, d: Endpoi
                               ${w.canWrite ? html`<td><input type="checkbox" name="eventId" value="${x.eventId}" aria-label="Select ${x.eventType} ${x.eventId}" /></td>` : ''}
                               <td>
                                 <a href="${base}/deliveries/${x.id}"><code>${x.eventType}</code></a
-                                ><br /><code class="muted">${x.eventId}</code>
+                                >${x.hostname ? html`<br /><strong>${x.hostname}</strong>` : ''}<br /><code
+                                  class="muted"
+                                  >${x.eventId}</code
+                                >
                               </td>
                               <td>${pill(x.status)}</td>
                               <td>${x.attempts}<br /><span class="muted">first ${when(x.firstAttemptAt)}</span></td>

@@ -1,0 +1,129 @@
+import { DeliveryWorker } from '@app/webhooks';
+import {
+  TestApp,
+  WebhookReceiver,
+  createWorkspaceVia,
+  eventually,
+  startTestApp,
+  startWebhookReceiver,
+} from '@test/support';
+import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import { consoleShot, createConsoleUser, launchChromium, signInWithPassword } from './support/console-browser';
+
+jest.setTimeout(300_000);
+
+const VIEWPORTS = [
+  ['desktop', { width: 1440, height: 900 }],
+  ['phone', { width: 390, height: 844 }],
+] as const;
+
+/** What support looks for (issue 34), in headless Chromium at desktop and phone width. */
+describe('the console answers support questions', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  let base: string;
+  let ws: string;
+  let key: string;
+  const operator = { email: 'support@example.com', password: 'support-password-1' };
+  const auth = () => ({ authorization: `Bearer ${key}` });
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    t = await startTestApp({ env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' } });
+    await t.app.listen(0, '127.0.0.1');
+    base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    browser = await launchChromium();
+    ({ apiKey: key, workspaceId: ws } = await createWorkspaceVia(t.server));
+    await createConsoleUser(t, { ...operator, operator: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await receiver?.close();
+  });
+
+  async function pageAt(viewport: { width: number; height: number }): Promise<Page> {
+    const context = await browser.newContext({ viewport });
+    return signInWithPassword(context, base, operator);
+  }
+
+  it('shows a failing webhook endpoint as failing (since when, why, 24 h rate), hostnames on deliveries, and sends a test event', async () => {
+    const worker = t.app.get(DeliveryWorker);
+    receiver.answer = () => ({ status: 503, body: 'maintenance' });
+    const endpoint = (
+      await request(t.server)
+        .post('/v1/webhook-endpoints')
+        .set(auth())
+        .send({ url: `${receiver.url}/health`, events: ['domain.created'] })
+        .expect(201)
+    ).body.endpoint as { id: string };
+    for (const hostname of ['shop.failing-hooks.com', 'blog.failing-hooks.com']) {
+      await request(t.server)
+        .post('/v1/domains')
+        .set(auth())
+        .send({ hostname, originUrl: 'http://93.184.216.34' })
+        .expect(201);
+    }
+    const attempts = () =>
+      t.db.query<{ n: string }>(
+        `select count(*) as n from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id
+         where d.endpoint_id = $1`,
+        [endpoint.id],
+      );
+    await eventually(
+      async () => {
+        await worker.runOnce();
+        return Number((await attempts())[0].n);
+      },
+      (n) => n >= 2,
+      { timeoutMs: 60_000, what: 'a failed attempt per delivery' },
+    );
+
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/webhooks`);
+      const row = (await page.locator('tbody tr').first().textContent()) ?? '';
+      expect(row).toContain('failing');
+      expect(row).toContain('HTTP 503: maintenance');
+      expect(row).toContain('0% of 2 attempts succeeded in the last 24 h');
+      await consoleShot(page, `webhooks-health-${device}`);
+
+      await page.goto(`${base}/console/w/${ws}/webhooks/${endpoint.id}`);
+      const health = (await page.locator('section.card', { hasText: 'Health' }).first().textContent()) ?? '';
+      expect(health).toMatch(/Failing\s*Failing since/);
+      expect(health).toContain('HTTP 503: maintenance');
+      const deliveries = (await page.locator('tbody').textContent()) ?? '';
+      expect(deliveries).toContain('shop.failing-hooks.com');
+      expect(deliveries).toContain('blog.failing-hooks.com');
+      await consoleShot(page, `webhook-endpoint-health-${device}`);
+      await page.context().close();
+    }
+
+    // The receiver is fixed; a test event from the console proves it, and the endpoint turns healthy.
+    receiver.answer = () => ({ status: 200, body: 'ok' });
+    const page = await pageAt(VIEWPORTS[0][1]);
+    await page.goto(`${base}/console/w/${ws}/webhooks/${endpoint.id}`);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Test event queued').waitFor();
+    await eventually(
+      async () => {
+        await worker.runOnce();
+        return receiver.received('/health').filter((r) => JSON.stringify(r.body).includes('webhook_endpoint.test'));
+      },
+      (got) => got.length === 1,
+      { timeoutMs: 60_000, what: 'the test event at the receiver' },
+    );
+    await page.reload();
+    const health = (await page.locator('section.card', { hasText: 'Health' }).first().textContent()) ?? '';
+    expect(health).toMatch(/Healthy/);
+    expect(health).toContain('33% of 3 attempts succeeded in the last 24 h');
+    await consoleShot(page, 'webhook-endpoint-healthy-desktop');
+    const audited = await t.db.query<{ actor: string; target: string }>(
+      `select actor, target from console_audit where action = 'webhook_endpoint.test_sent'`,
+    );
+    expect(audited).toEqual([{ actor: operator.email, target: endpoint.id }]);
+    await page.context().close();
+  });
+});
