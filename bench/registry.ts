@@ -8,6 +8,7 @@ import { certificatesRenewalsBench } from './certificates/renewals.bench';
 import { certificatesTimeToHttpsBench } from './certificates/time-to-https.bench';
 import { clusterIdleBench } from './cluster/idle.bench';
 import { clusterScaleBench } from './cluster/scale.bench';
+import { edgeCertificatesBench } from './edge/certificates.bench';
 import { edgeHandshakesBench } from './edge/handshakes.bench';
 import { edgeProxyBench } from './edge/proxy.bench';
 import { domainsCreateBench } from './domains/create.bench';
@@ -26,6 +27,7 @@ export const BENCHMARKS: Benchmark[] = [
   failoverBench,
   edgeProxyBench,
   edgeHandshakesBench,
+  edgeCertificatesBench,
   webhookLatencyBench,
   webhookThroughputBench,
   domainsGetBench,

@@ -57,7 +57,11 @@ describe('claiming a hostname another workspace holds', () => {
     dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE_TARGET }]);
     const held = (await connect(holder, hostname).expect(201)).body.domain;
     const routes = t.app.get(RouteStore);
-    expect((await routes.get(hostname))?.domainId).toBe(held.id);
+    await eventually(
+      () => routes.get(hostname),
+      (route) => route?.domainId === held.id,
+      { timeoutMs: 1_000, everyMs: 25, what: 'the edge route of the new domain' },
+    );
 
     const refused = (await connect(claimer, hostname).expect(409)).body;
     expect(refused.error).toBe('conflict');

@@ -14,6 +14,7 @@ import {
   startLoopbackOrigin,
   startTestApp,
   storeCertificate,
+  untilServed,
   testCertificateAuthority,
 } from '@test/support';
 import request from 'supertest';
@@ -58,11 +59,9 @@ describe('edge: path and header hygiene', () => {
       .set('authorization', `Bearer ${ws.body.apiKey as string}`)
       .send({ hostname: HOST, originUrl: `${origin.url}/tenants/123` })
       .expect(201);
-    await storeCertificate(
-      t.db,
-      { id: created.body.domain.id as string, hostname: HOST },
-      issueCertificate({ hostnames: [HOST], issuer: ca }),
-    );
+    const cert = issueCertificate({ hostnames: [HOST], issuer: ca });
+    await storeCertificate(t.db, { id: created.body.domain.id as string, hostname: HOST }, cert);
+    await untilServed(ports.https, HOST, cert.fingerprint256);
   });
 
   afterAll(async () => {

@@ -1,4 +1,6 @@
 import { SecretBox } from '@app/crypto';
+import { ReplicaEntry, replicaBucket, replicaKey } from '@app/edge';
+import { KV, connect as natsConnect } from 'nats';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -71,8 +73,37 @@ export async function startEdge(env: BenchEnv): Promise<{ https: number; metrics
   return { https: ports.https, metricsUrl: `${url}/metrics`, proc };
 }
 
-/** `count` verified proxy domains `h<i>.bench-edge.com` to `originUrl`, each with its own certificate. */
-export async function seedDomains(pg: Pool, count: number, originUrl: string): Promise<Map<string, TestCertificate>> {
+/**
+ * The edge replica of the benchmark's namespace, filled as a node's replica writer would (the edge
+ * benchmarks run no node): `put` writes entries, `close` ends the connection.
+ */
+export async function openReplica(
+  env: BenchEnv,
+): Promise<{ put(entries: ReplicaEntry[]): Promise<void>; close(): Promise<void> }> {
+  const nc = await natsConnect({ servers: env.natsUrl });
+  const kv: KV = await nc.jetstream().views.kv(replicaBucket(env.prefix), { history: 1 });
+  const encoder = new TextEncoder();
+  return {
+    put: async (entries) => {
+      await Promise.all(entries.map((e) => kv.put(replicaKey(e.hostname), encoder.encode(JSON.stringify(e)))));
+    },
+    close: () => nc.drain(),
+  };
+}
+
+/**
+ * `count` verified proxy domains `h<i>.bench-edge.com` to `originUrl`, each with its own certificate,
+ * in PostgreSQL and in the edge replica. `keep` (default all) says which certificates to answer with:
+ * at 100,000 the bench keeps a sample, not every key.
+ */
+export async function seedDomains(
+  pg: Pool,
+  env: BenchEnv,
+  count: number,
+  originUrl: string,
+  keep: (i: number) => boolean = () => true,
+): Promise<Map<string, TestCertificate>> {
+  const replica = await openReplica(env);
   const box = new SecretBox(BENCH_ENCRYPTION_KEY);
   const ca = testCertificateAuthority('Bench CA');
   const state = { originUrl, mode: 'proxy', keepHost: false, redirectWww: false, redirectStatus: 301, metadata: {} };
@@ -82,8 +113,8 @@ export async function seedDomains(pg: Pool, count: number, originUrl: string): P
     const rows = Array.from({ length: Math.min(1_000, count - start) }, (_, i) => {
       const hostname = `h${start + i}.bench-edge.com`;
       const cert = issueCertificate({ hostnames: [hostname], issuer: ca });
-      certs.set(hostname, cert);
-      return { id: `dom_bench_${start + i}`, hostname, cert };
+      if (keep(start + i)) certs.set(hostname, cert);
+      return { id: `dom_bench_${start + i}`, hostname, cert, keySealed: box.seal(cert.keyPem) };
     });
     await pg.query(
       // Not in the monitor's schedule: the edge benchmark runs no monitor.
@@ -99,12 +130,27 @@ export async function seedDomains(pg: Pool, count: number, originUrl: string): P
         rows.map((r) => r.id),
         rows.map((r) => r.hostname),
         rows.map((r) => r.cert.chainPem),
-        rows.map((r) => box.seal(r.cert.keyPem)),
+        rows.map((r) => r.keySealed),
         rows.map((r) => r.cert.notBefore),
         rows.map((r) => r.cert.notAfter),
       ],
     );
+    await replica.put(
+      rows.map((r) => ({
+        domainId: r.id,
+        hostname: r.hostname,
+        status: 'verified',
+        monitorStatus: 'active_ssl',
+        mode: 'proxy',
+        originUrl,
+        keepHost: false,
+        redirectWww: false,
+        redirectStatus: 301,
+        certificate: { chainPem: r.cert.chainPem, keySealed: r.keySealed },
+      })),
+    );
   }
+  await replica.close();
   return certs;
 }
 

@@ -23,7 +23,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     const originPort = await startOrigin();
     const edge = await startEdge(env);
     const seeding = performance.now();
-    const certs = await seedDomains(pg, HOSTNAMES, `http://127.0.0.1:${originPort}`);
+    const certs = await seedDomains(pg, env, HOSTNAMES, `http://127.0.0.1:${originPort}`);
     const seedSeconds = (performance.now() - seeding) / 1000;
     const names = [...certs.keys()];
     const files = writeCertificateFiles(certs.get(names[0])!);

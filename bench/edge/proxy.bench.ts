@@ -50,7 +50,7 @@ async function run(env: BenchEnv): Promise<Measured> {
   try {
     const originPort = await startOrigin();
     const edge = await startEdge(env);
-    const certs = await seedDomains(pg, 1, `http://127.0.0.1:${originPort}`);
+    const certs = await seedDomains(pg, env, 1, `http://127.0.0.1:${originPort}`);
     caddy = await startCaddy(HOSTNAME, certs.get(HOSTNAME)!, originPort);
     const targets = new Map<Side, Target>([
       ['edge', { port: edge.https, tls: true, pid: edge.proc.child.pid }],

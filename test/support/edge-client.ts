@@ -2,6 +2,7 @@ import { X509Certificate, createHash, randomBytes } from 'node:crypto';
 import { IncomingHttpHeaders, OutgoingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { TLSSocket, connect } from 'node:tls';
+import { eventually } from './eventually';
 import { decodeFrame, encodeFrame } from './websocket-frames';
 
 export interface EdgeResponse {
@@ -70,6 +71,19 @@ export function tlsHandshake(port: number, servername: string, ca?: string): Pro
     });
     socket.on('error', reject);
   });
+}
+
+/**
+ * Waits until the edge presents the certificate with `fingerprint256` for `servername`: a
+ * certificate stored straight into the database reaches the edge through its replica within a
+ * poll of the change log (250 ms), not at once.
+ */
+export function untilServed(port: number, servername: string, fingerprint256: string): Promise<X509Certificate> {
+  return eventually(
+    () => servedCertificate(port, servername).catch(() => undefined),
+    (served) => served?.fingerprint256 === fingerprint256,
+    { timeoutMs: 5_000, everyMs: 25, what: `the edge to serve the stored certificate of ${servername}` },
+  ) as Promise<X509Certificate>;
 }
 
 /** The certificate the edge presents for `servername`, read over TLS as a visitor's browser would (not verified). */

@@ -1,5 +1,5 @@
 import { metricsRegistry } from '@app/metrics';
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 
 /** Traffic of this edge process; created once per process. */
 export class EdgeMetrics {
@@ -30,6 +30,18 @@ export class EdgeMetrics {
     name: 'edge_sni_lookups_total',
     help: 'Certificate choices by SNI name (certificate, unknown_host, no_certificate, error)',
     labelNames: ['result'],
+    registers: [metricsRegistry],
+  });
+
+  readonly replicaEntries = new Gauge({
+    name: 'edge_replica_hostnames',
+    help: 'Live hostnames in this edge process copy of the replica (routes and sealed certificates)',
+    registers: [metricsRegistry],
+  });
+
+  readonly replicaChanges = new Counter({
+    name: 'edge_replica_changes_total',
+    help: 'Replica entries this edge applied (its start-up read counts each hostname once; a catch-up only what changed)',
     registers: [metricsRegistry],
   });
 

@@ -6,12 +6,13 @@ import { AcmeChallengeStore } from './acme-challenge.store';
 import { CertificateAsk } from './certificate-ask.usecase';
 import { CertificateStore } from './certificate.store';
 import { EdgeAskController } from './edge-ask.controller';
-import { EdgeInvalidationListener } from './edge-invalidation.listener';
 import { EdgeRouter } from './edge-router';
 import { EdgeServers } from './edge-servers.service';
 import { EDGE_DEFAULTS, EDGE_OPTIONS, EdgeOptions, edgeOptions } from './edge.options';
 import { OriginProxy } from './origin-proxy';
 import { PlainHttpHandler } from './plain-http.handler';
+import { edgeReplicaProviders } from './replica/edge-replica.providers';
+import { ReplicatedRoutes } from './replica/replicated-routes';
 import { RouteStore } from './route.store';
 import { SAFE_LOOKUP, createSafeLookup } from './safe-lookup';
 import { SniSelector } from './sni-selector';
@@ -41,6 +42,8 @@ export class EdgeModule {
           inject: [DnsResolver, EDGE_OPTIONS],
           useFactory: (resolver: DnsResolver, options: EdgeOptions) => createSafeLookup(resolver, options.allowCidrs),
         },
+        ...edgeReplicaProviders('inProcess'),
+        ReplicatedRoutes,
         RouteStore,
         CertificateStore,
         AcmeChallengeStore,
@@ -50,11 +53,10 @@ export class EdgeModule {
         TrafficHandler,
         PlainHttpHandler,
         SniSelector,
-        EdgeInvalidationListener,
         CertificateAsk,
         EdgeServers,
       ],
-      exports: [RouteStore, CertificateStore, EdgeServers],
+      exports: [RouteStore, CertificateStore, ReplicatedRoutes, EdgeServers],
     };
   }
 }

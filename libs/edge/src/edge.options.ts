@@ -16,12 +16,7 @@ export interface EdgeOptions {
   /** Longest silence from the origin while waiting for or streaming its response. */
   idleTimeoutMs: number;
   maxBodyBytes: number;
-  routeTtlMs: number;
-  /** Unknown hostnames and domains without a certificate. */
-  negativeTtlMs: number;
-  certificateTtlMs: number;
-  maxCachedRoutes: number;
-  /** Each cached TLS context holds about 25 KB. */
+  /** Opened TLS contexts kept (the sealed certificates are all in memory; see BENCHMARKS.md edge.certificates). */
   maxCachedCertificates: number;
 }
 
@@ -30,11 +25,7 @@ export const EDGE_DEFAULTS: Omit<EdgeOptions, 'httpPort' | 'httpsPort' | 'allowC
   connectTimeoutMs: 10_000,
   idleTimeoutMs: 60_000,
   maxBodyBytes: 100 * 1024 * 1024,
-  routeTtlMs: 15_000,
-  negativeTtlMs: 5_000,
-  certificateTtlMs: 5 * 60_000,
-  maxCachedRoutes: 200_000,
-  maxCachedCertificates: 20_000,
+  maxCachedCertificates: 10_000,
 };
 
 export function edgeOptions(config: AppConfig, overrides: Partial<EdgeOptions> = {}): EdgeOptions {

@@ -2,3 +2,8 @@
 export { EdgeModule } from './edge.module';
 export type { EdgeOptions } from './edge.options';
 export { RouteStore } from './route.store';
+export { EdgeReplicaWriterModule } from './replica/edge-replica-writer.module';
+export { ReplicatedRoutes } from './replica/replicated-routes';
+// The replica's shape and names, for benchmarks that fill a bucket without a node.
+export { replicaBucket } from './replica/nats-kv.replica';
+export { replicaKey, type ReplicaEntry } from './replica/replica-entry';

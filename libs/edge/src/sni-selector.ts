@@ -10,10 +10,10 @@ type Refusal = 'unknown_host' | 'no_certificate' | 'error';
 
 /**
  * Chooses the certificate by SNI: the route of the name (a live domain, or the www twin of one
- * with `redirectWww`), then that domain's stored certificate. No route or no certificate fails
- * the handshake: the edge has no fallback certificate and never starts certificate work itself.
- * A certificate cached for the name is used without the route: requests are routed by Host anyway,
- * and a handshake then costs no database read however many hostnames rotate through the cache.
+ * with `redirectWww`), then that domain's certificate, both from the edge's replicated copy: no
+ * I/O, so a handshake never waits on a database or on another handshake. No route or no
+ * certificate fails the handshake: the edge has no fallback certificate and never starts
+ * certificate work itself.
  */
 @Injectable()
 export class SniSelector {
@@ -28,25 +28,22 @@ export class SniSelector {
   readonly callback = (servername: string, done: SniDone): void => {
     const host = parseHost(servername);
     if (!host) return this.refuse(done, 'unknown_host', servername);
-    this.choose(host).then(
-      (chosen) => {
-        if (typeof chosen === 'string') return this.refuse(done, chosen, host);
-        this.metrics.sni.inc({ result: 'certificate' });
-        done(null, chosen);
-      },
-      (error: unknown) => {
-        this.logger.error({ err: error, servername: host }, 'Certificate lookup failed');
-        this.refuse(done, 'error', host);
-      },
-    );
+    let chosen: SecureContext | Refusal;
+    try {
+      chosen = this.choose(host);
+    } catch (error) {
+      this.logger.error({ err: error, servername: host }, 'Certificate lookup failed');
+      return this.refuse(done, 'error', host);
+    }
+    if (typeof chosen === 'string') return this.refuse(done, chosen, host);
+    this.metrics.sni.inc({ result: 'certificate' });
+    done(null, chosen);
   };
 
-  private async choose(host: string): Promise<SecureContext | Refusal> {
-    const cached = this.certificates.cachedContext(host);
-    if (cached) return cached;
-    const route = await this.routes.get(host);
+  private choose(host: string): SecureContext | Refusal {
+    const route = this.routes.now(host);
     if (!route) return 'unknown_host';
-    return (await this.certificates.contextFor(route, host)) ?? 'no_certificate';
+    return this.certificates.contextFor(route, host) ?? 'no_certificate';
   }
 
   private refuse(done: SniDone, result: Refusal, servername: string): void {

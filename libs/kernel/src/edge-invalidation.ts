@@ -1,4 +1,4 @@
-/** Every edge drops its cached route and certificate of `{hostname}` (and its www twin) at once. */
+/** `{hostname}` changed: the edge replica writers copy the change log at once instead of at their next poll. */
 export const EDGE_INVALIDATE_SUBJECT = 'edge.invalidate';
 
 export interface EdgeInvalidation {

@@ -114,12 +114,12 @@ export function buildAsyncApiDocument(openapi: Json): Json {
   messages.EdgeInvalidation = {
     name: EDGE_INVALIDATE_SUBJECT,
     contentType: 'application/json',
-    payload: obj({ hostname: str('Lowercase hostname; edges also drop its www twin') }),
+    payload: obj({ hostname: str('Lowercase hostname that changed') }),
   };
   channels[EDGE_INVALIDATE_SUBJECT] = {
     description:
       'Internal-only, core NATS (not persisted): a certificate was stored or a domain changed or was deleted, ' +
-      'so every edge drops its cached route and certificate of `hostname`. Not a stable contract.',
+      'so the edge replica writers copy the change log now instead of at their next poll. Not a stable contract.',
     subscribe: { operationId: 'onEdgeInvalidation', message: { $ref: '#/components/messages/EdgeInvalidation' } },
   };
   return {

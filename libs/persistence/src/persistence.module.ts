@@ -11,6 +11,8 @@ import { RequestScopeHook } from './request-scope.hook';
 
 export interface PersistenceOptions extends DatabaseTarget {
   migrateOnStart: boolean;
+  /** Start without reaching the database (the edge serves from its replica through an outage). */
+  connectLater?: boolean;
 }
 
 /** MikroORM on PostgreSQL (real or embedded), with migrations applied at start. */
@@ -24,7 +26,7 @@ export class PersistenceModule {
       module: PersistenceModule,
       imports: [
         MikroOrmModule.forRoot({
-          ...ormOptions(target, { context: scope.context }),
+          ...ormOptions(target, { context: scope.context, connect: !options.connectLater }),
           autoLoadEntities: true,
           // Replaced by RequestScopeHook: a lazily forked EntityManager, no middleware per request.
           registerRequestContext: false,

@@ -109,10 +109,9 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     why: 'idempotency keys: insert-or-read and lock in one statement, every mutating request',
   },
   // The edge data plane.
-  'libs/edge/src/route.store.ts': { kind: 'hot path', why: 'routes by hostname for every proxied request (cached)' },
-  'libs/edge/src/certificate.store.ts': {
+  'libs/edge/src/replica/edge-replica.queries.ts': {
     kind: 'hot path',
-    why: 'certificates by SNI on every TLS handshake (cached)',
+    why: 'the replica writers tail edge_changes every 250 ms and read live domains with their certificates by hostname',
   },
   'libs/edge/src/acme-challenge.store.ts': { kind: 'hot path', why: 'HTTP-01 answers read by every edge replica' },
   // Single statements a read-modify-write would break.

@@ -27,7 +27,12 @@ export class RuntimeModule {
         ConfigModule.forRoot(config),
         ClockModule,
         HttpCoreModule.forRoot({ logLevel: config.logLevel, service: config.role }),
-        PersistenceModule.forRoot({ ...database, migrateOnStart: config.migrateOnStart }),
+        PersistenceModule.forRoot({
+          ...database,
+          // The edge starts during a database outage too: it serves from its replica and never migrates.
+          migrateOnStart: config.migrateOnStart && config.role !== 'edge',
+          connectLater: config.role === 'edge',
+        }),
         BusModule.forRoot({
           natsUrls: config.natsUrls,
           name: `${config.role}:${config.nodeId}`,

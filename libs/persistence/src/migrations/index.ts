@@ -22,6 +22,7 @@ import { Migration20261127110000CertificateRenewal } from './Migration2026112711
 import { Migration20261128000000PendingBackoff } from './Migration20261128000000PendingBackoff';
 import { Migration20261129000000DnsChallenges } from './Migration20261129000000DnsChallenges';
 import { Migration20261130000000HostnameSearchStatistics } from './Migration20261130000000HostnameSearchStatistics';
+import { Migration20261201000000EdgeChanges } from './Migration20261201000000EdgeChanges';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -51,4 +52,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261130000000HostnameSearchStatistics',
     class: Migration20261130000000HostnameSearchStatistics,
   },
+  { name: 'Migration20261201000000EdgeChanges', class: Migration20261201000000EdgeChanges },
 ];

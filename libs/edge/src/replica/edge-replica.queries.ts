@@ -1,0 +1,80 @@
+import { MikroSqlExecutor, type SqlExecutor } from '@app/persistence';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ReplicaEntry } from './replica-entry';
+
+interface EntryRow {
+  id: string;
+  hostname: string;
+  status: ReplicaEntry['status'];
+  monitor_status: ReplicaEntry['monitorStatus'];
+  origin_url: string;
+  mode: string | null;
+  keep_host: boolean | null;
+  redirect_www: boolean | null;
+  redirect_status: number | null;
+  cert_pem: string | null;
+  key_sealed: string | null;
+}
+
+const ENTRY_COLUMNS = `d.id, d.hostname, d.status, d.monitor_status, d.state->>'originUrl' as origin_url,
+  d.state->>'mode' as mode, (d.state->>'keepHost')::boolean as keep_host,
+  (d.state->>'redirectWww')::boolean as redirect_www, (d.state->>'redirectStatus')::int as redirect_status,
+  c.cert_pem, c.key_sealed
+  from domains d left join certificates c on c.domain_id = d.id
+  where d.deleted_at is null and d.released_at is null`;
+
+/** What the replica writers read: the change log and live domains with their certificates. */
+@Injectable()
+export class EdgeReplicaQueries {
+  constructor(@Inject(MikroSqlExecutor) private readonly db: SqlExecutor) {}
+
+  /** Changes after `seq`, plus the holes asked for again, oldest first. */
+  async changes(seq: number, holes: number[], limit: number): Promise<{ seq: number; hostname: string }[]> {
+    const rows = await this.db.bound<{ seq: string; hostname: string }>(
+      'select seq, hostname from edge_changes where seq > ?::bigint or seq = any(?::bigint[]) order by seq limit ?::int',
+      [seq, holes, limit],
+    );
+    return rows.map((r) => ({ seq: Number(r.seq), hostname: r.hostname }));
+  }
+
+  /** The range of the log still kept: a checkpoint below `first` has lost changes. */
+  async range(): Promise<{ first: number; last: number }> {
+    const [row] = await this.db.query<{ first: string | null; last: string | null }>(
+      'select min(seq) as first, max(seq) as last from edge_changes',
+    );
+    return { first: Number(row?.first ?? 0), last: Number(row?.last ?? 0) };
+  }
+
+  async entries(hostnames: string[]): Promise<ReplicaEntry[]> {
+    const rows = await this.db.bound<EntryRow>(`select ${ENTRY_COLUMNS} and d.hostname = any(?::text[])`, [hostnames]);
+    return rows.map(toEntry);
+  }
+
+  /** Live domains in hostname order after `after`: the full load, page by page. */
+  async page(after: string, limit: number): Promise<ReplicaEntry[]> {
+    const rows = await this.db.bound<EntryRow>(
+      `select ${ENTRY_COLUMNS} and d.hostname > ?::text order by d.hostname limit ?::int`,
+      [after, limit],
+    );
+    return rows.map(toEntry);
+  }
+
+  async prune(olderThanHours: number): Promise<void> {
+    await this.db.query(`delete from edge_changes where at < now() - make_interval(hours => ?)`, [olderThanHours]);
+  }
+}
+
+function toEntry(row: EntryRow): ReplicaEntry {
+  return {
+    domainId: row.id,
+    hostname: row.hostname,
+    status: row.status,
+    monitorStatus: row.monitor_status,
+    mode: row.mode === 'redirect' ? 'redirect' : 'proxy',
+    originUrl: row.origin_url,
+    keepHost: row.keep_host === true,
+    redirectWww: row.redirect_www === true,
+    redirectStatus: row.redirect_status === 302 ? 302 : 301,
+    ...(row.cert_pem && row.key_sealed ? { certificate: { chainPem: row.cert_pem, keySealed: row.key_sealed } } : {}),
+  };
+}

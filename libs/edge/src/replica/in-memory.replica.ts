@@ -1,0 +1,50 @@
+import { EdgeReplica, ReplicaChange, ReplicaWatcher } from './edge-replica';
+
+const byBus = new WeakMap<object, InMemoryReplica>();
+
+/**
+ * The replica of a single process (standalone, tests on the in-process bus): a map with
+ * revisions. One per bus, so the writer and the edge of one process share it.
+ */
+export class InMemoryReplica extends EdgeReplica {
+  private readonly values = new Map<string, { value: string; revision: number }>();
+  private readonly watchers = new Set<ReplicaWatcher>();
+  private revision = 0;
+
+  static of(bus: object): InMemoryReplica {
+    let replica = byBus.get(bus);
+    if (!replica) byBus.set(bus, (replica = new InMemoryReplica()));
+    return replica;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return this.values.get(key)?.value;
+  }
+
+  async put(key: string, value: string): Promise<void> {
+    this.values.set(key, { value, revision: ++this.revision });
+    this.tell({ key, value, revision: this.revision });
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!this.values.delete(key)) return;
+    this.tell({ key, revision: ++this.revision });
+  }
+
+  async keys(): Promise<string[]> {
+    return [...this.values.keys()];
+  }
+
+  watch(watcher: ReplicaWatcher, afterRevision = 0): () => void {
+    for (const [key, { value, revision }] of this.values) {
+      if (revision > afterRevision) watcher.onChange({ key, value, revision });
+    }
+    watcher.onReady();
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  private tell(change: ReplicaChange): void {
+    this.watchers.forEach((w) => w.onChange(change));
+  }
+}
