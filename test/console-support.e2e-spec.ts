@@ -1,15 +1,28 @@
 import { DeliveryWorker } from '@app/webhooks';
 import {
+  DnsServer,
+  ORIGIN_URL,
   TestApp,
   WebhookReceiver,
   createWorkspaceVia,
+  domainEnv,
+  domainZones,
   eventually,
+  startDnsServer,
   startTestApp,
   startWebhookReceiver,
 } from '@test/support';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { consoleShot, createConsoleUser, launchChromium, signInWithPassword } from './support/console-browser';
+import {
+  CONSOLE_ARTIFACTS,
+  consoleShot,
+  createConsoleUser,
+  expectAccessible,
+  launchChromium,
+  signInWithPassword,
+} from './support/console-browser';
 
 jest.setTimeout(300_000);
 
@@ -21,6 +34,7 @@ const VIEWPORTS = [
 /** What support looks for (issue 34), in headless Chromium at desktop and phone width. */
 describe('the console answers support questions', () => {
   let t: TestApp;
+  let dns: DnsServer;
   let receiver: WebhookReceiver;
   let browser: Browser;
   let base: string;
@@ -31,7 +45,9 @@ describe('the console answers support questions', () => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    t = await startTestApp({ env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' } });
+    dns = await startDnsServer(domainZones());
+    // Certificate orders go to a closed port standing in for the CA (ca_unavailable, with its internals).
+    t = await startTestApp({ env: { ...domainEnv(dns.address), OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8' } });
     await t.app.listen(0, '127.0.0.1');
     base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
     browser = await launchChromium();
@@ -42,6 +58,7 @@ describe('the console answers support questions', () => {
     await browser?.close();
     await t?.close();
     await receiver?.close();
+    await dns?.close();
   });
 
   async function pageAt(viewport: { width: number; height: number }): Promise<Page> {
@@ -125,5 +142,60 @@ describe('the console answers support questions', () => {
     );
     expect(audited).toEqual([{ actor: operator.email, target: endpoint.id }]);
     await page.context().close();
+  });
+
+  it("shows support every certificate order (CA, error, next try) and the end customer none of the CA's internals", async () => {
+    const created = await request(t.server)
+      .post('/v1/domains')
+      .set(auth())
+      .send({ hostname: 'shop.customer-a.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    const id = (created.body as { domain: { id: string } }).domain.id;
+    const domain = await eventually(
+      async () => {
+        await request(t.server).post(`/v1/domains/${id}/check`).set(auth());
+        return (await request(t.server).get(`/v1/domains/${id}`).set(auth())).body.domain;
+      },
+      (d) => d.certificate.errorCode === 'ca_unavailable',
+      { timeoutMs: 60_000, what: 'a failed certificate order' },
+    );
+    // The API (the SaaS developer) keeps the whole story.
+    expect(domain.certificate.attempts[0]).toMatchObject({ issuer: 'letsencrypt', code: 'ca_unavailable' });
+    expect(domain.certificate.attempts[0].message).toContain('could not be reached');
+
+    let link = '';
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/domains/${id}`);
+      const customer = (await page.locator('section.card', { hasText: 'What the customer sees' }).textContent()) ?? '';
+      expect(customer).toContain('Nothing to do on your side');
+      expect(customer).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|could not be reached/);
+      const orders = (await page.locator('section.card', { hasText: 'Certificate orders' }).textContent()) ?? '';
+      expect(orders).toContain('letsencrypt');
+      expect(orders).toContain('ca_unavailable');
+      expect(orders).toContain('could not be reached');
+      expect(orders).toMatch(/Next try/);
+      await consoleShot(page, `domain-certificate-orders-${device}`);
+      if (!link) {
+        await page.getByRole('button', { name: 'Create connect link' }).click();
+        link = (await page.locator('#connect-link').textContent())!.trim();
+      }
+      await page.context().close();
+    }
+
+    for (const [device, viewport] of VIEWPORTS) {
+      const widget = await browser.newPage({ viewport });
+      await widget.goto(link.replace(/^https?:\/\/[^/]+/, base));
+      await widget.waitForFunction("!!document.querySelector('#connect')?.shadowRoot?.querySelector('table')");
+      const shown = await widget.locator('#connect').evaluate((el) => el.shadowRoot?.textContent ?? '');
+      expect(shown).toContain('Nothing to do on your side');
+      expect(shown).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|could not be reached/);
+      await expectAccessible(widget);
+      await widget.screenshot({
+        path: join(CONSOLE_ARTIFACTS, `connect-certificate-wait-${device}.png`),
+        fullPage: true,
+      });
+      await widget.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 export { ConnectSessions } from './connect-sessions.service';
 export { ConnectSessionsModule } from './connect-sessions.module';
 export { CUSTOMER_DOMAIN_FIELDS, toCustomerDomainView } from './customer-domain.view';
+export { customerCertificate } from './customer-certificate';
 export type { CustomerDomainView } from './customer-domain.view';

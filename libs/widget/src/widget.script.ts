@@ -40,7 +40,7 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     '.badge::before{content:"";width:8px;height:8px;border-radius:50%;background:currentColor}',
     '.tone-ok{background:#e3f9e5;color:#1f7a33}.tone-wait{background:#fff8e1;color:#8a6100}.tone-todo{background:#e6f0ff;color:#1b4fbf}',
     '.tone-warn{background:#fff1e6;color:#a14a00}.tone-bad{background:#ffe8e8;color:#b42318}',
-    '.msg{flex:1 1 200px}.checked{color:#7b8794;font-size:12px;width:100%}',
+    '.msg{flex:1 1 200px}.checked{color:#5b6675;font-size:12px;width:100%}',
     'table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:8px 6px;border-bottom:1px solid #e4e7eb;vertical-align:middle}',
     'th{font-size:12px;color:#52606d;font-weight:600}td code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13px;word-break:break-all}',
     '.cell{display:flex;align-items:center;gap:10px;flex-wrap:wrap}',
@@ -56,7 +56,7 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     'label{display:block;font-size:12px;font-weight:600;color:#52606d;margin-bottom:4px}',
     'input,select,form button{height:36px}',
     'input,select{font:inherit;width:100%;padding:6px 8px;border:1px solid #bcccdc;border-radius:8px;background:#fff;color:inherit}',
-    '.hint{font-size:12px;color:#7b8794;margin:6px 0 0}.result{margin-top:8px}.error{color:#b42318}.success{color:#1f7a33}',
+    '.hint{font-size:12px;color:#5b6675;margin:6px 0 0}.result{margin-top:8px}.error{color:#b42318}.success{color:#1f7a33}',
     '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}',
     '@media (max-width:560px){form{grid-template-columns:1fr}}'
   ].join('\n');

@@ -1,3 +1,4 @@
+import { customerCertificate } from '@app/connect-sessions';
 import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domain-model';
 import type { DomainView } from '@app/domains';
 import type { HostnameCheckView } from '@app/tools';
@@ -244,10 +245,10 @@ export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDe
       }
       <section class="card">
         <h2>What the customer sees</h2>
-        <p class="lead flush">${domain.monitorMessage}</p>
+        <p class="lead flush">${customerCertificate(domain).monitorMessage}</p>
         ${domain.statusReason ? html`<p class="muted">Reason: ${domain.statusReason}</p>` : ''}
       </section>
-      ${certificateAttempts(domain.certificate.attempts)}
+      ${certificateAttempts(domain.certificate)}
       <section class="card">
         <h2>DNS records</h2>
         ${recordsTable(d)}
@@ -375,7 +376,9 @@ export function deleteDomainPage(actor: ConsoleActor, w: WorkspaceContext, domai
 }
 
 /** Each recent certificate order attempt, newest first: when, which CA, what happened. */
-function certificateAttempts(attempts: DomainView['certificate']['attempts']) {
+/** Every kept order attempt (CA, outcome, the full error support needs) and when the next one starts. */
+function certificateAttempts(certificate: DomainView['certificate']) {
+  const { attempts, retryAt } = certificate;
   if (!attempts.length) return '';
   const rows = [...attempts].reverse().map(
     (a) =>
@@ -388,6 +391,9 @@ function certificateAttempts(attempts: DomainView['certificate']['attempts']) {
   );
   return html`<section class="card">
     <h2>Certificate orders</h2>
+    <p class="muted">
+      Next try: ${retryAt ? when(retryAt) : 'none planned (issued, or waiting for a check)'} · the newest attempt first
+    </p>
     <div class="table-wrap" tabindex="0" role="region" aria-label="Certificate orders">
       <table>
         <thead>
