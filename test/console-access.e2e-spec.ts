@@ -157,7 +157,12 @@ describe('console access: every route refuses the roles it must', () => {
   it('refuses members and viewers every operator route', async () => {
     const operatorRoutes = routes.filter((r) => r.access === 'operator');
     expect(operatorRoutes.map(key)).toEqual(
-      expect.arrayContaining(['GET /console/cluster', 'POST /console/workspaces', 'POST /console/users/:id/disable']),
+      expect.arrayContaining([
+        'GET /console/cluster',
+        'GET /console/search',
+        'POST /console/workspaces',
+        'POST /console/users/:id/disable',
+      ]),
     );
     for (const route of operatorRoutes) {
       for (const as of ['member', 'viewer'] as const) {

@@ -1,6 +1,7 @@
 import { DeliveryWorker } from '@app/webhooks';
 import {
   DnsServer,
+  TEST_ADMIN_TOKEN,
   ORIGIN_URL,
   TestApp,
   WebhookReceiver,
@@ -196,6 +197,45 @@ describe('the console answers support questions', () => {
         fullPage: true,
       });
       await widget.close();
+    }
+  });
+
+  it('lets an operator find a hostname in any workspace (and nobody else: console-access)', async () => {
+    const other = await request(t.server)
+      .post('/admin/workspaces')
+      .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+      .send({ name: 'Globex', paymentMethod: 'pm_card_visa' })
+      .expect(201);
+    const otherKey = (other.body as { apiKey: string }).apiKey;
+    for (const [bearer, hostname] of [
+      [key, 'findme.first-customer.com'],
+      [otherKey, 'www.findme-globex.com'],
+    ]) {
+      await request(t.server)
+        .post('/v1/domains')
+        .set('authorization', `Bearer ${bearer}`)
+        .send({ hostname, originUrl: 'http://93.184.216.34' })
+        .expect(201);
+    }
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/workspaces`);
+      if (device === 'phone') await page.getByText('Menu').click();
+      await page.getByRole('link', { name: 'Find a hostname' }).first().click();
+      await page.getByLabel('Hostname contains').fill('FINDME');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByText('2 found.').waitFor();
+      const rows = await page.locator('tbody tr').allTextContents();
+      expect(rows.map((r) => r.replace(/\s+/g, ' ').trim())).toEqual([
+        expect.stringMatching(/^findme\.first-customer\.com webhooks pending/),
+        expect.stringMatching(/^www\.findme-globex\.com Globex pending/),
+      ]);
+      await consoleShot(page, `search-${device}`);
+      await page.getByRole('link', { name: 'www.findme-globex.com' }).click();
+      await page.getByRole('heading', { name: 'www.findme-globex.com' }).waitFor();
+      await page.goto(`${base}/console/search?q=nothing-like-this`);
+      await page.getByText('No domain matches').waitFor();
+      await page.context().close();
     }
   });
 });

@@ -31,6 +31,7 @@ import { ConsoleSsoController } from './sso/console-sso.controller';
 import { OidcClient } from './sso/oidc-client';
 import { SsoSignIn } from './sso/sso-signin.service';
 import { ConsoleUsersController } from './console-users.controller';
+import { ConsoleSearchController } from './console-search.controller';
 import { ConsoleUserAdmin } from './console-user-admin.store';
 import { ConsoleEndpointPages } from './console-endpoint-pages.service';
 import { ConsoleAuditor } from './console-auditor.interceptor';
@@ -60,6 +61,7 @@ import { ConsoleAuditor } from './console-auditor.interceptor';
     ConsoleUsersAdminController,
     ConsoleSsoController,
     ConsoleUsersController,
+    ConsoleSearchController,
   ],
   providers: [
     ConsoleUsers,

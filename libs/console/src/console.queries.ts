@@ -19,6 +19,16 @@ export interface TimelineEventRow {
   pending: string;
 }
 
+export interface HostnameMatchRow {
+  id: string;
+  hostname: string;
+  workspace_id: string;
+  workspace_name: string;
+  status: string;
+  monitor_status: string;
+  created_at: Date | string;
+}
+
 export interface EndpointHealthRow {
   endpoint_id: string;
   tried: string;
@@ -145,6 +155,17 @@ export class ConsoleQueries {
       `select id, coalesce(data #>> '{domain,hostname}', data #>> '{purchase,hostname}') as hostname
        from outbox_events where id = any(?::text[])`,
       [eventIds],
+    );
+  }
+
+  /** Live domains of every workspace whose hostname contains `text` (the trigram index on lower(hostname)). */
+  hostnamesContaining(text: string, limit: number): Promise<HostnameMatchRow[]> {
+    return this.db.query<HostnameMatchRow>(
+      `select d.id, d.hostname, d.workspace_id, w.name as workspace_name, d.status, d.monitor_status, d.created_at
+       from domains d join workspaces w on w.id = d.workspace_id
+       where d.deleted_at is null and lower(d.hostname) like ? escape '\\'
+       order by d.hostname limit ?`,
+      [`%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`, limit],
     );
   }
 }

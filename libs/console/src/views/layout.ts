@@ -18,7 +18,8 @@ export type Section =
   | 'events'
   | 'audit'
   | 'cluster'
-  | 'users';
+  | 'users'
+  | 'search';
 
 export interface LayoutOptions {
   title: string;
@@ -41,6 +42,7 @@ function navLinks(options: LayoutOptions): Html {
     ${navLink('/console/workspaces', 'Workspaces', section === 'workspaces')}
     ${actor.user.operator ? navLink('/console/cluster', 'Cluster', section === 'cluster') : ''}
     ${actor.user.operator ? navLink('/console/users', 'Users', section === 'users') : ''}
+    ${actor.user.operator ? navLink('/console/search', 'Find a hostname', section === 'search') : ''}
     ${navLink('/console/audit', 'Audit log', section === 'audit' && !workspace)}
     ${
       workspace
