@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Bus, NoRespondersError, RequestTimeoutError } from '@app/bus';
-import { DomainError, ErrorCode } from '@app/kernel';
+import { CallerPresence, DomainError, ErrorCode } from '@app/kernel';
 import { ActorProtocol, CommandOf, ProtocolMap, ReplyOf } from './actor-protocol';
 import { ActorProbe, ActorProbeAnswer, ActorRequest, ActorResponse } from './actor.types';
 import { ActorMetrics } from './actors.metrics';
@@ -43,6 +43,8 @@ export class ActorClient {
   constructor(
     private readonly bus: Bus,
     private readonly metrics: ActorMetrics = ActorMetrics.get(),
+    /** The HTTP request a command is sent for, if any: no attempt goes out once its client hung up. */
+    private readonly caller?: CallerPresence,
   ) {}
 
   /** A command of a declared protocol: its reply type follows from the command's `type`. */
@@ -69,6 +71,13 @@ export class ActorClient {
     const subject = actorSubject(kind, shardOf(id));
     const giveUpAt = Date.now() + deadlineMs;
     for (let attempt = 1; ; attempt++) {
+      if (this.caller?.hungUp()) {
+        // Sent again after its HTTP client gave up, the command could land after that client's next one.
+        this.logger.warn({ kind, id, commandId, attempt }, 'Actor command not sent: its HTTP caller hung up');
+        throw new DomainError('service_unavailable', `The ${kind} command was dropped: the caller hung up`, {
+          reason: 'caller_hung_up',
+        });
+      }
       const request: ActorRequest = { kind, id, command, commandId, attempt, sentAt: Date.now() };
       let reason: string;
       try {

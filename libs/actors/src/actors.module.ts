@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/core';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Bus, NatsBus } from '@app/bus';
+import { CALLER_PRESENCE, CallerPresence } from '@app/kernel';
 import {
   DATABASE_TARGET,
   DatabaseTarget,
@@ -74,7 +75,13 @@ class ActorNodeLifecycle implements OnApplicationBootstrap, BeforeApplicationShu
 /** The actor client, for every process that sends commands (api, standalone). */
 @Global()
 @Module({
-  providers: [{ provide: ActorClient, inject: [Bus], useFactory: (bus: Bus) => new ActorClient(bus) }],
+  providers: [
+    {
+      provide: ActorClient,
+      inject: [Bus, { token: CALLER_PRESENCE, optional: true }],
+      useFactory: (bus: Bus, caller?: CallerPresence) => new ActorClient(bus, undefined, caller),
+    },
+  ],
   exports: [ActorClient],
 })
 export class ActorClientModule {}

@@ -2,6 +2,7 @@ import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DomainError } from '@app/kernel';
+import { withCaller } from './caller-presence';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import type { Socket } from 'node:net';
@@ -113,7 +114,8 @@ export function configureHttpApp(app: NestFastifyApplication): void {
       }
     }
     if (!isConsole(request.url) && (route === undefined || !takesBody(request.method, route))) ignoreBody(request);
-    done();
+    // The rest of the request runs with its response as the caller: work can tell when the client hung up.
+    withCaller(reply.raw, done);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     afterResponse(request, reply);

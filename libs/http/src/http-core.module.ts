@@ -3,6 +3,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options } from 'pino-http';
 import { AllExceptionsFilter } from './all-exceptions.filter';
+import { CallerPresenceModule } from './caller-presence';
 import { logDestination, serializeError, startUpAtDebug, withoutSecrets } from './log-output';
 import { createValidationPipe } from './validation.pipe';
 
@@ -44,6 +45,7 @@ export class HttpCoreModule {
     return {
       module: HttpCoreModule,
       imports: [
+        CallerPresenceModule,
         LoggerModule.forRoot({
           // No pino-http middleware per request: request lines come from an onResponse hook
           // (request-log.ts). pino-http still builds the root logger the app logs through.

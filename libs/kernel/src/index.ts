@@ -1,6 +1,6 @@
 /**
  * The shared vocabulary of every lib: error codes (and which database failures are transient), time,
- * bounded caches, hostnames and the edge's settings and invalidation message. Plain TypeScript: no
+ * bounded caches, hostnames, the question whether an HTTP caller still waits, and the edge's settings and invalidation message. Plain TypeScript: no
  * framework, transport or database here.
  */
 export { badRequest, DomainError, ERROR_CODES, notFound } from './domain-error';
@@ -13,6 +13,8 @@ export type { EdgeSettings } from './edge-settings';
 export { DNS_CHALLENGE_CHANGED_SUBJECT } from './dns-challenge-change';
 export type { DnsChallengeChange } from './dns-challenge-change';
 export { escapeHtml } from './escape-html';
+export { CALLER_PRESENCE } from './caller';
+export type { CallerPresence } from './caller';
 export { EDGE_INVALIDATE_SUBJECT, invalidatedHostname, publishEdgeInvalidation } from './edge-invalidation';
 export type { EdgeInvalidation, Publisher } from './edge-invalidation';
 export { BoundedCache } from './bounded-cache';
