@@ -32,7 +32,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     const originPort = await startOrigin();
     const origin = `http://127.0.0.1:${originPort}`;
     // The baseline: an edge whose replica is empty (its own namespace), same process, same settings.
-    const empty = await startEdge({ ...env, prefix: `empty_${env.prefix}` });
+    const empty = await startEdge({ ...env, prefix: `empty_${env.prefix}` }, { LOG_LEVEL: 'info' });
     await sleep(SETTLE_MS);
     const rssEmpty = await residentBytes(empty.metricsUrl);
     empty.proc.child.kill('SIGTERM');
@@ -44,11 +44,10 @@ async function run(env: BenchEnv): Promise<Measured> {
 
     // Start: process spawned until the last hostname's certificate is presented.
     const last = `h${CERTIFICATES - 1}.bench-edge.com`;
-    const started = performance.now();
-    const edge = await startEdge(env);
+    const edge = await startEdge(env, { LOG_LEVEL: 'info' });
     let presented: string | undefined;
     while (!presented) presented = await handshake(edge.https, last, true).catch(() => undefined);
-    const startSeconds = (performance.now() - started) / 1000;
+    const startSeconds = (performance.now() - edge.spawnedAt) / 1000;
     if (presented !== certs.get(last)!.fingerprint256) throw new Error('Wrong certificate after start');
     const readLine = /Edge replica read: (\d+) hostnames in (\d+) ms/.exec(edge.proc.output());
     await sleep(SETTLE_MS);

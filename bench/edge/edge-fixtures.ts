@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { TestCertificate, issueCertificate, testCertificateAuthority } from '../../test/fixtures/test-certificates';
 import { built } from '../lib/paths';
@@ -50,9 +51,21 @@ export async function startOrigin(): Promise<number> {
   return Number(await origin.waitFor(/origin ready on (\d+)/, 15_000));
 }
 
+/** `npm run migrate` on the benchmark's database: the edge never migrates (it starts during outages). */
+export async function migrateDatabase(env: BenchEnv): Promise<void> {
+  const proc = startScript('migrate', built('libs/persistence/src/migrate.main'), { DATABASE_URL: env.databaseUrl });
+  await proc.exited;
+  if (proc.child.exitCode !== 0) throw new Error(`Migrations failed: ${proc.output()}`);
+}
+
 /** The real edge process (dist/apps/edge) on the benchmark's database and NATS namespace. */
-export async function startEdge(env: BenchEnv): Promise<{ https: number; metricsUrl: string; proc: Child }> {
+export async function startEdge(
+  env: BenchEnv,
+  extraEnv: Record<string, string> = {},
+): Promise<{ https: number; metricsUrl: string; proc: Child; spawnedAt: number }> {
+  await migrateDatabase(env);
   const ports = { http: await freePort(), https: await freePort() };
+  const spawnedAt = performance.now();
   const proc = startScript(
     'edge',
     built('apps/edge/src/main'),
@@ -65,12 +78,13 @@ export async function startEdge(env: BenchEnv): Promise<{ https: number; metrics
       EDGE_HTTP_PORT: String(ports.http),
       EDGE_HTTPS_PORT: String(ports.https),
       OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+      ...extraEnv,
     },
     ['--enable-source-maps', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
   );
   const url = await proc.waitFor(/health and metrics on (http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   await waitForPort(ports.https, 10_000, 'edge', proc);
-  return { https: ports.https, metricsUrl: `${url}/metrics`, proc };
+  return { https: ports.https, metricsUrl: `${url}/metrics`, proc, spawnedAt };
 }
 
 /**
