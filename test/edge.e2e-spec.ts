@@ -347,7 +347,13 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
         .query(domain ? { domain } : {});
     const shop = await connect('shop.customer-a.com', { originUrl: origin.url }, false);
     await request(t.server).post(`/v1/domains/${shop.id}/check`).set('authorization', `Bearer ${key}`).expect(200);
-    expect((await ask('Shop.Customer-A.com.').expect(200)).body).toEqual({
+    // The check's new monitor status reaches the edge's replica within a second.
+    const allowed = await eventually(
+      () => ask('Shop.Customer-A.com.'),
+      (res) => res.status === 200,
+      { timeoutMs: 1_000, everyMs: 25, what: 'the ask to allow the checked domain' },
+    );
+    expect(allowed.body).toEqual({
       allowed: true,
       hostname: 'shop.customer-a.com',
     });
