@@ -1,3 +1,8 @@
+/**
+ * @run-alone: its assertions include times (goals of issue 32), so it starts after every other file
+ * and waits for them to finish (test/support/run-alone.ts); times are judged only when the CPU
+ * accounting says the machine was not busy with other work (judgeTimes).
+ */
 import {
   DnsServer,
   EDGE_TARGET,
@@ -12,32 +17,30 @@ import {
   eventually,
   sleep,
   startDnsServer,
+  runAlone,
+  startCpuAccounting,
   startProcess,
   stopAllProcesses,
   uniqueSubjectPrefix,
   waitForUrl,
+  RUN_ALONE_MAX_WAIT_MS,
+  judgeTimes,
 } from '@test/support';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { Client } from 'pg';
 
 const DOMAINS = Array.from({ length: 120 }, (_, i) => `f${i}.failover-domains.com`);
 /** Each domain is written this often, by a client that gives up on a request after 10 s. */
 const WRITE_EVERY_MS = 4_000;
+const CLIENT_TIMEOUT_MS = 10_000;
 /**
- * The issue's client gives up after 10 s. On a machine starved of CPU (load per core over 2: a full
- * suite on two cores) one run saw the take-over itself take 11 s and 133 clients time out, so there the
- * client waits 20 s and the figures say which applied.
- */
-const STARVED = loadavg()[0] / cpus().length > 2;
-const CLIENT_TIMEOUT_MS = STARVED ? 20_000 : 10_000;
-/**
- * Issue 32: every domain writable again within 5 s of the SIGKILL, p99 of requests meanwhile under 5 s:
- * met here on a machine that is not oversubscribed (1.96 s, p99 1.9 s; 2.6-4.4 s at load 9-10) and in
- * the `actors.failover` bench (1.24 s). A full suite on two cores runs four workers' processes beside
- * this one (load ~15) and stretched it to 6.7-7.0 s, as late as the leases' own expiry; so the 5 s goal
- * is reported (a warning with the load when missed), and the assertions are what holds under any load:
- * no request failed, no acknowledged write lost, and the survivors took n2's shards over (their log).
+ * Issue 32: every domain writable again within 5 s of the SIGKILL, no request failed, p99 of requests
+ * meanwhile under 5 s: 1.96 s (p99 1.9 s) here, 1.24 s in the `actors.failover` bench. Asserted when
+ * the test had the machine: it runs alone (`@run-alone`), and the CPU accounting of the failover window
+ * says whether other work took more than a quarter of the machine anyway (someone else's busy machine).
+ * Then only what holds under any load is asserted, and the figures are printed: at load 24 on two
+ * cores (the test's processes got 0.3 cores) the survivors took over 2-3 s after the kill, as designed,
+ * but the starved api and client took 20 s and more per request.
  */
 const GOAL_MS = 5_000;
 jest.setTimeout(300_000);
@@ -64,12 +67,16 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
   const nodes = new Map<string, ServiceProcess>();
 
   beforeAll(async () => {
+    const alone = await runAlone();
+    console.log(
+      `ran alone after waiting ${alone.waitedMs} ms; still running: ${alone.stillRunning.join(', ') || 'nothing'}`,
+    );
     db = await createTestDatabase();
     dns = await startDnsServer(domainZones());
     for (const hostname of DOMAINS) dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE_TARGET }]);
     pg = new Client({ connectionString: db.url });
     await pg.connect();
-  });
+  }, RUN_ALONE_MAX_WAIT_MS + 60_000);
   afterAll(async () => {
     // The processes' logs, for reading how the failover went (test/artifacts, as the outage tests keep theirs).
     mkdirSync('test/artifacts', { recursive: true });
@@ -94,12 +101,12 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
       { what: 'all three nodes owning shards', timeoutMs: 60_000 },
     );
 
-    const call = async (method: string, path: string, token: string, body?: unknown) => {
+    const call = async (method: string, path: string, token: string, body?: unknown, timeoutMs = CLIENT_TIMEOUT_MS) => {
       const res = await fetch(`${url}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
@@ -157,9 +164,11 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
     expect(onN2.length).toBeGreaterThan(10);
     const killedAt = Date.now();
     console.log(`killing n2 at ${new Date(killedAt).toISOString()}`);
+    const cpu = startCpuAccounting();
     nodes.get('n2')!.child.kill('SIGKILL');
     // At the kill, every domain once more: the last acknowledgement is when all took writes again.
     const atKill = await Promise.all(DOMAINS.map((hostname) => write(hostname, ++seq)));
+    const cpuDuringFailover = cpu.stop();
     const allWritableAfterMs = Math.max(...atKill.map((w) => w.sentAt + w.ms)) - killedAt;
     await sleep(2 * WRITE_EVERY_MS);
     running = false;
@@ -178,19 +187,27 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
       slowestMs: Math.max(...writes.map((w) => w.ms)),
       leaseLeftAtKillMs: leasesRunOutAt - killedAt,
       clientTimeoutMs: CLIENT_TIMEOUT_MS,
+      cpuDuringFailover,
     };
     console.log(`domain failover figures: ${JSON.stringify(figures)}`);
-    expect(failed).toEqual([]);
-    if (allWritableAfterMs >= GOAL_MS)
-      console.warn(`failover took ${allWritableAfterMs} ms, over the ${GOAL_MS} ms goal (load ${loadavg()[0]})`);
-    // Taken over, not waited out: a survivor saw n2 gone from PostgreSQL and NATS and took its shards
-    // (under a full suite's load that can come as late as the leases' own expiry, so the log says which).
+    // Taken over, not waited out: a survivor saw n2 gone from PostgreSQL and NATS and took its shards.
     const survivors = [...nodes].filter(([id]) => id !== 'n2').map(([, proc]) => proc.output());
     expect(survivors.some((out) => /Nodes gone from PostgreSQL and NATS: [^\n]*n2[^\n]*taking over/.test(out))).toBe(
       true,
     );
-    // No client waited out its 10 s timeout (none failed, above); and the p99 stayed clear of it.
-    expect(figures.p99DuringFailoverMs).toBeLessThan(CLIENT_TIMEOUT_MS - 1_000);
+    judgeTimes(cpuDuringFailover, 'failover', () => {
+      expect(failed).toEqual([]);
+      expect(allWritableAfterMs).toBeLessThan(GOAL_MS);
+      expect(figures.p99DuringFailoverMs).toBeLessThan(GOAL_MS);
+    });
+    // Every domain takes writes after the failover, however slow the machine.
+    const after = await Promise.all(
+      DOMAINS.map((hostname) =>
+        call('PATCH', `/v1/domains/${ids.get(hostname)}`, apiKey, { metadata: { seq: ++seq } }, 60_000),
+      ),
+    );
+    expect(after.filter((r) => r.status !== 200)).toEqual([]);
+    DOMAINS.forEach((hostname, i) => acked.set(hostname, after[i].body.domain.metadata.seq as number));
 
     // No acknowledged write lost: each domain holds the last value it was acknowledged with.
     const stored = await pg.query<{ hostname: string; seq: string }>(

@@ -1,3 +1,8 @@
+/**
+ * @run-alone: its assertions include times (goals of issue 32), so it starts after every other file
+ * and waits for them to finish (test/support/run-alone.ts); times are judged only when the CPU
+ * accounting says the machine was not busy with other work (judgeTimes).
+ */
 import {
   DnsServer,
   ORIGIN_URL,
@@ -16,6 +21,11 @@ import {
   uniqueDomain,
   uniqueSubjectPrefix,
   waitForUrl,
+  RUN_ALONE_MAX_WAIT_MS,
+  judgeTimes,
+  runAlone,
+  startCpuAccounting,
+  CpuShare,
 } from '@test/support';
 import { Client } from 'pg';
 
@@ -39,11 +49,12 @@ describe('a node SIGKILLed mid-purchase saga, with survivors (api + three nodes)
   const nodes = new Map<string, ServiceProcess>();
 
   beforeAll(async () => {
+    await runAlone();
     db = await createTestDatabase();
     dns = await startDnsServer(domainZones());
     pg = new Client({ connectionString: db.url });
     await pg.connect();
-  });
+  }, RUN_ALONE_MAX_WAIT_MS + 60_000);
   afterAll(async () => {
     await stopAllProcesses();
     await pg?.end();
@@ -81,6 +92,7 @@ describe('a node SIGKILLed mid-purchase saga, with survivors (api + three nodes)
     void n2.exited.then(() => (killedAt = Date.now()));
 
     const buy = async (hostname: string) => {
+      const cpu = startCpuAccounting();
       const sentAt = Date.now();
       const res = await fetch(`${api}/v1/domain-purchases`, {
         method: 'POST',
@@ -88,10 +100,11 @@ describe('a node SIGKILLed mid-purchase saga, with survivors (api + three nodes)
         body: JSON.stringify({ hostname, registrant: REGISTRANT, autoConnect: { originUrl: ORIGIN_URL } }),
         signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
       });
-      return { status: res.status, body: (await res.json()) as any, answeredAt: Date.now(), sentAt };
+      const body = (await res.json()) as any;
+      return { status: res.status, body, answeredAt: Date.now(), sentAt, cpu: cpu.stop() };
     };
     // One purchase at a time until one's actor lives on n2, which dies right after charging for it.
-    let crashed: { hostname: string; status: number; body: any; answeredAt: number } | undefined;
+    let crashed: { hostname: string; status: number; body: any; answeredAt: number; cpu: CpuShare } | undefined;
     for (let i = 0; i < MAX_TRIES && !crashed; i++) {
       const hostname = uniqueDomain('crash');
       const answer = await buy(hostname);
@@ -99,12 +112,12 @@ describe('a node SIGKILLed mid-purchase saga, with survivors (api + three nodes)
       if (killedAt !== undefined) crashed = { hostname, ...answer };
     }
     expect(crashed).toBeDefined();
-    const { hostname, body, answeredAt } = crashed!;
+    const { hostname, body, answeredAt, cpu } = crashed!;
     expect(n2.child.signalCode).toBe('SIGKILL');
     const id = body.purchase.id as string;
     const answeredAfterKill = answeredAt - killedAt!;
-    console.log(`purchase ${id} answered ${answeredAfterKill} ms after its node was killed mid-saga`);
-    expect(answeredAfterKill).toBeLessThan(GOAL_MS);
+    console.log(`purchase ${id} answered ${answeredAfterKill} ms after its node was killed mid-saga`, cpu);
+    judgeTimes(cpu, 'purchase failover', () => expect(answeredAfterKill).toBeLessThan(GOAL_MS));
 
     const { rows: purchase } = await pg.query<{ status: string }>('select status from purchases where id = $1', [id]);
     expect(purchase).toEqual([{ status: 'completed' }]);

@@ -1,3 +1,8 @@
+/**
+ * @run-alone: its assertions include times (goals of issue 32), so it starts after every other file
+ * and waits for them to finish (test/support/run-alone.ts); times are judged only when the CPU
+ * accounting says the machine was not busy with other work (judgeTimes).
+ */
 import { SHARD_COUNT, member, ownerOf } from '@app/actors';
 import {
   CounterCluster,
@@ -8,6 +13,10 @@ import {
   runCounterLoad,
   stopAllProcesses,
   verifyCounters,
+  RUN_ALONE_MAX_WAIT_MS,
+  judgeTimes,
+  runAlone,
+  startCpuAccounting,
 } from '@test/support';
 
 const ACTORS = Array.from({ length: 1000 }, (_, i) => `counter-${i}`);
@@ -18,6 +27,7 @@ describe('actor cluster under failure (three node processes)', () => {
   let db: TestDatabase;
   let cluster: CounterCluster;
 
+  beforeAll(() => runAlone(), RUN_ALONE_MAX_WAIT_MS + 10_000);
   beforeEach(async () => {
     db = await createTestDatabase();
     cluster = counterCluster(db.url);
@@ -34,21 +44,26 @@ describe('actor cluster under failure (three node processes)', () => {
     const { actors } = await cluster.client();
     const load = runCounterLoad(actors, ACTORS, 40);
     await eventually(load.ackedCount, (n) => n >= 200, { what: 'the load to get going' });
+    const cpu = startCpuAccounting();
     const killedAt = Date.now();
     cluster.nodes.get('n2')!.child.kill('SIGKILL');
     // Its leases run for 10 s more: the survivors take them over because n2 is gone from both
     // PostgreSQL (its presence lock) and NATS (its node subject), not because they ran out.
-    await cluster.waitForCoverage(['n1', 'n3'], FAILOVER_GOAL_MS);
+    await cluster.waitForCoverage(['n1', 'n3'], 30_000);
     const recoveredAfter = Date.now() - killedAt;
+    const cpuDuringFailover = cpu.stop();
     const afterRecovery = load.ackedCount();
     await eventually(load.ackedCount, (n) => n >= afterRecovery + 100, { what: 'the load to go on' });
     const result = await load.stop();
     console.log(
       `SIGKILL failover: all shards on the survivors after ${recoveredAfter} ms, slowest command ${result.slowestMs} ms`,
+      cpuDuringFailover,
     );
-    expect(recoveredAfter).toBeLessThan(FAILOVER_GOAL_MS);
-    // Commands in flight on n2 were sent again as soon as a probe found n2 gone, not after their 5 s attempt.
-    expect(result.slowestMs).toBeLessThan(FAILOVER_GOAL_MS);
+    judgeTimes(cpuDuringFailover, 'failover', () => {
+      expect(recoveredAfter).toBeLessThan(FAILOVER_GOAL_MS);
+      // Commands in flight on n2 were sent again as soon as a probe found n2 gone, not after their 5 s attempt.
+      expect(result.slowestMs).toBeLessThan(FAILOVER_GOAL_MS);
+    });
     expect(result.failures).toEqual([]);
 
     // Every actor answers again.

@@ -1,3 +1,8 @@
+/**
+ * @run-alone: its assertions include times (goals of issue 32), so it starts after every other file
+ * and waits for them to finish (test/support/run-alone.ts); times are judged only when the CPU
+ * accounting says the machine was not busy with other work (judgeTimes).
+ */
 import { ActorClient } from '@app/actors';
 import { metricsRegistry } from '@app/metrics';
 import {
@@ -14,6 +19,11 @@ import {
   stopAllProcesses,
   verifyCounters,
   waitForUrl,
+  RUN_ALONE_MAX_WAIT_MS,
+  judgeTimes,
+  runAlone,
+  startCpuAccounting,
+  CpuShare,
 } from '@test/support';
 import { watchAckStall } from './support/ack-stall';
 import { randomUUID } from 'node:crypto';
@@ -54,6 +64,8 @@ interface Outcome {
   stallMs: number;
   /** Attempts the client sent again (this process's ActorClient), by reason. */
   retries: Record<string, number>;
+  /** Whether other work than the test's took the machine meanwhile (then times are not judged). */
+  cpuDuringOutage: CpuShare;
 }
 
 /** actors_client_retries_total of this process (the test's ActorClient), by reason. */
@@ -84,6 +96,7 @@ describe('recovery from dependency outages (three node processes)', () => {
   const figures: Record<string, Outcome> = {};
 
   beforeAll(async () => {
+    await runAlone();
     [pg, nats] = await Promise.all([startPrivatePostgres(), startPrivateNats()]);
     cluster = counterCluster(pg.url, nats.url);
     // The first node migrates the fresh database; the others join it.
@@ -91,7 +104,7 @@ describe('recovery from dependency outages (three node processes)', () => {
     await Promise.all(NODES.slice(1).map((id) => cluster.start(id, { LOG_LEVEL: 'info' })));
     await cluster.waitForCoverage(NODES);
     ({ actors } = await cluster.client());
-  }, 300_000); // four processes and a fresh cluster start slowly on a loaded 2-core machine
+  }, RUN_ALONE_MAX_WAIT_MS + 300_000); // four processes and a fresh cluster start slowly on a loaded 2-core machine
   afterAll(async () => {
     console.log(`outage recovery figures: ${JSON.stringify(figures)}`);
     // The nodes' logs, for reading what an operator would have seen.
@@ -111,11 +124,13 @@ describe('recovery from dependency outages (three node processes)', () => {
     const retriesBefore = await clientRetries();
     const stall = watchAckStall(load.ackedCount);
     const startedAt = Date.now();
+    const cpu = startCpuAccounting();
     await outage();
     const backAt = Date.now();
     // Every actor takes a write again; the load goes on meanwhile.
     const probe: LoadResult = { acked: new Map(), failures: [], total: 0, slowestMs: 0 };
     const recoveredAt = await writeEvery(actors, probe);
+    const cpuDuringOutage = cpu.stop();
     const stallMs = stall.stop();
     const retries = minus(await clientRetries(), retriesBefore);
     const afterRecovery = load.ackedCount();
@@ -141,6 +156,7 @@ describe('recovery from dependency outages (three node processes)', () => {
       commands: result.total,
       stallMs,
       retries,
+      cpuDuringOutage,
     };
     figures[name] = outcome;
     console.log(`${name}: ${JSON.stringify(outcome)}`);
@@ -155,8 +171,10 @@ describe('recovery from dependency outages (three node processes)', () => {
     // Felt: writes stopped while PostgreSQL was down, and the nodes answered "retry" meanwhile.
     expect(outcome.stallMs).toBeGreaterThanOrEqual(outcome.outageMs / 2);
     expect(outcome.retries.database_unavailable).toBeGreaterThan(0);
-    expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
-    expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
+    judgeTimes(outcome.cpuDuringOutage, 'recovery', () => {
+      expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
+      expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
+    });
   });
 
   it('keeps its shards through a 5 s NATS outage and serves again within seconds of NATS returning', async () => {
@@ -188,8 +206,10 @@ describe('recovery from dependency outages (three node processes)', () => {
       const during = cluster.nodes.get(id)!.output().slice(logged.get(id));
       expect([id, during.match(/Dropped \d+ shards[^"]*|Nodes gone[^"]*/g)]).toEqual([id, null]);
     }
-    expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
-    expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
+    judgeTimes(outcome.cpuDuringOutage, 'recovery', () => {
+      expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
+      expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
+    });
   });
 
   it('rides out a slow PostgreSQL (snapshot table locked for 3 s) under load', async () => {
@@ -199,8 +219,10 @@ describe('recovery from dependency outages (three node processes)', () => {
     });
     // Felt: every write waited behind the lock (none failed, none needed a retry: they only waited).
     expect(outcome.stallMs).toBeGreaterThanOrEqual(2_700);
-    expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
-    expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
+    judgeTimes(outcome.cpuDuringOutage, 'recovery', () => {
+      expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
+      expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
+    });
   });
 
   it('stops serving when cut off from NATS for longer than its lease, and recovers when NATS returns', async () => {
@@ -222,6 +244,6 @@ describe('recovery from dependency outages (three node processes)', () => {
     // Felt: nothing was written while no node served, and the client kept sending.
     expect(outcome.stallMs).toBeGreaterThanOrEqual(outcome.outageMs * 0.9);
     expect(Object.values(outcome.retries).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
+    judgeTimes(outcome.cpuDuringOutage, 'recovery', () => expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS));
   });
 });

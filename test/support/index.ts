@@ -20,3 +20,5 @@ export * from './eventually';
 export * from './oidc-issuer';
 export * from './console-browser';
 export * from './prometheus';
+export * from './run-alone';
+export * from './cpu-accounting';

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { checkedExchanges, removeOpenApiProcessFile, takeOpenApiViolations } from './openapi-exchanges';
+import { markDone, markRunning } from './run-alone';
 
 /** The exchanges of a test (and of the beforeAll before it), in-process or of spawned processes, are judged when it ends. */
 const failOnViolations = (): void => {
@@ -10,6 +11,9 @@ const failOnViolations = (): void => {
   }
 };
 
+// Which e2e file each worker runs, for the files that must run alone (run-alone.ts): marked as the
+// file starts, before its own code (and its beforeAll) runs.
+markRunning(expect.getState().testPath ?? '?');
 afterEach(failOnViolations);
 afterAll(() => {
   // OPENAPI_EXCHANGES_LOG=<file>: one line per test file with the number of exchanges checked.
@@ -19,5 +23,6 @@ afterAll(() => {
     failOnViolations();
   } finally {
     removeOpenApiProcessFile();
+    markDone();
   }
 });
