@@ -8,6 +8,7 @@ import {
   domainEnv,
   domainZones,
   edgeRequest,
+  eventually,
   purchaseWorkspace,
   refuseDnsWritesForNsfailNames,
   startDnsServer,
@@ -222,11 +223,12 @@ describe('/v1/domain-purchases: the saga', () => {
       keepHost: true,
       redirectWww: true,
     });
-    const www = await edgeRequest('http', {
-      port: t.config.edgeHttpPort,
-      hostname: `www.${hostname}`,
-      path: '/shop?x=1',
-    });
+    // The new Domain reaches the edge's replica within a second of its creation.
+    const www = await eventually(
+      () => edgeRequest('http', { port: t.config.edgeHttpPort, hostname: `www.${hostname}`, path: '/shop?x=1' }),
+      (res) => res.status !== 404,
+      { timeoutMs: 1_000, everyMs: 25, what: 'the www twin at the edge' },
+    );
     expect([www.status, www.headers.location]).toEqual([301, `https://${hostname}/shop?x=1`]);
     const records = await request(t.server)
       .get(`/v1/domain-purchases/${p.id}/dns`)
