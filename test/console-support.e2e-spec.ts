@@ -238,4 +238,59 @@ describe('the console answers support questions', () => {
       await page.context().close();
     }
   });
+
+  it('keeps the audit log whole: API, OAuth client and admin-token changes with who made them, targets by name, before and after', async () => {
+    const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+    await request(t.server).post('/admin/workspaces').set(admin).send({ name: 'Made by the CLI' }).expect(201);
+    const created = await request(t.server)
+      .post('/v1/domains')
+      .set(auth())
+      .send({ hostname: 'api-made.audit-customer.com', originUrl: 'http://93.184.216.34' })
+      .expect(201);
+    const id = (created.body as { domain: { id: string } }).domain.id;
+    await request(t.server).delete(`/v1/domains/${id}`).set(auth()).expect(200);
+    const client = await request(t.server)
+      .post(`/admin/workspaces/${ws}/oauth-clients`)
+      .set(admin)
+      .send({ name: 'Billing sync', scopes: ['domains:write', 'domains:read'] })
+      .expect(201);
+    const token = await request(t.server)
+      .post('/oauth/token')
+      .auth(client.body.client_id as string, client.body.client_secret as string)
+      .type('form')
+      .send({ grant_type: 'client_credentials' })
+      .expect(200);
+    await request(t.server)
+      .post('/v1/domains')
+      .set('authorization', `Bearer ${token.body.access_token as string}`)
+      .send({ hostname: 'oauth-made.audit-customer.com', originUrl: 'http://93.184.216.34' })
+      .expect(201);
+    const [keyRow] = await t.db.query<{ id: string }>('select id from api_keys where workspace_id = $1 limit 1', [ws]);
+
+    const first = await pageAt(VIEWPORTS[0][1]);
+    // A setting changed in the console reads as before and after.
+    const oauthMade = await t.db.query<{ id: string }>('select id from domains where hostname = $1', [
+      'oauth-made.audit-customer.com',
+    ]);
+    await first.goto(`${base}/console/w/${ws}/domains/${oauthMade[0].id}`);
+    await first.getByLabel('Mode').selectOption('redirect');
+    await first.getByRole('button', { name: 'Save settings' }).click();
+    await first.getByText('Settings saved.').waitFor();
+    await first.context().close();
+
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/audit`);
+      const rows = (await page.locator('tbody tr').allTextContents()).map((r) => r.replace(/\s+/g, ' '));
+      const row = (action: string, name: string) => rows.find((r) => r.includes(action) && r.includes(name)) ?? '';
+      expect(row('workspace.created', 'Made by the CLI')).toContain('admin token');
+      expect(row('domain.created', 'api-made.audit-customer.com')).toContain(`API key ${keyRow.id}`);
+      expect(row('domain.deleted', 'api-made.audit-customer.com')).toContain(`API key ${keyRow.id}`);
+      expect(row('domain.created', 'oauth-made.audit-customer.com')).toContain('OAuth client Billing sync');
+      expect(row('domain.updated', 'oauth-made.audit-customer.com')).toMatch(/mode: proxy → redirect/);
+      expect(row('user.signed_in', operator.email)).toContain('method: password');
+      await consoleShot(page, `audit-log-${device}`);
+      await page.context().close();
+    }
+  });
 });

@@ -84,7 +84,7 @@ export class ConsoleAudit {
       params.push(query.action);
     }
     if (query.actor) {
-      where.push('actor = ?');
+      where.push('lower(actor) = ?');
       params.push(query.actor.trim().toLowerCase());
     }
     if (query.cursor) {

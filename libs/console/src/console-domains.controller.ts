@@ -25,6 +25,13 @@ const NOTICES: Record<string, string> = {
   deleted: 'Domain deleted.',
 };
 
+const settingsOf = (d: { originUrl: string; mode: string; keepHost: boolean; redirectWww: boolean }) => ({
+  originUrl: d.originUrl,
+  mode: d.mode,
+  keepHost: d.keepHost,
+  redirectWww: d.redirectWww,
+});
+
 const oneOf = (value: string | undefined, allowed: readonly string[]) =>
   value && allowed.includes(value) ? value : undefined;
 
@@ -149,8 +156,10 @@ export class ConsoleDomainsController {
       keepHost: checked(field(body, 'keepHost')),
       redirectWww: checked(field(body, 'redirectWww')),
     });
+    const before = settingsOf(toDomainView(await this.domains.get(ws, id), this.edge));
     const { domain } = await this.commands.update(ws, id, dto);
-    note({ detail: { hostname: domain.hostname, originUrl: domain.originUrl, mode: domain.mode } });
+    // Before and after, so the log reads as what changed.
+    note({ detail: { hostname: domain.hostname, before, after: settingsOf(domain) } });
     return new Redirect(`/console/w/${ws}/domains/${id}?notice=saved`);
   }
 

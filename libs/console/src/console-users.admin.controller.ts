@@ -61,7 +61,7 @@ export class ConsoleUsersAdminController {
     if (body.workspaceId) await this.users.setRole(user.id, body.workspaceId, body.role ?? 'member');
     await this.audit.record({
       workspaceId: body.workspaceId ?? null,
-      actor: 'admin-token',
+      actor: 'admin token',
       action: 'user.created',
       target: user.email,
       detail: { operator: user.operator, role: body.workspaceId ? (body.role ?? 'member') : undefined },

@@ -16,6 +16,8 @@ import { ConsoleOAuthClientsController } from './console-oauth-clients.controlle
 import { ConsoleTimeline } from './console-timeline.service';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ApiAuditor } from './api-auditor.interceptor';
 import { ConsoleAccount, ConsoleMembership } from './console-account.entity';
 import { ConsoleAudit } from './console-audit.store';
 import { ConsoleAuthController } from './console-auth.controller';
@@ -78,6 +80,8 @@ import { ConsoleAuditor } from './console-auditor.interceptor';
     ConsoleUserAdmin,
     ConsoleEndpointPages,
     ConsoleAuditor,
+    // API and admin changes are audited too (api-audit.routes.ts); global, as they are other modules' routes.
+    { provide: APP_INTERCEPTOR, useClass: ApiAuditor },
   ],
   exports: [ConsoleUsers],
 })

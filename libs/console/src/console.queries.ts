@@ -168,4 +168,10 @@ export class ConsoleQueries {
       [`%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`, limit],
     );
   }
+
+  /** An OAuth client's name, for the audit log's "who". */
+  async oauthClientName(clientId: string): Promise<string | undefined> {
+    const rows = await this.db.query<{ name: string }>('select name from oauth_clients where id = ?', [clientId]);
+    return rows[0]?.name;
+  }
 }

@@ -28,6 +28,7 @@ th{font-size:12px;text-transform:uppercase;letter-spacing:.5px;color:var(--muted
 tbody tr:hover{background:#fafbfd}
 .table-wrap{background:var(--panel);border:1px solid var(--line);border-radius:10px;overflow:auto;margin-bottom:16px}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;overflow-wrap:anywhere}
+.nowrap{white-space:nowrap}ul.plain{list-style:none;margin:0;padding:0}
 .pill{display:inline-block;padding:1px 9px;border-radius:999px;font-size:12.5px;font-weight:600;white-space:nowrap}
 .pill.ok{background:var(--ok-bg);color:var(--ok)}.pill.wait{background:var(--wait-bg);color:var(--wait)}
 .pill.bad{background:var(--bad-bg);color:var(--bad)}.pill.neutral{background:var(--neutral-bg);color:#384252}

@@ -1,6 +1,7 @@
 import { ConsoleActor } from '../access';
 import { AUDIT_ACTIONS, AuditEntry } from '../console-audit.store';
 import { html } from '../html';
+import { auditDetail, auditTarget } from './audit-entry.view';
 import { WorkspaceContext, empty, layout, when } from './layout';
 
 export interface AuditFilters {
@@ -43,7 +44,7 @@ export function auditPage(
           </select>
         </div>
         <div class="field">
-          <label for="a-actor">Who (email)</label
+          <label for="a-actor">Who (email, API key, OAuth client, admin token)</label
           ><input id="a-actor" name="actor" type="text" value="${filters.actor ?? ''}" />
         </div>
         <button type="submit" class="secondary">Filter</button
@@ -67,12 +68,12 @@ export function auditPage(
                     ${entries.map(
                       (e) =>
                         html`<tr>
-                          <td>${when(e.createdAt)}</td>
+                          <td class="nowrap">${when(e.createdAt)}</td>
                           <td>${e.actor}</td>
                           <td><code>${e.action}</code></td>
-                          <td><code>${e.target ?? '—'}</code></td>
+                          <td>${auditTarget(e)}</td>
                           ${w ? '' : html`<td>${e.workspaceId ? html`<a href="/console/w/${e.workspaceId}/audit"><code>${e.workspaceId}</code></a>` : '—'}</td>`}
-                          <td class="mono">${Object.keys(e.detail).length ? JSON.stringify(e.detail) : ''}</td>
+                          <td>${auditDetail(e)}</td>
                         </tr>`,
                     )}
                   </tbody>
@@ -83,7 +84,7 @@ export function auditPage(
               'Nothing recorded',
               filters.action || filters.actor
                 ? 'No entry matches these filters.'
-                : 'Actions taken in the console (keys, domains, webhooks, replays) are listed here.',
+                : 'Changes made in the console, through the API and with the admin token are listed here.',
             )
       }`,
   });

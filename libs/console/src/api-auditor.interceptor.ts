@@ -1,0 +1,51 @@
+import type { Principal } from '@app/auth';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { Observable, mergeMap } from 'rxjs';
+import { API_AUDITED } from './api-audit.routes';
+import { ConsoleAudit } from './console-audit.store';
+import { ConsoleQueries } from './console.queries';
+
+type ApiRequest = FastifyRequest & { principal?: Principal; params: Record<string, string | undefined> };
+
+/**
+ * Records the API and admin changes API_AUDITED lists, after they succeeded, with who made them:
+ * the API key, the OAuth client by name, or the admin token (the admin CLI). Reads pass untouched.
+ */
+@Injectable()
+export class ApiAuditor implements NestInterceptor {
+  constructor(
+    private readonly audit: ConsoleAudit,
+    private readonly queries: ConsoleQueries,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const request = context.switchToHttp().getRequest<ApiRequest>();
+    const route = API_AUDITED[`${request.method} ${request.routeOptions?.url ?? ''}`];
+    if (!route) return next.handle();
+    return next.handle().pipe(
+      mergeMap(async (answer: unknown) => {
+        const target = route.target(answer ?? {}, request.params ?? {});
+        await this.audit.record({
+          workspaceId: target.workspaceId ?? request.principal?.workspaceId ?? null,
+          actor: await this.actorOf(request.principal),
+          action: route.action,
+          target: target.id ?? null,
+          detail: { ...(target.name ? { name: target.name } : {}), via: request.principal ? 'api' : 'admin' },
+        });
+        return answer;
+      }),
+    );
+  }
+
+  private async actorOf(principal: Principal | undefined): Promise<string> {
+    if (!principal) return 'admin token';
+    if (principal.kind === 'oauth_token') {
+      const name = await this.queries.oauthClientName(principal.credentialId);
+      return `OAuth client ${name ?? principal.credentialId}`;
+    }
+    if (principal.kind === 'api_key') return `API key ${principal.credentialId}`;
+    return `connect link (${principal.domainId ?? principal.credentialId})`;
+  }
+}
