@@ -1,3 +1,8 @@
+/**
+ * @run-alone: its assertions include times (an edge started mid-outage serving within 30 s, API
+ * changes at every edge within a second), so it starts after every other file and waits for them
+ * to finish (test/support/run-alone.ts).
+ */
 import {
   DnsServer,
   LoopbackOrigin,
@@ -12,12 +17,15 @@ import {
   eventually,
   freePort,
   issueCertificate,
+  judgeTimes,
   purchaseWorkspace,
+  runAlone,
   sleep,
   startDnsServer,
   startLoopbackOrigin,
   startPrivateNats,
   startPrivatePostgres,
+  startCpuAccounting,
   startProcess,
   stopAllProcesses,
   storeCertificate,
@@ -145,6 +153,7 @@ describe('the edge through PostgreSQL and NATS outages (real processes, real TLS
   }
 
   beforeAll(async () => {
+    await runAlone();
     [pg, nats, dns, origin] = await Promise.all([
       startPrivatePostgres(),
       startPrivateNats(),
@@ -216,6 +225,7 @@ describe('the edge through PostgreSQL and NATS outages (real processes, real TLS
     phase = 'postgres down';
     await pg.crash();
     const crashed = Date.now();
+    const cpu = startCpuAccounting();
     const late = await startEdge('e2');
     for (const site of sites) {
       await eventually(
@@ -233,7 +243,10 @@ describe('the edge through PostgreSQL and NATS outages (real processes, real TLS
         { database: 'down', bus: 'ok' },
       ]);
     }
-    expect(figures.lateEdgeServesAllMs).toBeLessThan(30_000 + 15_000); // its start (a process) plus the 30 s goal
+    // Its start (a process) plus the 30 s goal; all hostnames served is asserted above either way.
+    judgeTimes(cpu.stop(), 'edge started during the outage', () =>
+      expect(figures.lateEdgeServesAllMs).toBeLessThan(30_000 + 15_000),
+    );
     await sleep(Math.max(0, OUTAGE_MS - (Date.now() - crashed)));
     expect(failures).toEqual([]);
     expect(served[phase]).toBeGreaterThan(sites.length);
@@ -308,6 +321,7 @@ describe('the edge through PostgreSQL and NATS outages (real processes, real TLS
         what: 'the api writable again',
       },
     );
+    const cpu = startCpuAccounting();
     const patched = Date.now();
     const res = await call('PATCH', `/v1/domains/${site.id}`, { originUrl: `http://127.0.0.1:${origin.port}/moved` });
     expect(res.status).toBe(200);
@@ -329,8 +343,10 @@ describe('the edge through PostgreSQL and NATS outages (real processes, real TLS
       { timeoutMs: 5_000, everyMs: 20, what: 'the deleted hostname gone from every edge' },
     );
     figures.deleteVisibleMs = Date.now() - deleted;
-    expect(figures.patchVisibleMs).toBeLessThan(1_000);
-    expect(figures.deleteVisibleMs).toBeLessThan(1_000);
+    judgeTimes(cpu.stop(), 'API change at every edge', () => {
+      expect(figures.patchVisibleMs).toBeLessThan(1_000);
+      expect(figures.deleteVisibleMs).toBeLessThan(1_000);
+    });
     expect(failures).toEqual([]);
   });
 });
