@@ -293,4 +293,29 @@ describe('the console answers support questions', () => {
       await page.context().close();
     }
   });
+
+  it("keeps a deleted domain's page and timeline readable, marked deleted, from the audit log", async () => {
+    const created = await request(t.server)
+      .post('/v1/domains')
+      .set(auth())
+      .send({ hostname: 'gone.deleted-customer.com', originUrl: 'http://93.184.216.34' })
+      .expect(201);
+    const id = (created.body as { domain: { id: string } }).domain.id;
+    await request(t.server).delete(`/v1/domains/${id}`).set(auth()).expect(200);
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/audit?action=domain.deleted`);
+      await page.getByRole('link', { name: 'gone.deleted-customer.com' }).click();
+      await page.getByRole('heading', { name: 'gone.deleted-customer.com' }).waitFor();
+      await expect(page.getByRole('status').first().textContent()).resolves.toContain('Deleted on');
+      await expect(page.locator('.timeline').textContent()).resolves.toContain('domain.deleted');
+      await expect(page.getByRole('button', { name: 'Check now' }).count()).resolves.toBe(0);
+      await consoleShot(page, `domain-deleted-${device}`);
+      await page.context().close();
+    }
+    const page = await pageAt(VIEWPORTS[0][1]);
+    const missing = await page.goto(`${base}/console/w/${ws}/domains/dom_0000000000000000000000`);
+    expect(missing?.status()).toBe(404);
+    await page.context().close();
+  });
 });

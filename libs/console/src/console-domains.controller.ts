@@ -1,16 +1,15 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { edgeSettingsOf } from '@app/kernel';
 import { ConnectSessions } from '@app/connect-sessions';
-import { DOMAIN_STATUSES, MONITOR_STATUSES, wildcardBase } from '@app/domain-model';
+import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domain-model';
 import { CreateDomainDto, DomainCommands, DomainRepository, UpdateDomainDto, toDomainView } from '@app/domains';
-import { RecordChecks } from '@app/tools';
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
 import { Actor, ConsoleRequest, FormBody, Redirect, field } from './console-request';
-import { ConsoleTimeline } from './console-timeline.service';
+import { ConsoleDomainPages } from './console-domain-pages.service';
 import { checked, validated } from './form-validation';
-import { DomainDetail, DomainFilters, deleteDomainPage, domainPage, domainsPage } from './views/domains.page';
+import { DomainFilters, deleteDomainPage, domainPage, domainsPage } from './views/domains.page';
 import { ConsoleAccess, Workspace } from './console-access';
 import type { WorkspaceContext } from './views/layout';
 import { AuditNote, AuditNoteFn, Audited } from './console-audited';
@@ -42,8 +41,7 @@ export class ConsoleDomainsController {
     private readonly domains: DomainRepository,
     private readonly commands: DomainCommands,
     private readonly sessions: ConnectSessions,
-    private readonly records: RecordChecks,
-    private readonly timeline: ConsoleTimeline,
+    private readonly pages: ConsoleDomainPages,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -102,22 +100,6 @@ export class ConsoleDomainsController {
     return new Redirect(`/console/w/${ws}/domains/${domain.id}?notice=created`);
   }
 
-  private async detail(ws: string, id: string): Promise<DomainDetail> {
-    const domain = toDomainView(await this.domains.get(ws, id), this.edge);
-    // The domain's records by their full names (a trailing dot: absolute), the delegation included;
-    // a wildcard's are checked from the name under its `*` label.
-    const records = domain.dnsRecords.map((r) => ({ type: r.type, name: `${r.name}.`, value: r.value }));
-    const check = await this.records
-      .single({ hostname: wildcardBase(domain.hostname), records })
-      .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
-    return {
-      domain,
-      check,
-      timeline: await this.timeline.ofDomain(ws, id),
-      issuer: domain.certificate.issuer ?? this.config.acmeIssuers.map((issuer) => issuer.name).join(', '),
-    };
-  }
-
   @ConsoleAccess('read')
   @Get('w/:ws/domains/:id')
   async show(
@@ -127,7 +109,7 @@ export class ConsoleDomainsController {
     @Param('id') id: string,
     @Query('notice') notice?: string,
   ) {
-    return domainPage(actor, w, await this.detail(ws, id), notice ? NOTICES[notice] : undefined);
+    return domainPage(actor, w, await this.pages.detail(ws, id), notice ? NOTICES[notice] : undefined);
   }
 
   @Audited('domain.checked')
@@ -178,7 +160,7 @@ export class ConsoleDomainsController {
     const session = this.sessions.mint(ws, domain, CONNECT_LINK_SECONDS);
     const guessed = `${request.protocol}://${String(request.headers.host)}`;
     const base = this.config.publicBaseUrl ?? guessed;
-    const detail = await this.detail(ws, id);
+    const detail = await this.pages.detail(ws, id);
     detail.connectLink = {
       url: `${base}/connect?token=${encodeURIComponent(session.token)}`,
       expiresAt: session.expiresAt,

@@ -36,6 +36,7 @@ import { ConsoleUsersController } from './console-users.controller';
 import { ConsoleSearchController } from './console-search.controller';
 import { ConsoleUserAdmin } from './console-user-admin.store';
 import { ConsoleEndpointPages } from './console-endpoint-pages.service';
+import { ConsoleDomainPages } from './console-domain-pages.service';
 import { ConsoleAuditor } from './console-auditor.interceptor';
 
 /** The web console under /console (api, standalone): pages over the same use cases as /v1. */
@@ -79,6 +80,7 @@ import { ConsoleAuditor } from './console-auditor.interceptor';
     SsoSignIn,
     ConsoleUserAdmin,
     ConsoleEndpointPages,
+    ConsoleDomainPages,
     ConsoleAuditor,
     // API and admin changes are audited too (api-audit.routes.ts); global, as they are other modules' routes.
     { provide: APP_INTERCEPTOR, useClass: ApiAuditor },

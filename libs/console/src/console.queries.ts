@@ -1,3 +1,4 @@
+import type { DomainRecord } from '@app/domains';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 
@@ -173,5 +174,17 @@ export class ConsoleQueries {
   async oauthClientName(clientId: string): Promise<string | undefined> {
     const rows = await this.db.query<{ name: string }>('select name from oauth_clients where id = ?', [clientId]);
     return rows[0]?.name;
+  }
+
+  /** A deleted domain's last state, kept for support (the domain's page shows it marked deleted). */
+  async deletedDomain(
+    workspaceId: string,
+    id: string,
+  ): Promise<{ record: DomainRecord; deletedAt: string } | undefined> {
+    const rows = await this.db.query<{ state: DomainRecord; deleted_at: Date | string }>(
+      'select state, deleted_at from domains where id = ? and workspace_id = ? and deleted_at is not null',
+      [id, workspaceId],
+    );
+    return rows[0] && { record: rows[0].state, deletedAt: new Date(rows[0].deleted_at).toISOString() };
   }
 }

@@ -20,7 +20,13 @@ const valueText = (value: unknown): string =>
 export function auditTarget(e: AuditEntry) {
   const name = nameOf(e);
   if (!e.target && !name) return html`—`;
-  return html`${name ? html`<strong class="break-all">${name}</strong><br />` : ''}${
+  // A domain's entries link to its page, which stays readable after it is deleted.
+  const href =
+    e.action.startsWith('domain.') && e.workspaceId && e.target
+      ? `/console/w/${e.workspaceId}/domains/${e.target}`
+      : '';
+  const label = name ? html`<strong class="break-all">${name}</strong>` : '';
+  return html`${href && label ? html`<a href="${href}">${label}</a><br />` : label ? html`${label}<br />` : ''}${
     e.target && e.target !== name ? html`<code class="muted">${e.target}</code>` : ''
   }`;
 }

@@ -160,10 +160,13 @@ export interface DomainDetail {
   connectLink?: { url: string; expiresAt: string; guessedBase?: string };
   /** The ACME CA certificates come from (the host of ACME_DIRECTORY_URL). */
   issuer: string;
+  /** Set for a deleted domain: its page is kept, read-only, for the record. */
+  deletedAt?: string;
 }
 
 function recordsTable(d: DomainDetail): Html {
   if ('error' in d.check) {
+    if (d.deletedAt) return html`<p class="muted">Not checked: the domain is deleted.</p>`;
     return html`<p class="muted">DNS could not be read just now: ${d.check.error}</p>`;
   }
   // Focusable: on a phone the table scrolls sideways inside its box, and keyboards must reach it.
@@ -196,8 +199,10 @@ function recordsTable(d: DomainDetail): Html {
   </div>`;
 }
 
-export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDetail, notice?: string) {
+export function domainPage(actor: ConsoleActor, workspace: WorkspaceContext, d: DomainDetail, notice?: string) {
   const { domain } = d;
+  // A deleted domain is read, never acted on.
+  const w = d.deletedAt ? { ...workspace, canWrite: false } : workspace;
   const base = `/console/w/${w.id}/domains/${domain.id}`;
   return layout({
     title: domain.hostname,
@@ -209,7 +214,10 @@ export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDe
       <div class="head">
         <div>
           <h1>${domain.hostname}</h1>
-          <p class="lead"><code>${domain.id}</code> · ${pill(domain.status)} ${pill(domain.monitorStatus)}</p>
+          <p class="lead">
+            <code>${domain.id}</code> ·
+            ${d.deletedAt ? html`<span class="pill bad">deleted</span>` : html`${pill(domain.status)} ${pill(domain.monitorStatus)}`}
+          </p>
         </div>
         ${
           w.canWrite
@@ -225,6 +233,14 @@ export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDe
             : ''
         }
       </div>
+      ${
+        d.deletedAt
+          ? html`<div class="notice bad" role="status">
+              Deleted on ${when(d.deletedAt)}. This page shows the domain as it was, with its timeline, for the record;
+              the hostname is free to connect again.
+            </div>`
+          : ''
+      }
       ${
         d.connectLink
           ? html`<div class="secret" role="status">
@@ -327,7 +343,7 @@ export function domainPage(actor: ConsoleActor, w: WorkspaceContext, d: DomainDe
                 Redirect www to this hostname</label
               >
             </div>
-            ${w.canWrite ? html`<button type="submit">Save settings</button>` : html`<p class="muted">Viewers cannot change settings.</p>`}
+            ${w.canWrite ? html`<button type="submit">Save settings</button>` : html`<p class="muted">${d.deletedAt ? 'The domain is deleted: these were its last settings.' : 'Viewers cannot change settings.'}</p>`}
           </form>
         </section>
       </div>
