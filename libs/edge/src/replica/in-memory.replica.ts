@@ -4,10 +4,11 @@ const byBus = new WeakMap<object, InMemoryReplica>();
 
 /**
  * The replica of a single process (standalone, tests on the in-process bus): a map with
- * revisions. One per bus, so the writer and the edge of one process share it.
+ * revisions, deletions kept as markers (as a KV bucket keeps them) so a watcher resumed after a
+ * revision learns of them too. One per bus, so the writer and the edge of one process share it.
  */
 export class InMemoryReplica extends EdgeReplica {
-  private readonly values = new Map<string, { value: string; revision: number }>();
+  private readonly values = new Map<string, { value?: string; revision: number }>();
   private readonly watchers = new Set<ReplicaWatcher>();
   private revision = 0;
 
@@ -27,17 +28,21 @@ export class InMemoryReplica extends EdgeReplica {
   }
 
   async delete(key: string): Promise<void> {
-    if (!this.values.delete(key)) return;
-    this.tell({ key, revision: ++this.revision });
+    if (this.values.get(key)?.value === undefined) return;
+    this.values.set(key, { revision: ++this.revision });
+    this.tell({ key, revision: this.revision });
   }
 
   async keys(): Promise<string[]> {
-    return [...this.values.keys()];
+    return [...this.values].filter(([, v]) => v.value !== undefined).map(([key]) => key);
   }
 
   watch(watcher: ReplicaWatcher, afterRevision = 0): () => void {
     for (const [key, { value, revision }] of this.values) {
-      if (revision > afterRevision) watcher.onChange({ key, value, revision });
+      // A fresh watcher needs no markers; a resumed one must hear of deletions it missed.
+      if (revision > afterRevision && (value !== undefined || afterRevision > 0)) {
+        watcher.onChange({ key, value, revision });
+      }
     }
     watcher.onReady();
     this.watchers.add(watcher);
