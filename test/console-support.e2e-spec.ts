@@ -14,6 +14,7 @@ import {
   startWebhookReceiver,
 } from '@test/support';
 import { join } from 'node:path';
+import { REGISTRANT, purchaseWorkspace, uniqueDomain } from './support/purchase-fixtures';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import {
@@ -317,5 +318,45 @@ describe('the console answers support questions', () => {
     const missing = await page.goto(`${base}/console/w/${ws}/domains/dom_0000000000000000000000`);
     expect(missing?.status()).toBe(404);
     await page.context().close();
+  });
+
+  it('shows money as it moved: paid, refunded, not charged; labels in words', async () => {
+    const buy = (bearer: string, hostname: string) =>
+      request(t.server)
+        .post('/v1/domain-purchases')
+        .set('authorization', `Bearer ${bearer}`)
+        .send({ hostname, registrant: REGISTRANT });
+    const paid = uniqueDomain('shop');
+    const refunded = uniqueDomain('refuse');
+    expect((await buy(key, paid)).status).toBe(201);
+    expect((await buy(key, refunded)).status).toBe(502);
+    const declinedWs = await purchaseWorkspace(t.server, 'pm_card_chargeDeclined');
+    const declined = uniqueDomain('declined');
+    expect((await buy(declinedWs.apiKey, declined)).status).toBe(402);
+
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/purchases`);
+      const rows = (await page.locator('tbody tr').allTextContents()).map((r) => r.replace(/\s+/g, ' '));
+      expect(rows.find((r) => r.includes(paid))).toMatch(/Paid \d+\.\d\d USD/);
+      expect(rows.find((r) => r.includes(refunded))).toMatch(/Charged \d+\.\d\d USD, refunded in full/);
+      await consoleShot(page, `purchases-money-${device}`);
+      await page.getByRole('link', { name: refunded }).click();
+      await page.getByRole('heading', { name: 'The purchase failed (at the registration)' }).waitFor();
+      const facts = (await page.locator('section.card', { hasText: 'Registered for' }).textContent()) ?? '';
+      expect(facts.replace(/\s+/g, ' ')).toMatch(
+        /Registered for not registered Money Charged \d+\.\d\d USD, refunded in full/,
+      );
+      await page.goto(`${base}/console/w/${ws}/purchases`);
+      await page.getByRole('link', { name: paid }).click();
+      const live = (await page.locator('section.card', { hasText: 'At the registrar now' }).textContent()) ?? '';
+      expect(live).toContain('Using registrar DNS');
+      expect(live).toContain('WHOIS privacy');
+      await consoleShot(page, `purchase-paid-${device}`);
+      await page.goto(`${base}/console/w/${declinedWs.workspaceId}/purchases`);
+      const declinedRow = (await page.locator('tbody tr').first().textContent()) ?? '';
+      expect(declinedRow).toContain('Not charged: the purchase failed');
+      await page.context().close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
 import { DnsEditorState, dnsEditor } from './dns-editor.view';
 import { WorkspaceContext, csrf, layout, pill, when } from './layout';
-import { money } from './purchases.page';
+import { heldAndPaid, labelOf, money, renewalCharge } from './purchase-money.view';
 
 export interface RenewalRow {
   n: number;
@@ -38,8 +38,6 @@ function liveValue(value: unknown): Html | string {
   if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value) ? when(value) : value;
   return JSON.stringify(value);
 }
-
-const labelOf = (key: string) => key.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());
 
 function liveCard(d: PurchaseDetail): Html {
   return html`<section class="card">
@@ -128,8 +126,8 @@ function connectCard(actor: ConsoleActor, w: WorkspaceContext, d: PurchaseDetail
     return html`<section class="card">
       <h2>Connected</h2>
       <p>
-        Served through the edge as
-        <a href="/console/w/${w.id}/domains/${p.connectedDomainId}">${p.hostname}</a>.
+        Connected as the domain <a href="/console/w/${w.id}/domains/${p.connectedDomainId}">${p.hostname}</a>: its page
+        says whether it is live yet.
       </p>
     </section>`;
   }
@@ -175,7 +173,7 @@ function renewalsCard(d: PurchaseDetail): Html {
               html`<tr>
                 <td>${r.n}</td>
                 <td>${r.years}</td>
-                <td>${money(r.totalCents, r.currency)}</td>
+                <td>${renewalCharge(r)}</td>
                 <td>${r.auto ? 'auto-renew' : 'by hand'}</td>
                 <td>${pill(r.status)}</td>
                 <td>${when(r.expiresAt)}</td>
@@ -190,6 +188,7 @@ function renewalsCard(d: PurchaseDetail): Html {
 
 export function purchasePage(actor: ConsoleActor, w: WorkspaceContext, d: PurchaseDetail, notice?: string) {
   const p = d.purchase;
+  const held = heldAndPaid(p, d.renewals);
   const base = `/console/w/${w.id}/purchases/${p.id}`;
   return layout({
     title: p.hostname,
@@ -207,7 +206,10 @@ export function purchasePage(actor: ConsoleActor, w: WorkspaceContext, d: Purcha
       ${
         p.failure
           ? html`<section class="card error-card">
-              <h2>Failed at ${p.failure.stage}</h2>
+              <h2>
+                The purchase failed (at the
+                ${p.failure.stage === 'autoConnect' ? 'connection to the service' : p.failure.stage === 'register' ? 'registration' : 'charge'})
+              </h2>
               <p>${p.failure.reason}</p>
             </section>`
           : ''
@@ -217,11 +219,9 @@ export function purchasePage(actor: ConsoleActor, w: WorkspaceContext, d: Purcha
           <h2>Purchase</h2>
           <dl class="facts">
             <dt>Registered for</dt>
-            <dd>${p.years} year${p.years === 1 ? '' : 's'}</dd>
-            <dt>Paid</dt>
-            <dd>
-              ${money(p.totalCents, p.currency)} <span class="muted">(fee ${money(p.feeCents, p.currency)})</span>
-            </dd>
+            <dd>${held.years ? `${held.years} year${held.years === 1 ? '' : 's'}` : 'not registered'}</dd>
+            <dt>Money</dt>
+            <dd>${held.paid} <span class="muted">(our fee ${money(p.feeCents, p.currency)} a purchase)</span></dd>
             <dt>Registrar</dt>
             <dd>${p.registrar} <code class="muted">${p.registrarDomainId ?? ''}</code></dd>
             <dt>Registrant</dt>

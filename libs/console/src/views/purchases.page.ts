@@ -2,13 +2,12 @@ import { PURCHASE_STATUSES, type PurchaseView } from '@app/purchases';
 import { ConsoleActor } from '../access';
 import { html } from '../html';
 import { WorkspaceContext, empty, layout, pager, pill, when } from './layout';
+import { purchaseCharge } from './purchase-money.view';
 
 export interface PurchaseFilters {
   status?: string;
   hostname?: string;
 }
-
-export const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
 
 function query(filters: PurchaseFilters, cursor?: string): string {
   const params = new URLSearchParams();
@@ -74,7 +73,7 @@ export function purchasesPage(
                       <th scope="col">Expires</th>
                       <th scope="col">Auto-renew</th>
                       <th scope="col">Connected</th>
-                      <th scope="col">Paid</th>
+                      <th scope="col">Money</th>
                       <th scope="col">Bought</th>
                     </tr>
                   </thead>
@@ -89,7 +88,7 @@ export function purchasesPage(
                           <td>
                             ${p.connectedDomainId ? html`<a href="/console/w/${w.id}/domains/${p.connectedDomainId}">yes</a>` : html`<span class="muted">no</span>`}
                           </td>
-                          <td>${money(p.totalCents, p.currency)}</td>
+                          <td>${purchaseCharge(p)}</td>
                           <td>${when(p.createdAt)}</td>
                         </tr>`,
                     )}
