@@ -12,6 +12,8 @@ import {
   domainZones,
   eventually,
   startDnsServer,
+  judgeTimes,
+  startCpuAccounting,
   startTestAppWithClock,
   startWebhookReceiver,
 } from '@test/support';
@@ -220,7 +222,7 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     await page.context().close();
   });
 
-  it(`finds hostnames by substring in under a second with ${SEEDED.toLocaleString('en')} domains in a workspace`, async () => {
+  it(`finds hostnames by substring with ${SEEDED.toLocaleString('en')} domains in a workspace: about as fast as in a small one, under a second on a machine not busy`, async () => {
     const big = await createWorkspaceVia(t.server);
     const template = (
       await request(t.server)
@@ -266,6 +268,7 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
       Math.round(Math.min(await once(), await once(), await once()));
     const timed = (path: string, workspaceId = big.workspaceId) => fastest(() => loadOnce(path, workspaceId));
     // The same page of a workspace with a handful of domains, in this run: what the machine's load adds.
+    const cpu = startCpuAccounting();
     const small = await timed('', ws);
     const figures: Record<string, number> = {};
     const measure = async (name: string, path: string, rows: number) => {
@@ -294,13 +297,25 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     expect([...firstPage, ...secondPage].every((h) => h.includes('customer42.'))).toBe(true);
     await consoleShot(page, 'domains-search');
 
+    const cpuDuringPages = cpu.stop();
     writeFileSync(
       join(CONSOLE_ARTIFACTS, 'console-search-figures.json'),
-      JSON.stringify({ domains: SEEDED + 1, seedMs, pageMs: figures, smallWorkspacePageMs: small }, null, 2),
+      JSON.stringify(
+        { domains: SEEDED + 1, seedMs, pageMs: figures, smallWorkspacePageMs: small, cpuDuringPages },
+        null,
+        2,
+      ),
     );
     console.log(`console at ${SEEDED + 1} domains (ms, page load in Chromium):`, figures, { seedMs, small });
-    // The bound the test names, on the fastest load (a busy machine slows some loads, a slow query all).
-    for (const [name, ms] of Object.entries(figures)) expect([name, ms, ms < 1000]).toEqual([name, ms, true]);
+    // On any machine: no page of the big workspace much slower than the small one's (the fastest of three
+    // loads each: a busy machine slows some loads, a slow query all). A search that scans every row is
+    // 0.6 s or more slower per page; the small page is 0.1-0.2 s on an idle machine, 1.5 s at load 13.
+    for (const [name, ms] of Object.entries(figures))
+      expect([name, ms, ms <= 2 * small + 250]).toEqual([name, ms, true]);
+    // The bound the test names, where the machine was not busy with other work.
+    judgeTimes(cpuDuringPages, 'console search pages', () => {
+      for (const [name, ms] of Object.entries(figures)) expect([name, ms, ms < 1000]).toEqual([name, ms, true]);
+    });
     // And the database's part, through the repository the page reads: a search that scans every row (no trigram
     // index) loaded in 0.75-1.6 s, where the indexed query takes 10-25 ms; a search every domain matches read all
     // 100,000 rows through the trigram index (158 ms, a 1.3 s page under the suite's load) until the planner had
