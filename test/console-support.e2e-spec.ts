@@ -359,4 +359,28 @@ describe('the console answers support questions', () => {
       await page.context().close();
     }
   });
+
+  it('asks for A records, not a CNAME, for an apex domain, in the API and the console', async () => {
+    const created = await request(t.server)
+      .post('/v1/domains')
+      .set(auth())
+      .send({ hostname: 'apex-missing.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    const id = (created.body as { domain: { id: string } }).domain.id;
+    const checked = await request(t.server).post(`/v1/domains/${id}/check`).set(auth()).expect(200);
+    expect(checked.body.domain).toMatchObject({
+      apex: true,
+      monitorStatus: 'dns_not_resolving',
+      monitorMessage: 'Add the A records at your registrar',
+    });
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/domains/${id}`);
+      const customer = (await page.locator('section.card', { hasText: 'What the customer sees' }).textContent()) ?? '';
+      expect(customer).toContain('Add the A records at your registrar');
+      expect(customer).not.toContain('CNAME');
+      await consoleShot(page, `domain-apex-${device}`);
+      await page.context().close();
+    }
+  });
 });

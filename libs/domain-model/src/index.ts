@@ -9,7 +9,7 @@ export { CA_DOMAINS, caaIssuer, caaWarning, evaluateCaa, formatCaaRecord, PREFLI
 export type { CaaClimbStep, CaaEvaluation, CaaRecord, PreflightWarning, PreflightWarningCode } from './caa';
 export { initialDomainState, statusEventType, transition } from './domain.machine';
 export { NEVER_CORRECT_DNS_GRACE_MS, WRONG_DNS_PROBES_TO_FAIL } from './domain.rules';
-export { DOMAIN_STATUSES, MONITOR_STATUSES, STATUS_REASONS } from './domain.types';
+export { DOMAIN_STATUSES, MONITOR_MESSAGES, MONITOR_STATUSES, STATUS_REASONS } from './domain.types';
 export type {
   CertificateObservation,
   DnsObservation,

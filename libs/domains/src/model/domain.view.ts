@@ -1,4 +1,4 @@
-import { challengeDelegation } from '@app/domain-model';
+import { MONITOR_MESSAGES, MonitorStatus, challengeDelegation } from '@app/domain-model';
 import type { EdgeSettings } from '@app/kernel';
 import { CertificateAttempt, DomainRecord } from './domain.record';
 
@@ -121,5 +121,13 @@ function monitorMessageOf(record: DomainRecord): string {
   if (machine.monitorStatus === 'ssl_failed' && machine.certificateError)
     return `Certificate issuance failed: ${machine.certificateError}`;
   if (machine.monitorStatus === 'pending_ssl' && record.certificateNote) return record.certificateNote;
+  // SPEC 3.3's DNS lines name a CNAME; an apex is asked for A records, so its line names those.
+  const apexLine = record.apex && APEX_MESSAGES[machine.monitorStatus];
+  if (apexLine && machine.monitorMessage === MONITOR_MESSAGES[machine.monitorStatus]) return apexLine;
   return machine.monitorMessage;
 }
+
+const APEX_MESSAGES: Partial<Record<MonitorStatus, string>> = {
+  dns_not_resolving: 'Add the A records at your registrar',
+  dns_incorrect: 'Update your A records',
+};
