@@ -8,6 +8,7 @@ const facts = {
   adminTokenGenerated: true,
   database: 'embedded PostgreSQL in ./quickstart-data',
   bus: 'in-process',
+  consoleSetUp: false,
 };
 
 describe('startBanner', () => {
@@ -29,5 +30,12 @@ describe('startBanner', () => {
     expect(banner).not.toContain(TOKEN);
     expect(banner).toContain('Admin token: the ADMIN_TOKEN you set');
     expect(banner).toContain('Bearer $ADMIN_TOKEN"');
+  });
+
+  it('stops calling the console a first visit once a console user exists', () => {
+    expect(startBanner({ ...facts, onTerminal: true })).toContain('first visit: create the operator account');
+    const later = startBanner({ ...facts, onTerminal: true, consoleSetUp: true });
+    expect(later).not.toContain('first visit');
+    expect(later).toContain('/console  (sign in; operators add users under Users,');
   });
 });

@@ -11,6 +11,8 @@ export interface BannerFacts {
    * collector keeps, so the admin token is named by where it lives, never printed.
    */
   onTerminal: boolean;
+  /** A console user exists: the console is past its first visit (setup with the admin token is closed). */
+  consoleSetUp: boolean;
 }
 
 /** The lines `npm start` prints last: where the service is and how to take the first step. */
@@ -31,8 +33,15 @@ export function startBanner(f: BannerFacts): string {
       `  Database:    ${f.database}`,
       `  Bus:         ${f.bus}`,
       `  Admin token: ${token}`,
-      `  Console:     ${f.url}/console  (first visit: create the operator account with the admin token ${where};`,
-      `               or: npm run admin -- create-user --operator --email you@example.com --password '...')`,
+      ...(f.consoleSetUp
+        ? [
+            `  Console:     ${f.url}/console  (sign in; operators add users under Users,`,
+            `               or: npm run admin -- create-user --email someone@example.com --password '...' --workspace ws_...)`,
+          ]
+        : [
+            `  Console:     ${f.url}/console  (first visit: create the operator account with the admin token ${where};`,
+            `               or: npm run admin -- create-user --operator --email you@example.com --password '...')`,
+          ]),
       `  Try:         curl -s -X POST ${f.url}/admin/workspaces -H "authorization: Bearer ${bearer}" \\`,
       `                 -H 'content-type: application/json' -d '{"name":"Acme","paymentMethod":"pm_card_visa"}'`,
       '',

@@ -1,1 +1,2 @@
 export { ConsoleModule } from './console.module';
+export { ConsoleUsers } from './console-users.store';
