@@ -25,6 +25,8 @@ module.exports = {
   maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 4),
   // Longest files first even on a fresh clone (test/durations.json fills in what Jest has not timed).
   testSequencer: '<rootDir>/test/support/test-sequencer.mjs',
+  // Test streams an earlier run left on the shared NATS server go (test/support/global-setup.mjs).
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     {
