@@ -26,6 +26,7 @@ const ANONYMOUS = [
 /** Signed in as anyone: each shows or changes only what is the user's own. */
 const ANY_USER = [
   'GET /console',
+  'GET /console/*',
   'GET /console/audit',
   'GET /console/workspaces',
   'POST /console/sign-out',

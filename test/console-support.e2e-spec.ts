@@ -383,4 +383,17 @@ describe('the console answers support questions', () => {
       await page.context().close();
     }
   });
+
+  it('answers an unknown console address with an HTML page, not JSON', async () => {
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      for (const path of ['/console/nope', `/console/w/${ws}/nope/deeper`]) {
+        const res = await page.goto(`${base}${path}`);
+        expect([path, res?.status(), res?.headers()['content-type']]).toEqual([path, 404, 'text/html; charset=utf-8']);
+        await expect(page.locator('main').textContent()).resolves.toContain('There is no console page at this address');
+      }
+      await consoleShot(page, `not-found-${device}`);
+      await page.context().close();
+    }
+  });
 });

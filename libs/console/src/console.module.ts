@@ -34,6 +34,7 @@ import { OidcClient } from './sso/oidc-client';
 import { SsoSignIn } from './sso/sso-signin.service';
 import { ConsoleUsersController } from './console-users.controller';
 import { ConsoleSearchController } from './console-search.controller';
+import { ConsoleNotFoundController } from './console-not-found.controller';
 import { ConsoleUserAdmin } from './console-user-admin.store';
 import { ConsoleEndpointPages } from './console-endpoint-pages.service';
 import { ConsoleDomainPages } from './console-domain-pages.service';
@@ -65,6 +66,8 @@ import { ConsoleAuditor } from './console-auditor.interceptor';
     ConsoleSsoController,
     ConsoleUsersController,
     ConsoleSearchController,
+    // Last: the wildcard answers only what no other console route does.
+    ConsoleNotFoundController,
   ],
   providers: [
     ConsoleUsers,
