@@ -396,4 +396,18 @@ describe('the console answers support questions', () => {
       await page.context().close();
     }
   });
+
+  it('opens the API reference (/docs) on domains, with the plumbing last', async () => {
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await browser.newPage({ viewport });
+      await page.goto(`${base}/docs`);
+      await page.locator('.opblock-tag').first().waitFor();
+      const tags = await page.locator('.opblock-tag').evaluateAll((els) => els.map((e) => e.getAttribute('data-tag')));
+      expect(tags.slice(0, 2)).toEqual(['domains', 'projects']);
+      expect(tags.slice(-3)).toEqual(['healthz', 'readyz', 'metrics']);
+      expect(tags.indexOf('oauth')).toBeGreaterThan(tags.indexOf('webhook-endpoints'));
+      await page.screenshot({ path: join(CONSOLE_ARTIFACTS, `docs-${device}.png`) });
+      await page.close();
+    }
+  });
 });

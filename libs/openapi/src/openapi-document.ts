@@ -36,6 +36,11 @@ export function buildOpenApiDocument(
     paths[route.path][route.method.toLowerCase()] = operation(route, doc, dtoSchemas);
   }
   const schemas = usedSchemas(paths, { ...dtoSchemas, ...RESOURCE_SCHEMAS });
+  const used = new Set(
+    Object.values(paths).flatMap((ops) =>
+      Object.values(ops as Record<string, { tags: string[] }>).flatMap((o) => o.tags),
+    ),
+  );
   return {
     openapi: '3.0.3',
     info: {
@@ -50,6 +55,10 @@ export function buildOpenApiDocument(
     },
     // Relative by default: the host that serves this document (OpenAPI 3.0 section 4.7.5).
     servers: [{ url: serverUrl ?? '/', description: 'This service' }],
+    // The reference opens on domains; the plumbing (OAuth discovery, health, metrics) comes last.
+    tags: [...used]
+      .sort((a, b) => tagRank(a) - tagRank(b) || a.localeCompare(b))
+      .map((name) => ({ name, description: tagDescription(name) })),
     paths,
     components: {
       schemas,
@@ -158,6 +167,33 @@ function securityOf(route: RouteInfo): Json[] {
 }
 
 /** `/v1/domain-purchases/{id}` -> `domain-purchases`; `/admin/...` -> `admin`. */
+/** The order of /docs: what a SaaS developer uses first, then operators' and machines' routes. */
+const TAGS: [string, string][] = [
+  ['domains', "Connect your customers' hostnames: DNS instructions, checks, certificates, proxy or redirect"],
+  ['projects', 'Group domains by project'],
+  ['dns', "Apply the DNS records at the customer's DNS provider"],
+  ['tools', 'Check DNS records and hostnames before connecting them'],
+  ['domain-purchases', 'Buy, renew and manage domains at the registrar'],
+  ['webhook-endpoints', 'Where lifecycle events are delivered, signed'],
+  ['events', 'The events sent to webhooks, and their replay'],
+  ['workspace', 'The calling workspace'],
+  ['connect', "The end customer's connect page"],
+  ['widget', 'The embeddable connect widget'],
+  ['widget.js', 'The widget script'],
+  ['admin', 'Operators: workspaces, API keys, OAuth clients, console users (admin token)'],
+  ['edge', 'Edge on-demand certificate questions'],
+  ['oauth', 'OAuth 2.0 tokens and discovery'],
+  ['docs', 'This reference'],
+  ['openapi.json', 'This document'],
+  ['asyncapi.json', 'The events as an AsyncAPI document'],
+  ['healthz', 'Liveness'],
+  ['readyz', 'Readiness'],
+  ['metrics', 'Prometheus metrics'],
+];
+const TAG_ORDER = TAGS.map(([name]) => name);
+const tagRank = (tag: string) => (TAG_ORDER.includes(tag) ? TAG_ORDER.indexOf(tag) : TAG_ORDER.indexOf('admin') - 0.5);
+const tagDescription = (tag: string) => TAGS.find(([name]) => name === tag)?.[1] ?? tag;
+
 function tagOf(path: string): string {
   const [first, second] = path.split('/').filter(Boolean);
   return first === 'v1' && second ? second : first === '.well-known' || first === 'oauth' ? 'oauth' : first;
