@@ -410,4 +410,21 @@ describe('the console answers support questions', () => {
       await page.close();
     }
   });
+
+  it('asks before revoking an API key, saying when it was last used', async () => {
+    await request(t.server).get('/v1/workspace').set(auth()).expect(200);
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/keys`);
+      await page.getByRole('link', { name: 'Revoke…' }).first().click();
+      const text = (await page.locator('main').textContent()) ?? '';
+      expect(text).toMatch(/Revoke the key ending/);
+      expect(text).toMatch(/last used: \d{4}-\d\d-\d\d \d\d:\d\d UTC|last used: Never/);
+      await consoleShot(page, `key-revoke-confirm-${device}`);
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      await page.getByRole('heading', { name: 'API keys' }).waitFor();
+      await page.context().close();
+    }
+    await request(t.server).get('/v1/workspace').set(auth()).expect(200);
+  });
 });

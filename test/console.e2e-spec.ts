@@ -91,7 +91,11 @@ describe('the web console in headless Chromium', () => {
     expect(key).toMatch(/^sk_/);
     await consoleShot(page, 'keys-created');
     await request(t.server).get('/v1/domains').set('authorization', `Bearer ${key}`).expect(200);
-    await page.getByRole('button', { name: /^Revoke key/ }).click();
+    // Revoking asks first (issue 34), saying when the key was last used.
+    await page.getByRole('link', { name: 'Revoke…' }).click();
+    await expect(page.locator('main').textContent()).resolves.toContain("It is this workspace's only active key.");
+    await consoleShot(page, 'key-revoke-confirm');
+    await page.getByRole('button', { name: /^Revoke key ending/ }).click();
     await page.getByText('The key is revoked').waitFor();
     await request(t.server).get('/v1/domains').set('authorization', `Bearer ${key}`).expect(401);
     await consoleShot(page, 'keys');

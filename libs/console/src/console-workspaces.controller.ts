@@ -5,7 +5,7 @@ import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
 import { Actor, FormBody, Redirect, field } from './console-request';
 import { ConsoleWorkspaces } from './console-workspaces.service';
-import { keysPage } from './views/keys.page';
+import { keysPage, revokeKeyPage } from './views/keys.page';
 import { overviewPage, workspacesPage } from './views/workspaces.page';
 import { ConsoleAccess, Workspace } from './console-access';
 import type { WorkspaceContext } from './views/layout';
@@ -82,6 +82,20 @@ export class ConsoleWorkspacesController {
     note({ target: issued.apiKeyId });
     const { apiKeys } = await this.admin.getWorkspace(ws);
     return keysPage(actor, w, apiKeys, { key: issued.apiKey, id: issued.apiKeyId });
+  }
+
+  @ConsoleAccess('write')
+  @Get('w/:ws/keys/:keyId/revoke')
+  async confirmRevoke(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Param('keyId') keyId: string,
+  ) {
+    const { apiKeys } = await this.admin.getWorkspace(ws);
+    const key = apiKeys.find((k) => k.id === keyId && !k.revokedAt);
+    if (!key) throw new DomainError('not_found', 'API key was not found (or it is revoked already)');
+    return revokeKeyPage(actor, w, key, apiKeys.filter((k) => !k.revokedAt).length);
   }
 
   @Audited('api_key.revoked')

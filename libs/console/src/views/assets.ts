@@ -42,7 +42,7 @@ input:focus,select:focus,textarea:focus,button:focus,a:focus{outline:3px solid #
 .filters{display:flex;gap:12px;align-items:flex-end;flex-wrap:wrap;margin-bottom:16px}.filters .field{margin:0;min-width:160px}
 button,.button{display:inline-block;border:1px solid var(--brand);background:var(--brand);color:var(--brand-ink);padding:8px 14px;border-radius:6px;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;line-height:1.3}
 button.secondary,.button.secondary{background:#fff;color:var(--brand)}
-button.danger{background:var(--bad);border-color:var(--bad)}
+button.danger,.button.danger{background:var(--bad);border-color:var(--bad)}
 button.link{background:none;border:0;padding:0;color:var(--brand);font-weight:400;text-decoration:underline}
 .actions{display:flex;gap:10px;flex-wrap:wrap;align-items:center}
 .notice{background:var(--ok-bg);color:var(--ok);border:1px solid #bfe3cc;padding:10px 14px;border-radius:8px;margin-bottom:18px}

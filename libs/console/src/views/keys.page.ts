@@ -1,6 +1,6 @@
 import { ConsoleActor } from '../access';
 import { html } from '../html';
-import { WorkspaceContext, csrf, empty, layout, pill, revokeForm, when } from './layout';
+import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
 
 export interface KeyRow {
   id: string;
@@ -74,7 +74,7 @@ export function keysPage(
                         <td>
                           ${
                             w.canWrite && !k.revokedAt
-                              ? revokeForm(actor, `${base}/${k.id}/revoke`, `Revoke key ending ${k.hint}`)
+                              ? html`<a class="button danger" href="${base}/${k.id}/revoke">Revoke…</a>`
                               : ''
                           }
                         </td>
@@ -90,5 +90,27 @@ export function keysPage(
                 : 'A member of this workspace can create one.',
             )
       }`,
+  });
+}
+
+/** Revoking breaks every caller of the key at once (production included): a page asks first, and says when it was last used. */
+export function revokeKeyPage(actor: ConsoleActor, w: WorkspaceContext, key: KeyRow, activeKeys: number) {
+  const base = `/console/w/${w.id}/keys`;
+  return layout({
+    title: 'Revoke API key',
+    actor,
+    workspace: w,
+    section: 'keys',
+    body: html`<section class="card error-card">
+      <h1>Revoke the key ending <code>${key.hint}</code>?</h1>
+      <p class="lead">
+        Every call with it is refused from now on; this cannot be undone. It was last used: ${lastUsed(key.lastUsedAt)}.
+        ${activeKeys <= 1 ? html`<strong>It is this workspace's only active key.</strong>` : ''}
+      </p>
+      <form method="post" action="${base}/${key.id}/revoke" class="actions">
+        ${csrf(actor)}<button type="submit" class="danger">Revoke key ending ${key.hint}</button
+        ><a href="${base}">Cancel</a>
+      </form>
+    </section>`,
   });
 }
