@@ -1,7 +1,7 @@
 import type { Principal } from '@app/auth';
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { Observable, mergeMap } from 'rxjs';
+import { Observable, tap } from 'rxjs';
 import { API_AUDITED } from './api-audit.routes';
 import { ConsoleAudit } from './console-audit.store';
 import { ConsoleQueries } from './console.queries';
@@ -11,9 +11,14 @@ type ApiRequest = FastifyRequest & { principal?: Principal; params: Record<strin
 /**
  * Records the API and admin changes API_AUDITED lists, after they succeeded, with who made them:
  * the API key, the OAuth client by name, or the admin token (the admin CLI). Reads pass untouched.
+ * The entry is written beside the answer, not before it: the change is already committed, so a failed
+ * audit insert must not turn it into a 500 (the client would retry a write that happened), and the
+ * write path does not wait for one more round trip. A lost entry is logged.
  */
 @Injectable()
 export class ApiAuditor implements NestInterceptor {
+  private readonly logger = new Logger(ApiAuditor.name);
+
   constructor(
     private readonly audit: ConsoleAudit,
     private readonly queries: ConsoleQueries,
@@ -25,16 +30,19 @@ export class ApiAuditor implements NestInterceptor {
     const route = API_AUDITED[`${request.method} ${request.routeOptions?.url ?? ''}`];
     if (!route) return next.handle();
     return next.handle().pipe(
-      mergeMap(async (answer: unknown) => {
+      tap((answer: unknown) => {
         const target = route.target(answer ?? {}, request.params ?? {});
-        await this.audit.record({
-          workspaceId: target.workspaceId ?? request.principal?.workspaceId ?? null,
-          actor: await this.actorOf(request.principal),
-          action: route.action,
-          target: target.id ?? null,
-          detail: { ...(target.name ? { name: target.name } : {}), via: request.principal ? 'api' : 'admin' },
-        });
-        return answer;
+        const entry = async () =>
+          this.audit.record({
+            workspaceId: target.workspaceId ?? request.principal?.workspaceId ?? null,
+            actor: await this.actorOf(request.principal),
+            action: route.action,
+            target: target.id ?? null,
+            detail: { ...(target.name ? { name: target.name } : {}), via: request.principal ? 'api' : 'admin' },
+          });
+        entry().catch((err: unknown) =>
+          this.logger.warn({ err, action: route.action, target: target.id }, 'Audit entry of an API change lost'),
+        );
       }),
     );
   }
