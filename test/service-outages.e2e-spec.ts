@@ -292,9 +292,11 @@ describe('the service through dependency outages (api + two nodes, real processe
       await sleep(5_000);
       await nats.start();
     });
-    // Felt: no write went through for the 5 s, and the api sent its commands to the nodes again.
+    // Felt: no write went through for the 5 s, and requests caught in it were either sent again (by the
+    // api or the client) or held across it (the api's attempts wait in the NATS client's reconnect
+    // buffer and are answered once it is back: one run saw no retry at all, the slowest request 5.6 s).
     expect(outcome.stallMs).toBeGreaterThanOrEqual(4_500);
-    expect(outcome.apiRetried).toBeGreaterThan(0);
+    expect(outcome.apiRetried + totalOf(outcome.retried) > 0 || outcome.slowestMs >= outcome.outageMs).toBe(true);
   });
 
   it("rides out a slow PostgreSQL that fills the api's pool (writes locked out for 12 s, 16 clients)", async () => {
