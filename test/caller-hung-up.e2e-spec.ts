@@ -1,4 +1,5 @@
 import {
+  callApi,
   DnsServer,
   EDGE_TARGET,
   ORIGIN_URL,
@@ -50,15 +51,8 @@ describe('a command whose HTTP client hung up (api + a node that dies with it)',
     const url = await waitForUrl(api, 120_000);
     const n1 = startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: 'n1' });
     await waitForUrl(n1, 120_000);
-    const call = async (method: string, path: string, token: string, body?: unknown, timeoutMs = 30_000) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
-    };
+    const call = (method: string, path: string, token: string, body?: unknown, timeoutMs = 30_000) =>
+      callApi(url, method, path, token, body, timeoutMs);
     const key = (
       await call('POST', '/admin/workspaces', TEST_ADMIN_TOKEN, { name: 'hung-up', paymentMethod: 'pm_card_visa' })
     ).body.apiKey as string;

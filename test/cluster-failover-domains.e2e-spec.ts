@@ -4,6 +4,7 @@
  * accounting says the machine was not busy with other work (judgeTimes).
  */
 import {
+  callApi,
   DnsServer,
   EDGE_TARGET,
   ORIGIN_URL,
@@ -101,15 +102,8 @@ describe('a node SIGKILLed under domain writes (api + three nodes)', () => {
       { what: 'all three nodes owning shards', timeoutMs: 60_000 },
     );
 
-    const call = async (method: string, path: string, token: string, body?: unknown, timeoutMs = CLIENT_TIMEOUT_MS) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
-    };
+    const call = (method: string, path: string, token: string, body?: unknown, timeoutMs = CLIENT_TIMEOUT_MS) =>
+      callApi(url, method, path, token, body, timeoutMs);
     const ws = await call('POST', '/admin/workspaces', TEST_ADMIN_TOKEN, {
       name: 'failover',
       paymentMethod: 'pm_card_visa',

@@ -104,3 +104,24 @@ export async function stopAllProcesses(): Promise<void> {
 export function waitForUrl(proc: ServiceProcess, timeoutMs = 90_000): Promise<string> {
   return proc.waitFor(/(http:\/\/127\.0\.0\.1:\d+)/, timeoutMs);
 }
+
+/**
+ * A JSON request to a spawned api process with a bearer token, given up after `timeoutMs` (the
+ * client's own patience: an AbortSignal timeout rejects with a TimeoutError).
+ */
+export async function callApi(
+  url: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  timeoutMs = 30_000,
+): Promise<{ status: number; body: Record<string, any> }> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
