@@ -4,12 +4,11 @@ import { join } from 'node:path';
 
 /**
  * Test files whose assertions are timings (a failover goal) say so with a `@run-alone` docblock
- * pragma: the sequencer starts them after every other file (test-sequencer.mjs), and `runAlone()`
- * in their beforeAll waits until no other e2e file of this Jest run is still running. Every e2e
+ * pragma: the sequencer (test-sequencer.mjs, which holds the pragma's text) starts them after every
+ * other file, and `runAlone()` in their beforeAll waits until no other e2e file of this Jest run is still running. Every e2e
  * file marks itself running (the setup file calls `markRunning`), in a directory named by the Jest
  * process its worker belongs to.
  */
-export const RUN_ALONE_PRAGMA = '@run-alone';
 /** The longest a run-alone file waits for the others (then it runs beside them, and its times say so). */
 export const RUN_ALONE_MAX_WAIT_MS = 15 * 60_000;
 
