@@ -147,7 +147,8 @@ describe('the console: domain purchases in headless Chromium', () => {
     const before = (await request(t.server).get(`/v1/domain-purchases/${bought.id}`).set(auth())).body.purchase;
 
     await page.getByLabel('Years').selectOption('2');
-    await page.getByRole('button', { name: 'Renew', exact: true }).click();
+    await page.getByRole('button', { name: 'Review the renewal…' }).click();
+    await page.getByRole('button', { name: /^Pay .* and renew$/ }).click();
     await page.getByText('Renewed: the new expiry is below.').waitFor();
     const after = (await request(t.server).get(`/v1/domain-purchases/${bought.id}`).set(auth())).body.purchase;
     const years = (Date.parse(after.expiresAt) - Date.parse(before.expiresAt)) / (365.25 * 86_400_000);
@@ -157,20 +158,21 @@ describe('the console: domain purchases in headless Chromium', () => {
       await t.db.query("select 1 from sandbox_charges where metadata->>'purchaseId' = $1", [bought.id]),
     ).toHaveLength(2);
     // The same renew form sent twice (a double click, a resent POST) renews and charges once.
+    const yearPrice = Math.round(Number((await page.locator('#renewal-price').textContent())!.split(' ')[0]) * 100);
     const statuses = await page.evaluate(
-      async ({ action }) => {
+      async ({ action, yearPrice }) => {
         const doc = (globalThis as any).document;
         const token = doc.querySelector('input[name=_csrf]').value as string;
         const send = () =>
           fetch(action, {
             method: 'POST',
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body: `_csrf=${encodeURIComponent(token)}&years=1&requestKey=twice-sent-form-0001`,
+            body: `_csrf=${encodeURIComponent(token)}&years=1&requestKey=twice-sent-form-0001&confirmedTotalCents=${yearPrice}`,
             redirect: 'manual',
           }).then((r) => r.status);
         return [await send(), await send()];
       },
-      { action: `/console/w/${ws}/purchases/${bought.id}/renew` },
+      { action: `/console/w/${ws}/purchases/${bought.id}/renew`, yearPrice },
     );
     expect(statuses).toEqual([0, 0]); // opaque redirects: 303 to the purchase page
     expect(

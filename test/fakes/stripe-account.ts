@@ -6,6 +6,7 @@ import {
   FakeStripeReply,
   SUCCEEDING_TEST_CARDS,
   paymentIntent,
+  paymentMethodOf,
   refundOf,
   stripeError,
   stripeId,
@@ -118,6 +119,18 @@ export class FakeStripeAccount {
     const refund = refundOf(intent);
     this.refunds.set(refund.id, refund);
     return { status: 200, body: refund };
+  }
+
+  /** GET /v1/payment_methods/{id}: Stripe's test cards (the declining ones too: a card is stored before it is charged). */
+  retrievePaymentMethod(id: string): FakeStripeReply {
+    const method = paymentMethodOf(id);
+    if (method) return { status: 200, body: method };
+    return stripeError(404, {
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      param: 'payment_method',
+      message: `No such PaymentMethod: '${id}'`,
+    });
   }
 
   retrieve(kind: 'payment_intents' | 'refunds', id: string): FakeStripeReply {

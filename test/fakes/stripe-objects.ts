@@ -121,3 +121,43 @@ export const SUCCEEDING_TEST_CARDS = new Set([
   'pm_card_amex',
   'pm_card_visa_debit',
 ]);
+
+/** Card details of Stripe's test payment methods (brand, last four), as GET /v1/payment_methods/{id} answers them. */
+const TEST_CARD_DETAILS: Record<string, { brand: string; last4: string }> = {
+  pm_card_visa: { brand: 'visa', last4: '4242' },
+  pm_card_visa_debit: { brand: 'visa', last4: '5556' },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444' },
+  pm_card_amex: { brand: 'amex', last4: '8431' },
+  pm_card_chargeDeclined: { brand: 'visa', last4: '0002' },
+  pm_card_chargeDeclinedInsufficientFunds: { brand: 'visa', last4: '9995' },
+  pm_card_chargeDeclinedExpiredCard: { brand: 'visa', last4: '0069' },
+  pm_card_authenticationRequired: { brand: 'visa', last4: '3184' },
+};
+
+/** A Stripe PaymentMethod object of type card, or undefined for an id Stripe does not know. */
+export function paymentMethodOf(id: string): Record<string, unknown> | undefined {
+  const card = TEST_CARD_DETAILS[id];
+  if (!card) return undefined;
+  const expYear = new Date().getUTCFullYear() + 1;
+  return {
+    id,
+    object: 'payment_method',
+    type: 'card',
+    billing_details: { address: null, email: null, name: null, phone: null },
+    card: {
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: 12,
+      exp_year: expYear,
+      funding: id.includes('debit') ? 'debit' : 'credit',
+      country: 'US',
+      fingerprint: `fp${card.last4}`,
+      checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'unchecked' },
+      wallet: null,
+    },
+    created: now(),
+    customer: null,
+    livemode: false,
+    metadata: {},
+  };
+}

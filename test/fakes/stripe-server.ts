@@ -52,6 +52,8 @@ export async function startStripeServer(): Promise<FakeStripe> {
     const retrieve = /^\/v1\/(payment_intents|refunds)\/([\w]+)$/.exec(path);
     if (method === 'POST' && path === '/v1/payment_intents') return account.createPaymentIntent(form);
     if (method === 'POST' && path === '/v1/refunds') return account.createRefund(form);
+    const paymentMethod = /^\/v1\/payment_methods\/([\w]+)$/.exec(path);
+    if (method === 'GET' && paymentMethod) return account.retrievePaymentMethod(paymentMethod[1]);
     if (method === 'GET' && retrieve)
       return account.retrieve(retrieve[1] as 'payment_intents' | 'refunds', retrieve[2]);
     return stripeError(404, {

@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 /** Every action the console records, for the log's filter. */
 export const AUDIT_ACTIONS = [
   'workspace.created',
+  'workspace.card_set',
   'api_key.created',
   'api_key.revoked',
   'domain.created',

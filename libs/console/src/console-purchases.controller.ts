@@ -4,6 +4,7 @@ import {
   AutoConnectDto,
   ConnectPurchase,
   PURCHASE_STATUSES,
+  PurchaseQueries,
   PurchaseRepository,
   RenewPurchase,
   RenewPurchaseDto,
@@ -11,6 +12,7 @@ import {
   SetNameservers,
   toPurchaseView,
 } from '@app/purchases';
+import { Registrar } from '@app/registrar';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { ConsoleActor } from './access';
@@ -23,6 +25,10 @@ import { PurchaseFilters, purchasesPage } from './views/purchases.page';
 import { ConsoleAccess, Workspace } from './console-access';
 import type { WorkspaceContext } from './views/layout';
 import { AuditNote, AuditNoteFn, Audited } from './console-audited';
+import { RenewConfirmation, renewConfirmPage } from './views/renew-confirm.page';
+import { money } from './views/purchase-money.view';
+import { WorkspaceCards } from './billing/workspace-cards.service';
+import { cardOnFileText } from './billing/card.page';
 
 const PAGE_SIZE = 25;
 const NOTICES: Record<string, string> = {
@@ -49,6 +55,9 @@ export class ConsolePurchasesController {
     private readonly autoRenews: SetAutoRenew,
     private readonly nameserverChanges: SetNameservers,
     private readonly connects: ConnectPurchase,
+    private readonly registrar: Registrar,
+    private readonly queries: PurchaseQueries,
+    private readonly cards: WorkspaceCards,
   ) {}
 
   @ConsoleAccess('read')
@@ -68,7 +77,7 @@ export class ConsolePurchasesController {
       cursor: q.cursor,
       limit: PAGE_SIZE,
     });
-    const views = page.records.map(toPurchaseView);
+    const views = page.records.map((r) => toPurchaseView(r, this.registrar.defaultNameservers));
     return purchasesPage(actor, w, views, filters, page.nextCursor, Boolean(q.cursor));
   }
 
@@ -104,6 +113,24 @@ export class ConsolePurchasesController {
     return new PageWithStatus(outcome.status, purchasePage(actor, w, outcome.detail));
   }
 
+  /** The renewal's price, period and card before anything is charged; a GET never charges. */
+  @ConsoleAccess('write')
+  @Get('w/:ws/purchases/:id/renew')
+  async confirmRenewal(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Param('id') id: string,
+    @Query('years') years?: string,
+  ) {
+    try {
+      const dto = await validated(RenewPurchaseDto, { years: yearsOf(years) });
+      return renewConfirmPage(actor, w, await this.confirmation(ws, id, dto.years));
+    } catch (error) {
+      return this.refused(actor, w, id, error, { form: 'renew' });
+    }
+  }
+
   @Audited('purchase.renewed')
   @ConsoleAccess('write')
   @Post('w/:ws/purchases/:id/renew')
@@ -116,14 +143,34 @@ export class ConsolePurchasesController {
     @Body() body: FormBody,
   ) {
     try {
-      const years = Number(field(body, 'years'));
-      const dto = await validated(RenewPurchaseDto, { years: Number.isInteger(years) ? years : field(body, 'years') });
-      const { renewal } = await this.renewals.execute(ws, id, dto.years, requestKey(body));
-      note({ detail: { years: dto.years, status: renewal.status, expiresAt: renewal.expiresAt } });
+      const dto = await validated(RenewPurchaseDto, { years: yearsOf(field(body, 'years')) });
+      const key = requestKey(body);
+      // A price that moved after it was confirmed is confirmed again, not charged (a replayed key was charged already).
+      const confirmed = Number(field(body, 'confirmedTotalCents'));
+      const again = await this.confirmation(ws, id, dto.years, field(body, 'requestKey'));
+      if (!(await this.dns.renewalKnown(ws, id, key)) && again.quote.totalCents !== confirmed) {
+        again.problem = `The price changed since it was shown: it is now ${money(again.quote.totalCents, again.quote.currency)}. Nothing was charged; confirm the new price to renew.`;
+        return new PageWithStatus(409, renewConfirmPage(actor, w, again));
+      }
+      const { renewal } = await this.renewals.execute(ws, id, dto.years, key);
+      note({
+        detail: {
+          years: dto.years,
+          status: renewal.status,
+          totalCents: renewal.totalCents,
+          expiresAt: renewal.expiresAt,
+        },
+      });
       return new Redirect(`/console/w/${ws}/purchases/${id}?notice=renewed`);
     } catch (error) {
       return this.refused(actor, w, id, error, { form: 'renew' });
     }
+  }
+
+  private async confirmation(ws: string, id: string, years: number, key?: string): Promise<RenewConfirmation> {
+    const [quote, onFile] = await Promise.all([this.queries.renewalQuote(ws, id, years), this.cards.onFile(ws)]);
+    const requestKey = key && /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : randomBytes(16).toString('base64url');
+    return { purchaseId: id, quote, card: cardOnFileText(onFile), hasCard: !('none' in onFile), requestKey };
   }
 
   @Audited('purchase.auto_renew_set')
@@ -207,6 +254,12 @@ export class ConsolePurchasesController {
     detail.formProblem = { ...problem, message: error.message };
     return new PageWithStatus(statusOf(error.code), purchasePage(actor, w, detail));
   }
+}
+
+/** The years field as a number when it is one, else as typed (the DTO names the problem). */
+function yearsOf(typed: string | undefined): unknown {
+  const years = Number(typed);
+  return Number.isInteger(years) ? years : typed;
 }
 
 /** A form's own idempotency key: a double submit renews or connects once (the actor keeps the key). */

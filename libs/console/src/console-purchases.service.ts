@@ -1,6 +1,7 @@
 import { statusOf } from '@app/http';
 import { DomainError } from '@app/kernel';
 import { PurchaseQueries, PurchaseRepository, PutDnsRecordsDto, toPurchaseView, toRenewalView } from '@app/purchases';
+import { Registrar } from '@app/registrar';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { FormBody, field } from './console-request';
@@ -23,20 +24,35 @@ export class ConsolePurchases {
   constructor(
     private readonly purchases: PurchaseRepository,
     private readonly queries: PurchaseQueries,
+    private readonly registrar: Registrar,
   ) {}
 
   async detail(workspaceId: string, id: string, dns?: DnsEditorState): Promise<PurchaseDetail> {
     const record = await this.purchases.get(workspaceId, id);
+    const purchase = toPurchaseView(record, this.registrar.defaultNameservers);
+    // A year's renewal priced as the renewal will be (nothing charged): shown beside the Renew form.
+    const renewalPrice =
+      purchase.status === 'completed'
+        ? await this.queries.renewalQuote(workspaceId, id, 1).catch(() => undefined)
+        : undefined;
     const { live } = await this.queries
       .details(workspaceId, id)
       .catch((error: unknown) => ({ live: { error: messageOf(error) } }));
     return {
-      purchase: toPurchaseView(record),
+      purchase,
+      renewalPrice,
+      customNameservers: record.nameservers,
       live,
       renewals: record.renewals.map(toRenewalView),
       dns: dns ?? (await this.editor(workspaceId, id)),
       formKey: randomBytes(16).toString('base64url'),
     };
+  }
+
+  /** Whether a renewal was started with this request key already (a replay answers it, charging nothing more). */
+  async renewalKnown(workspaceId: string, id: string, requestKey: string): Promise<boolean> {
+    const record = await this.purchases.get(workspaceId, id);
+    return record.renewals.some((r) => r.requestKey === requestKey);
   }
 
   /** The current set and its version, or why the registrar's records do not apply. */

@@ -10,10 +10,13 @@ import { overviewPage, workspacesPage } from './views/workspaces.page';
 import { ConsoleAccess, Workspace } from './console-access';
 import type { WorkspaceContext } from './views/layout';
 import { AuditNote, AuditNoteFn, Audited } from './console-audited';
+import { WorkspaceCards } from './billing/workspace-cards.service';
+import { cardOnFileText } from './billing/card.page';
 
 const NOTICES: Record<string, string> = {
   'workspace-created': 'Workspace created.',
   'key-revoked': 'The key is revoked: calls with it are refused from now on.',
+  'card-saved': 'Card saved: purchases, renewals and new domains are charged to it from now on.',
 };
 
 /** Workspaces and their API keys; writes go through the same AdminUseCases as /admin. */
@@ -22,6 +25,7 @@ export class ConsoleWorkspacesController {
   constructor(
     private readonly workspaces: ConsoleWorkspaces,
     private readonly admin: AdminUseCases,
+    private readonly cards: WorkspaceCards,
   ) {}
 
   @ConsoleAccess('signed-in')
@@ -51,9 +55,16 @@ export class ConsoleWorkspacesController {
 
   @ConsoleAccess('read')
   @Get('w/:ws')
-  async overview(@Actor() actor: ConsoleActor, @Workspace() w: WorkspaceContext, @Param('ws') ws: string) {
+  async overview(
+    @Actor() actor: ConsoleActor,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Query('notice') notice?: string,
+  ) {
     const { workspace } = await this.admin.getWorkspace(ws);
-    return overviewPage(actor, { workspace, canWrite: w.canWrite, ...(await this.workspaces.counts(ws)) });
+    const card = cardOnFileText(await this.cards.onFile(ws));
+    const data = { workspace, card, canWrite: w.canWrite, ...(await this.workspaces.counts(ws)) };
+    return overviewPage(actor, data, notice ? NOTICES[notice] : undefined);
   }
 
   @ConsoleAccess('read')

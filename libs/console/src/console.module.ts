@@ -39,6 +39,9 @@ import { ConsoleUserAdmin } from './console-user-admin.store';
 import { ConsoleEndpointPages } from './console-endpoint-pages.service';
 import { ConsoleDomainPages } from './console-domain-pages.service';
 import { ConsoleAuditor } from './console-auditor.interceptor';
+import { PaymentsModule } from '@app/payments';
+import { ConsoleCardController } from './billing/console-card.controller';
+import { WorkspaceCards } from './billing/workspace-cards.service';
 
 /** The web console under /console (api, standalone): pages over the same use cases as /v1. */
 @Module({
@@ -52,6 +55,7 @@ import { ConsoleAuditor } from './console-auditor.interceptor';
     RecordChecksApiModule,
     PurchasesApiModule,
     OAuthModule,
+    PaymentsModule,
   ],
   controllers: [
     ConsoleAuthController,
@@ -66,6 +70,7 @@ import { ConsoleAuditor } from './console-auditor.interceptor';
     ConsoleSsoController,
     ConsoleUsersController,
     ConsoleSearchController,
+    ConsoleCardController,
     // Last: the wildcard answers only what no other console route does.
     ConsoleNotFoundController,
   ],
@@ -85,6 +90,7 @@ import { ConsoleAuditor } from './console-auditor.interceptor';
     ConsoleEndpointPages,
     ConsoleDomainPages,
     ConsoleAuditor,
+    WorkspaceCards,
     // API and admin changes are audited too (api-audit.routes.ts); global, as they are other modules' routes.
     { provide: APP_INTERCEPTOR, useClass: ApiAuditor },
   ],

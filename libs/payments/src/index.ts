@@ -2,6 +2,7 @@
 export { PaymentsModule } from './payments.module';
 // The port and its types
 export {
+  type CardSummary,
   type Charge,
   type ChargeRequest,
   PaymentDeclinedError,

@@ -44,9 +44,24 @@ export class PaymentUnavailableError extends Error {
   }
 }
 
+/** A saved card as the provider describes it, to show which card will be charged (never its number). */
+export interface CardSummary {
+  paymentMethod: string;
+  /** `visa`, `mastercard`, `amex`, ... as the provider names it. */
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
 /** Charges the workspace's saved card off-session and refunds: `sandbox` or `stripe` (PaymentIntents). */
 export abstract class Payments {
   abstract readonly name: string;
+  /**
+   * The card behind a payment method id, asked of the provider: PaymentDeclinedError `no_payment_method`
+   * for an id it does not know (or that is no card), PaymentUnavailableError when it cannot be asked.
+   */
+  abstract card(paymentMethod: string): Promise<CardSummary>;
   abstract charge(request: ChargeRequest): Promise<Charge>;
   abstract refund(request: RefundRequest): Promise<{ refundId: string }>;
 }

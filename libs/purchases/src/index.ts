@@ -11,6 +11,7 @@ export { PutDnsRecordsDto } from './api/dto/dns-records.dto';
 export { RenewPurchaseDto } from './api/dto/purchase-requests.dto';
 export { AutoConnectDto } from './api/dto/create-purchase.dto';
 export { toPurchaseView, toRenewalView, type PurchaseView } from './model/purchase.view';
+export type { RenewalQuote } from './model/renewal-quote';
 export { PURCHASE_KIND, purchaseProtocol } from './model/purchase.protocol';
 export type { PurchaseCommand, PurchaseProtocol, PurchaseReply } from './model/purchase.protocol';
 // The value lists the API document names (libs/openapi).

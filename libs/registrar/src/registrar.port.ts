@@ -77,6 +77,8 @@ export class RegistrarUnavailableError extends Error {
 export abstract class Registrar {
   /** `sandbox` or `namecheap`: stored on the purchase as `registrar`. */
   abstract readonly name: string;
+  /** The registrar's own nameservers: those in effect while no custom ones are set (and its DNS records apply). */
+  abstract readonly defaultNameservers: readonly string[];
   abstract check(hostname: string): Promise<DomainAvailability>;
   abstract registrationPrice(hostname: string, years: number): Promise<WholesalePrice>;
   abstract renewalPrice(hostname: string, years: number): Promise<WholesalePrice>;

@@ -1,4 +1,4 @@
-import type { PurchaseView } from '@app/purchases';
+import type { PurchaseView, RenewalQuote } from '@app/purchases';
 import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
 import { DnsEditorState, dnsEditor } from './dns-editor.view';
@@ -18,6 +18,10 @@ export interface RenewalRow {
 
 export interface PurchaseDetail {
   purchase: PurchaseView;
+  /** What a year's renewal costs now (undefined: not renewable, or the registrar could not price it). */
+  renewalPrice?: RenewalQuote;
+  /** The custom nameservers set (empty: the registrar's own, listed in `purchase.nameservers`). */
+  customNameservers: string[];
   /** What the registrar reports now, or why it could not be asked. */
   live: Record<string, unknown> | { error: string };
   renewals: RenewalRow[];
@@ -63,21 +67,29 @@ function actionsCards(actor: ConsoleActor, w: WorkspaceContext, d: PurchaseDetai
   const p = d.purchase;
   if (p.status !== 'completed') return html``;
   const ro = w.canWrite ? '' : html` disabled`;
-  const nameservers = d.formProblem?.form === 'nameservers' ? (d.formProblem.value ?? '') : p.nameservers.join('\n');
+  const custom = d.customNameservers;
+  const nameservers = d.formProblem?.form === 'nameservers' ? (d.formProblem.value ?? '') : custom.join('\n');
   return html`<div class="grid">
     <section class="card">
       <h2>Renew</h2>
-      <p class="muted">Charges the workspace's card and moves the expiry out by the years chosen.</p>
+      <p class="muted">
+        ${
+          d.renewalPrice
+            ? html`A year's renewal costs
+                <strong id="renewal-price">${money(d.renewalPrice.totalCents, d.renewalPrice.currency)}</strong> now.
+                Choose the years: the next page shows the price, the new expiry and the card before anything is charged.`
+            : 'The registrar could not price a renewal just now: the next page tries again before anything is charged.'
+        }
+      </p>
       ${problemFor(d, 'renew')}
-      <form method="post" action="${base}/renew" class="filters">
-        ${csrf(actor)}<input type="hidden" name="requestKey" value="${d.formKey}" />
+      <form method="get" action="${base}/renew" class="filters">
         <div class="field">
           <label for="renew-years">Years</label
           ><select id="renew-years" name="years" ${ro}>
             ${Array.from({ length: 10 }, (_, i) => html`<option value="${i + 1}">${i + 1}</option>`)}
           </select>
         </div>
-        ${w.canWrite ? html`<button type="submit">Renew</button>` : ''}
+        ${w.canWrite ? html`<button type="submit">Review the renewal…</button>` : ''}
       </form>
       <h3>Auto-renew ${pill(p.autoRenew ? 'on' : 'off')}</h3>
       <p class="muted">
@@ -97,8 +109,9 @@ function actionsCards(actor: ConsoleActor, w: WorkspaceContext, d: PurchaseDetai
     <section class="card">
       <h2>Nameservers</h2>
       <p class="muted">
-        ${p.nameservers.length ? 'Custom nameservers: the registrar DNS records below do not apply.' : "The registrar's own nameservers: its DNS records below are live."}
+        ${custom.length ? 'Custom nameservers: the registrar DNS records below do not apply.' : "The registrar's own nameservers: its DNS records below are live."}
       </p>
+      <p>In effect: ${p.nameservers.map((ns) => html`<code class="nameserver">${ns}</code> `)}</p>
       ${problemFor(d, 'nameservers')}
       <form method="post" action="${base}/nameservers">
         ${csrf(actor)}
@@ -109,7 +122,7 @@ function actionsCards(actor: ConsoleActor, w: WorkspaceContext, d: PurchaseDetai
         ${w.canWrite ? html`<button type="submit">Save nameservers</button>` : ''}
       </form>
       ${
-        w.canWrite && p.nameservers.length
+        w.canWrite && custom.length
           ? html`<form method="post" action="${base}/nameservers" class="spaced">
               ${csrf(actor)}<input type="hidden" name="nameservers" value="" />
               <button type="submit" class="secondary">Restore the registrar's nameservers</button>

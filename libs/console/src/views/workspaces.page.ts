@@ -83,6 +83,8 @@ export function workspacesPage(actor: ConsoleActor, rows: WorkspaceRow[], notice
 
 export interface OverviewData {
   workspace: { id: string; name: string; hasPaymentMethod: boolean; createdAt: string };
+  /** The card on file in words (or that there is none). */
+  card: string;
   domains: number;
   byStatus: { status: string; count: number }[];
   keys: number;
@@ -91,7 +93,7 @@ export interface OverviewData {
   canWrite: boolean;
 }
 
-export function overviewPage(actor: ConsoleActor, d: OverviewData) {
+export function overviewPage(actor: ConsoleActor, d: OverviewData, notice?: string) {
   const used = Math.min(100, Math.round((d.domains / FREE_TIER_DOMAINS) * 100));
   const w = `/console/w/${d.workspace.id}`;
   return layout({
@@ -99,6 +101,7 @@ export function overviewPage(actor: ConsoleActor, d: OverviewData) {
     actor,
     workspace: { id: d.workspace.id, name: d.workspace.name, canWrite: d.canWrite },
     section: 'overview',
+    notice,
     body: html`<div class="head">
         <div>
           <h1>${d.workspace.name}</h1>
@@ -120,6 +123,8 @@ export function overviewPage(actor: ConsoleActor, d: OverviewData) {
           <p>
             ${d.workspace.hasPaymentMethod ? html`${pill('active')} A card is on file: domains can be connected and bought.` : html`${pill('pending')} No card on file: creating domains answers 402 until one is saved.`}
           </p>
+          <p id="billing-card">${d.card}</p>
+          ${d.canWrite ? html`<p><a href="${w}/card">${d.workspace.hasPaymentMethod ? 'Change the card →' : 'Add a card →'}</a></p>` : ''}
         </section>
         <section class="card">
           <h2>API keys</h2>

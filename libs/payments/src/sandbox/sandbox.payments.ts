@@ -1,5 +1,7 @@
 import { SqlExecutor, randomBase62 } from '@app/persistence';
+import { testCard } from '../test-cards';
 import {
+  CardSummary,
   Charge,
   ChargeRequest,
   DeclineReason,
@@ -40,6 +42,14 @@ export class SandboxPayments extends Payments {
   constructor(db: SqlExecutor) {
     super();
     this.ledger = new SandboxLedger(db);
+  }
+
+  /** Any `pm_` id is a card here (as charges treat it); the test cards are named as Stripe names them. */
+  async card(paymentMethod: string): Promise<CardSummary> {
+    if (!/^pm_\w+$/.test(paymentMethod)) {
+      throw new PaymentDeclinedError('no_payment_method', `${paymentMethod} is not a payment method id (pm_...)`);
+    }
+    return testCard(paymentMethod, new Date().getUTCFullYear());
   }
 
   async charge(request: ChargeRequest): Promise<Charge> {

@@ -52,3 +52,12 @@ export function refundError(error: unknown): unknown {
   }
   return unavailable(error) ?? error;
 }
+
+/** A payment method that could not be read: unknown to Stripe is no card on file; an outage stays one. */
+export function cardError(error: unknown): unknown {
+  if (!isStripeError(error)) return error;
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
+    return new PaymentDeclinedError('no_payment_method', error.message);
+  }
+  return unavailable(error) ?? error;
+}

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import {
+  CardSummary,
   Charge,
   ChargeRequest,
   PaymentDeclinedError,
@@ -8,7 +9,7 @@ import {
   RefundRefusedError,
   RefundRequest,
 } from '../payments.port';
-import { chargeError, refundError } from './stripe-errors';
+import { cardError, chargeError, refundError } from './stripe-errors';
 
 export interface StripeSettings {
   /** `https://api.stripe.com`, or a local fake in tests. */
@@ -38,6 +39,29 @@ export class StripePayments extends Payments {
       telemetry: false,
       appInfo: { name: 'custom-domains' },
     });
+  }
+
+  async card(paymentMethod: string): Promise<CardSummary> {
+    if (!/^pm_\w+$/.test(paymentMethod)) {
+      throw new PaymentDeclinedError(
+        'no_payment_method',
+        `${paymentMethod} is not a Stripe payment method id (pm_...)`,
+      );
+    }
+    let method: Stripe.PaymentMethod;
+    try {
+      method = await this.stripe.paymentMethods.retrieve(paymentMethod);
+    } catch (error) {
+      throw cardError(error);
+    }
+    if (method.type !== 'card' || !method.card) {
+      throw new PaymentDeclinedError(
+        'no_payment_method',
+        `${paymentMethod} is a ${method.type} payment method, not a card`,
+      );
+    }
+    const { brand, last4, exp_month: expMonth, exp_year: expYear } = method.card;
+    return { paymentMethod: method.id, brand, last4, expMonth, expYear };
   }
 
   async charge(request: ChargeRequest): Promise<Charge> {

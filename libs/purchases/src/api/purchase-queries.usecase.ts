@@ -9,7 +9,8 @@ import { hostnameHeld } from '../store/purchase-lookups.queries';
 import { registrarFailure } from '../purchase-quote';
 import { PurchaseRecord } from '../model/purchase.record';
 import { PurchaseRepository } from '../store/purchase.repository';
-import { toPurchaseView } from '../model/purchase.view';
+import { currentExpiry, toPurchaseView } from '../model/purchase.view';
+import { RenewalQuote, extendedBy } from '../model/renewal-quote';
 import { MikroSqlExecutor } from '@app/persistence';
 
 const DEFAULT_TTL = 1800;
@@ -40,13 +41,27 @@ export class PurchaseQueries {
     return { hostname, available, totalCents: price.totalCents, currency: price.currency };
   }
 
+  /**
+   * What renewing for `years` would charge now and the expiry it would give, before anything is charged
+   * (the renewal's actor prices it the same way when it runs). Read-only, like check.
+   */
+  async renewalQuote(workspaceId: string, id: string, years: number): Promise<RenewalQuote> {
+    const record = await this.purchases.get(workspaceId, id);
+    const expiresAt = currentExpiry(record);
+    if (record.saga.status !== 'completed' || !expiresAt)
+      throw new DomainError('conflict', `The purchase is ${record.saga.status}: there is no registration to renew`);
+    const wholesale = await this.registrar.renewalPrice(record.hostname, years).catch(registrarFailure);
+    const price = priceWithFee(wholesale.wholesaleCents, this.fees);
+    return { hostname: record.hostname, years, ...price, expiresAt, renewedUntil: extendedBy(expiresAt, years) };
+  }
+
   async details(workspaceId: string, id: string) {
     const record = await this.purchases.get(workspaceId, id);
     const live =
       record.saga.status === 'completed'
         ? await this.registrar.liveDetails(record.hostname).catch(registrarFailure)
         : { registered: false, status: record.saga.status };
-    return { purchase: toPurchaseView(record), live };
+    return { purchase: toPurchaseView(record, this.registrar.defaultNameservers), live };
   }
 
   async dns(workspaceId: string, id: string) {

@@ -1,6 +1,7 @@
 import { CurrentPrincipal, Principal, ScopeResourceOf } from '@app/auth';
 import { canonicalHostname } from '@app/kernel';
 import { Idempotent } from '@app/limits';
+import { Registrar } from '@app/registrar';
 import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { AutoConnectDto, CreatePurchaseDto } from './dto/create-purchase.dto';
 import { PutDnsRecordsDto } from './dto/dns-records.dto';
@@ -26,6 +27,7 @@ export class PurchasesController {
     private readonly renewals: RenewPurchase,
     private readonly queries: PurchaseQueries,
     private readonly purchases: PurchaseRepository,
+    private readonly registrar: Registrar,
   ) {}
 
   @Get('check')
@@ -37,7 +39,10 @@ export class PurchasesController {
   async list(@CurrentPrincipal() p: Principal, @Query() query: ListPurchasesDto) {
     const hostname = query.hostname && canonicalHostname(query.hostname);
     const page = await this.purchases.list(p.workspaceId, { ...query, hostname, limit: query.limit ?? 25 });
-    return { purchases: page.records.map(toPurchaseView), nextCursor: page.nextCursor };
+    return {
+      purchases: page.records.map((r) => toPurchaseView(r, this.registrar.defaultNameservers)),
+      nextCursor: page.nextCursor,
+    };
   }
 
   @Post()
@@ -48,7 +53,7 @@ export class PurchasesController {
 
   @Get(':id')
   async get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
-    return { purchase: toPurchaseView(await this.purchases.get(p.workspaceId, id)) };
+    return { purchase: toPurchaseView(await this.purchases.get(p.workspaceId, id), this.registrar.defaultNameservers) };
   }
 
   @Patch(':id')

@@ -19,14 +19,28 @@ export interface PurchaseView {
   expiresAt: string | null;
   customerReference: string | null;
   connectedDomainId: string | null;
+  /** The nameservers in effect: the custom ones, else the registrar's own (none before registration). */
   nameservers: string[];
   failure: { code: string; stage: string; reason: string } | null;
   createdAt: string;
   updatedAt: string;
 }
 
+/**
+ * The nameservers a registered domain answers from: its custom ones, else the registrar's own
+ * (`registrarNameservers`, the registrar adapter's defaults). One rule for the API, its webhooks and
+ * the console, so none shows `[]` while the registrar serves the domain from its own nameservers.
+ */
+export function nameserversInEffect(
+  record: Pick<PurchaseRecord, 'nameservers' | 'saga'>,
+  registrarNameservers: readonly string[],
+): string[] {
+  if (record.nameservers.length) return [...record.nameservers];
+  return record.saga.status === 'completed' ? [...registrarNameservers] : [];
+}
+
 /** The DomainPurchase of SPEC 2.5, as the API and webhook payloads show it. */
-export function toPurchaseView(record: PurchaseRecord): PurchaseView {
+export function toPurchaseView(record: PurchaseRecord, registrarNameservers: readonly string[]): PurchaseView {
   const { saga, registrant } = record;
   const renewed = [...record.renewals].reverse().find((r) => r.step === 'renewed');
   return {
@@ -52,7 +66,7 @@ export function toPurchaseView(record: PurchaseRecord): PurchaseView {
     expiresAt: renewed?.expiresAt ?? saga.expiresAt ?? null,
     customerReference: record.customerReference ?? null,
     connectedDomainId: saga.connectedDomainId ?? null,
-    nameservers: record.nameservers,
+    nameservers: nameserversInEffect(record, registrarNameservers),
     failure: saga.failure ?? null,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

@@ -22,6 +22,7 @@ import { PurchaseRecord } from '../model/purchase.record';
 /** The registrar (outside world) in memory, with switches for outages. */
 class MemoryRegistrar extends Registrar {
   readonly name = 'memory';
+  readonly defaultNameservers = ['ns1.memory.example', 'ns2.memory.example'];
   down = false;
   registerCalls = 0;
   renewCalls = 0;
@@ -76,6 +77,9 @@ class MemoryPayments extends Payments {
   down = false;
   readonly charges = new Map<string, Charge>();
   readonly refunds = new Map<string, string>();
+  async card(paymentMethod: string) {
+    return { paymentMethod, brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 };
+  }
   async charge(request: ChargeRequest): Promise<Charge> {
     if (this.down) throw new Error('socket hang up');
     const charge = this.charges.get(request.idempotencyKey) ?? {

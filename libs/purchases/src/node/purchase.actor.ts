@@ -61,11 +61,11 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
     create: async (_ctx, _command, record) => this.answer(record),
     resume: async (_ctx, _command, record) => {
       this.lastOutage.delete(record.id);
-      return { reply: { purchase: toPurchaseView(record) } };
+      return { reply: { purchase: toPurchaseView(record, this.deps.registrar.defaultNameservers) } };
     },
     set_auto_renew: async (ctx, command, record) => {
       const state = { ...record, autoRenew: command.autoRenew, retryAt: undefined, updatedAt: ctx.now().toISOString() };
-      return { state, reply: { purchase: toPurchaseView(state) } };
+      return { state, reply: { purchase: toPurchaseView(state, this.deps.registrar.defaultNameservers) } };
     },
     renew: (ctx, command, record) =>
       this.renewals.renew(ctx, this.completed(record), command.years, false, command.requestKey),
@@ -144,14 +144,19 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
   }
 
   private outbox(type: string, record: PurchaseRecord, extra: Record<string, unknown> = {}): OutboxEvent {
-    return { type, workspaceId: record.workspaceId, data: { purchase: toPurchaseView(record), ...extra } };
+    return {
+      type,
+      workspaceId: record.workspaceId,
+      data: { purchase: toPurchaseView(record, this.deps.registrar.defaultNameservers), ...extra },
+    };
   }
 
   /** The answer to a create (also to its retries): 201, 402, 502, or 503 while a provider is down. */
   private answer(record: PurchaseRecord): Result<'create'> {
     const { saga } = record;
     const details = { purchaseId: record.id, reason: saga.failure?.reason, stage: saga.failure?.stage };
-    if (saga.status === 'completed') return { reply: { purchase: toPurchaseView(record) } };
+    if (saga.status === 'completed')
+      return { reply: { purchase: toPurchaseView(record, this.deps.registrar.defaultNameservers) } };
     if (saga.failure?.code === 'bad_request' && (saga.status === 'failed' || saga.status === 'refunded')) {
       const money = saga.status === 'refunded' ? 'the charge was refunded' : 'nothing was charged';
       throw new DomainError('bad_request', `The purchase failed: ${saga.failure.reason}; ${money}`, details);
@@ -226,7 +231,8 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
         purchaseId: record.id,
       });
     }
-    if (saga.step === 'completed') return { reply: { purchase: toPurchaseView(record) } };
+    if (saga.step === 'completed')
+      return { reply: { purchase: toPurchaseView(record, this.deps.registrar.defaultNameservers) } };
     const reason = this.lastOutage.get(record.id) ?? 'a provider is unavailable';
     this.lastOutage.delete(record.id);
     throw new DomainError(
@@ -243,17 +249,8 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
   ): Promise<Result<'set_nameservers'>> {
     await this.deps.registrar.setNameservers(record.hostname, nameservers).catch(registrarFailure);
     const state = { ...record, nameservers, updatedAt: ctx.now().toISOString() };
-    const inEffect = nameservers.length ? nameservers : await this.registrarDefaults(record.hostname);
-    return { state, reply: { purchase: toPurchaseView(state), nameservers: inEffect } };
-  }
-
-  /**
-   * An empty list restored the registrar's own nameservers: answer which they are. The change is
-   * already made, so a failed read answers an empty list rather than failing the command.
-   */
-  private async registrarDefaults(hostname: string): Promise<string[]> {
-    const live = await this.deps.registrar.liveDetails(hostname).catch((): Record<string, unknown> => ({}));
-    const listed = live.nameservers;
-    return Array.isArray(listed) ? listed.filter((ns): ns is string => typeof ns === 'string') : [];
+    // The answer and every later read name the same list: the custom ones, else the registrar's own.
+    const purchase = toPurchaseView(state, this.deps.registrar.defaultNameservers);
+    return { state, reply: { purchase, nameservers: purchase.nameservers } };
   }
 }

@@ -112,7 +112,11 @@ export class RenewalDriver {
       {
         type,
         workspaceId: record.workspaceId,
-        data: { purchase: toPurchaseView(record), operation: 'renewal', renewal: shown },
+        data: {
+          purchase: toPurchaseView(record, this.deps.registrar.defaultNameservers),
+          operation: 'renewal',
+          renewal: shown,
+        },
       },
     ];
   }
@@ -120,7 +124,12 @@ export class RenewalDriver {
   private answer(record: PurchaseRecord, renewal: RenewalState, paused = false): Result<'renew'> {
     const details = { purchaseId: record.id, renewal: renewal.n, reason: renewal.failure?.reason };
     if (renewal.step === 'renewed')
-      return { reply: { purchase: toPurchaseView(record), renewal: toRenewalView(renewal) } };
+      return {
+        reply: {
+          purchase: toPurchaseView(record, this.deps.registrar.defaultNameservers),
+          renewal: toRenewalView(renewal),
+        },
+      };
     if (renewal.step === 'failed')
       throw new DomainError('billing_required', `The card was not charged: ${renewal.failure?.reason}`, details);
     if (renewal.step === 'refunded')

@@ -20,9 +20,16 @@ import { XmlNode, attr, child, children, isTrue, text } from './namecheap-xml';
 /** Numbers meaning "this TLD or name cannot be registered here" on a check: an unavailable name, not a failure. */
 const NOT_OFFERED = new Set(['2030280', '2011280']);
 
+/** Namecheap's BasicDNS nameservers: a domain's while it uses Namecheap's own DNS. */
+export const NAMECHEAP_DEFAULT_NAMESERVERS: readonly string[] = [
+  'dns1.registrar-servers.com',
+  'dns2.registrar-servers.com',
+];
+
 /** The upstream registrar over Namecheap's XML API (DESIGN.md decision 5). */
 export class NamecheapRegistrar extends Registrar {
   readonly name = 'namecheap';
+  readonly defaultNameservers = NAMECHEAP_DEFAULT_NAMESERVERS;
   private readonly client: NamecheapClient;
 
   constructor(credentials: NamecheapCredentials) {

@@ -29,6 +29,7 @@ export const SANDBOX_DEFAULT_NAMESERVERS: readonly string[] = [
  */
 export class SandboxRegistrar extends Registrar {
   readonly name = 'sandbox';
+  readonly defaultNameservers = SANDBOX_DEFAULT_NAMESERVERS;
   private readonly book: SandboxRegistrations;
 
   constructor(db: SqlExecutor) {
