@@ -1,5 +1,6 @@
 import {
   DnsServer,
+  ORIGIN_URL,
   REGISTRANT,
   TEST_ADMIN_TOKEN,
   TestApp,
@@ -209,6 +210,51 @@ describe('the console: buying, renewing and paying', () => {
     const log = squash(await page.locator('tbody').textContent());
     expect(log).toContain('card: — → Mastercard ending 4444');
     expect(log).toContain('card: Mastercard ending 4444');
+    await page.context().close();
+  });
+
+  it('a bought, connected domain on our registrar DNS says we set the DNS up and links to its purchase; the API asks for A records at the apex', async () => {
+    const hostname = uniqueDomain('managed');
+    const bought = (
+      await request(t.server)
+        .post('/v1/domain-purchases')
+        .set(auth())
+        .send({ hostname, registrant: REGISTRANT, autoConnect: { originUrl: ORIGIN_URL } })
+        .expect(201)
+    ).body.purchase as { id: string; connectedDomainId: string };
+    const domainId = bought.connectedDomainId;
+    const checked = await request(t.server).post(`/v1/domains/${domainId}/check`).set(auth()).expect(200);
+    // The apex is asked for A records (the registrar holds A records at @), never a CNAME.
+    expect(checked.body.domain.apex).toBe(true);
+    expect(checked.body.domain.monitorMessage).not.toContain('CNAME');
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/domains/${domainId}`);
+      const customer = squash(await page.locator('section.card', { hasText: 'What the customer sees' }).textContent());
+      expect(customer).toContain('We set up the DNS for you at our registrar: nothing to add.');
+      expect(customer).not.toContain('at your registrar');
+      expect(customer).toContain(`${hostname} was bought through us and runs on our registrar's DNS`);
+      const records = squash(await page.locator('section.card', { hasText: 'DNS records' }).first().textContent());
+      expect(records).toContain("runs on our registrar's DNS");
+      await consoleShot(page, `domain-managed-dns-${device}`);
+      await page
+        .locator('section.card', { hasText: 'What the customer sees' })
+        .getByRole('link', { name: 'Its purchase →' })
+        .click();
+      await page.getByRole('heading', { name: hostname, level: 1 }).waitFor();
+      expect(page.url()).toContain(`/purchases/${bought.id}`);
+      await page.context().close();
+    }
+    // On custom nameservers the DNS is the customer's again: the page no longer says we set it up.
+    await request(t.server)
+      .put(`/v1/domain-purchases/${bought.id}/nameservers`)
+      .set(auth())
+      .send({ nameservers: ['ns1.example.net', 'ns2.example.net'] })
+      .expect(200);
+    const page = await pageAt(VIEWPORTS[0][1]);
+    await page.goto(`${base}/console/w/${ws}/domains/${domainId}`);
+    const customer = squash(await page.locator('section.card', { hasText: 'What the customer sees' }).textContent());
+    expect(customer).not.toContain('We set up the DNS');
     await page.context().close();
   });
 });

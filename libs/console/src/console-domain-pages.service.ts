@@ -4,6 +4,7 @@ import { DomainRepository, toDomainView } from '@app/domains';
 import { DomainError, edgeSettingsOf } from '@app/kernel';
 import { RecordChecks } from '@app/tools';
 import { Inject, Injectable } from '@nestjs/common';
+import { ConsolePurchases } from './console-purchases.service';
 import { ConsoleTimeline } from './console-timeline.service';
 import { ConsoleQueries } from './console.queries';
 import { DomainDetail } from './views/domains.page';
@@ -16,6 +17,7 @@ export class ConsoleDomainPages {
     private readonly records: RecordChecks,
     private readonly timeline: ConsoleTimeline,
     private readonly queries: ConsoleQueries,
+    private readonly purchases: ConsolePurchases,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -39,6 +41,7 @@ export class ConsoleDomainPages {
     const check = await this.records
       .single({ hostname: wildcardBase(domain.hostname), records })
       .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
-    return { domain, check, timeline, issuer };
+    const managedDns = await this.purchases.managing(ws, id, domain.hostname);
+    return { domain, check, timeline, issuer, managedDns };
   }
 }

@@ -9,6 +9,7 @@ import { parseDnsForm, problemsByRow, recordSetVersion, rowsOf } from './dns-rec
 import { validated } from './form-validation';
 import { DnsEditorState } from './views/dns-editor.view';
 import { PurchaseDetail } from './views/purchase.page';
+import type { ManagedDns } from './views/managed-dns.view';
 
 export const DNS_CHANGED =
   'The DNS records changed after this page was loaded (someone else, or a call to the API, saved them), so nothing was saved. The form now shows the current records: make your change again.';
@@ -47,6 +48,16 @@ export class ConsolePurchases {
       dns: dns ?? (await this.editor(workspaceId, id)),
       formKey: randomBytes(16).toString('base64url'),
     };
+  }
+
+  /**
+   * The purchase that set up this domain's DNS at our registrar: completed, connected to this domain,
+   * and still on the registrar's own nameservers (custom ones move the DNS elsewhere).
+   */
+  async managing(workspaceId: string, domainId: string, hostname: string): Promise<ManagedDns | undefined> {
+    const { records } = await this.purchases.list(workspaceId, { hostname, status: ['completed'], limit: 5 });
+    const record = records.find((r) => r.saga.connectedDomainId === domainId && !r.nameservers.length);
+    return record && { purchaseId: record.id, hostname: record.hostname };
   }
 
   /** Whether a renewal was started with this request key already (a replay answers it, charging nothing more). */

@@ -5,6 +5,7 @@ import type { HostnameCheckView } from '@app/tools';
 import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
 import { WorkspaceContext, csrf, empty, layout, pager, pill, when } from './layout';
+import { ManagedDns, managedCustomerLine, managedNote } from './managed-dns.view';
 
 export interface DomainFilters {
   status?: string;
@@ -162,6 +163,8 @@ export interface DomainDetail {
   issuer: string;
   /** Set for a deleted domain: its page is kept, read-only, for the record. */
   deletedAt?: string;
+  /** Bought through us and on our registrar's DNS: we set the records up (its purchase). */
+  managedDns?: ManagedDns;
 }
 
 function recordsTable(d: DomainDetail): Html {
@@ -261,13 +264,16 @@ export function domainPage(actor: ConsoleActor, workspace: WorkspaceContext, d: 
       }
       <section class="card">
         <h2>What the customer sees</h2>
-        <p class="lead flush">${customerCertificate(domain).monitorMessage}</p>
+        <p class="lead flush">
+          ${d.managedDns ? managedCustomerLine(domain.monitorStatus, customerCertificate(domain).monitorMessage) : customerCertificate(domain).monitorMessage}
+        </p>
+        ${d.managedDns ? managedNote(w.id, d.managedDns) : ''}
         ${domain.statusReason ? html`<p class="muted">Reason: ${domain.statusReason}</p>` : ''}
       </section>
       ${certificateAttempts(domain.certificate)}
       <section class="card">
         <h2>DNS records</h2>
-        ${recordsTable(d)}
+        ${d.managedDns ? managedNote(w.id, d.managedDns) : ''} ${recordsTable(d)}
       </section>
       <div class="grid">
         <section class="card">
