@@ -10,6 +10,7 @@ import {
   WebhookReceiver,
   domainEnv,
   domainZones,
+  edgeRequest,
   eventually,
   startDnsServer,
   startTestApp,
@@ -185,5 +186,95 @@ describe('claiming a hostname another workspace holds', () => {
       [held.id],
     );
     expect(failedEvents).toHaveLength(1);
+  });
+
+  describe('a hostname deleted while its DNS still points at the edge (the takeover guard)', () => {
+    const deletedEvent = (path: string, id: string) =>
+      receiver
+        .waitFor(
+          (all) => all.some((r) => r.path === path && r.body.data.domain.id === id),
+          15_000,
+          `domain.deleted to ${path}`,
+        )
+        .then(() => receiver.received(path).find((r) => r.body.data.domain.id === id)!.body);
+
+    it('tells the owner, answers a neutral page, and keeps the hostname from others until proven', async () => {
+      const [holder, claimer] = [await workspace('guard-holder'), await workspace('guard-claimer')];
+      await request(t.server)
+        .post('/v1/webhook-endpoints')
+        .set(holder.auth)
+        .send({ url: `${receiver.url}/guard-holder`, events: ['domain.deleted'] })
+        .expect(201);
+      const hostname = 'shop.dangling-a.com';
+      dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE_TARGET }]);
+      const held = (await connect(holder, hostname).expect(201)).body.domain;
+      const routes = t.app.get(RouteStore);
+      await eventually(
+        () => routes.get(hostname),
+        (route) => route?.domainId === held.id,
+        { timeoutMs: 5_000, everyMs: 25, what: 'the edge route of the new domain' },
+      );
+      const deletedAt = Date.now();
+      await request(t.server).delete(`/v1/domains/${held.id}`).set(holder.auth).expect(200);
+
+      // The former owner is told the record dangles, and until when the name is kept for it.
+      const event = await deletedEvent('/guard-holder', held.id);
+      expect(event).toMatchObject({
+        type: 'domain.deleted',
+        data: { takeoverGuard: { reason: 'dns_points_at_edge' } },
+      });
+      const until = Date.parse(event.data.takeoverGuard.until);
+      expect(until - deletedAt).toBeGreaterThan(30 * 86_400_000 - 60_000);
+      expect(until - deletedAt).toBeLessThan(30 * 86_400_000 + 60_000);
+
+      // The edge forgets the site: a visitor gets the neutral page, nothing of the former origin.
+      await eventually(
+        () => edgeRequest('http', { port: t.config.edgeHttpPort, hostname, path: '/' }),
+        (res) => res.status === 404,
+        { timeoutMs: 15_000, what: 'the edge to stop serving the deleted hostname' },
+      ).then((res) => expect(res.body).toContain('No site is connected at this address.'));
+
+      // Another workspace meets the guard: only the TXT proof connects it.
+      const refused = (await connect(claimer, hostname).expect(409)).body;
+      expect(refused).toMatchObject({
+        error: 'conflict',
+        details: { hostname, guardedUntil: event.data.takeoverGuard.until, ownership: { type: 'TXT' } },
+      });
+      expect(refused.message).toContain('disconnected from another workspace');
+      expect(JSON.stringify(refused)).not.toContain(holder.id);
+
+      // Its own workspace connects it again as it likes, and deletes it again (a new guard).
+      const again = (await connect(holder, hostname).expect(201)).body.domain;
+      await request(t.server).delete(`/v1/domains/${again.id}`).set(holder.auth).expect(200);
+      await deletedEvent('/guard-holder', again.id);
+
+      dns.setRecords(refused.details.ownership.name, [{ type: 'TXT', data: refused.details.ownership.value }]);
+      const claimed = (await connect(claimer, hostname).expect(201)).body.domain;
+      expect(claimed).toMatchObject({ hostname, status: 'pending' });
+      const guards = await t.db.query<{ id: string; guarded_until: Date | null; released: string | null }>(
+        `select id, guarded_until, state->'takeoverGuard'->>'releasedAt' as released from domains
+          where hostname = $1 and deleted_at is not null order by created_at`,
+        [hostname],
+      );
+      // Both guards on the name (one per deletion) ended with the proof, each record saying when.
+      expect(guards).toHaveLength(2);
+      for (const guard of guards) expect(guard).toMatchObject({ guarded_until: null, released: expect.any(String) });
+    });
+
+    it('sets no guard when DNS points elsewhere at the deletion', async () => {
+      const [holder, other] = [await workspace('moved-away'), await workspace('next-owner')];
+      await request(t.server)
+        .post('/v1/webhook-endpoints')
+        .set(holder.auth)
+        .send({ url: `${receiver.url}/moved-away`, events: ['domain.deleted'] })
+        .expect(201);
+      const hostname = 'shop.dangling-b.com';
+      dns.setRecords(hostname, [{ type: 'A', data: '203.0.113.9' }]);
+      const held = (await connect(holder, hostname).expect(201)).body.domain;
+      await request(t.server).delete(`/v1/domains/${held.id}`).set(holder.auth).expect(200);
+      const event = await deletedEvent('/moved-away', held.id);
+      expect(event.data.takeoverGuard).toBeUndefined();
+      await connect(other, hostname).expect(201);
+    });
   });
 });

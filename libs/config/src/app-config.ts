@@ -140,6 +140,11 @@ export interface AppConfig {
   purchaseFeeMinCents: number;
   /** Auto-renew renews a purchased domain this many days before it expires. */
   purchaseRenewDays: number;
+  /**
+   * A domain deleted while its DNS still points at the edge keeps its hostname from other
+   * workspaces this many days (they connect it only with the TXT ownership proof); 0: no guard.
+   */
+  takeoverGuardDays: number;
   /** How often a node looks for stuck purchase sagas and due renewals of its shards. */
   purchaseSweepSeconds: number;
   /** Tests only: check every HTTP exchange against the OpenAPI document, violations as JSON lines to this file. */
@@ -231,6 +236,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     purchaseFeePercent: integer(env, 'PURCHASE_FEE_PERCENT', 15, 0, 1_000),
     purchaseFeeMinCents: integer(env, 'PURCHASE_FEE_MIN_CENTS', 200, 0, 1_000_000),
     purchaseRenewDays: integer(env, 'PURCHASE_RENEW_DAYS', 30, 1, 3_650),
+    takeoverGuardDays: integer(env, 'TAKEOVER_GUARD_DAYS', 30, 0, 3_650),
     purchaseSweepSeconds: integer(env, 'PURCHASE_SWEEP_SECONDS', 30, 1, 3_600),
     openapiViolationsFile: raw(env, 'OPENAPI_VIOLATIONS_FILE'),
   };

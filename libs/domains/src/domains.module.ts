@@ -74,6 +74,7 @@ class DomainActorRegistration implements OnModuleInit {
       monitorIntervalSeconds: this.config.monitorIntervalSeconds,
       certificates: this.certificates,
       renewDays: LEGACY_RENEW_DAYS,
+      takeoverGuardDays: this.config.takeoverGuardDays,
       firstProbeScheduled: (inSeconds) => this.monitor.dueWithin(inSeconds * 1000),
     });
     // A check of a domain not serving HTTPS yet restarts its pending back-off (the monitor's schedule).

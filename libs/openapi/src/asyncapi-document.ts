@@ -30,8 +30,22 @@ const DOMAIN_CHANGE_DATA: SchemaObject = closed(
         enum: [true],
         description: 'Present (true) when the change is a renewed certificate (`domain.monitor_updated`)',
       },
+      takeoverGuard: {
+        ...closed(
+          obj({
+            until: { type: 'string', format: 'date-time', description: 'When the guard ends' },
+            reason: {
+              ...oneOfValues('dns_points_at_edge', 'last_seen_at_edge'),
+              description: 'DNS pointed at the edge at the deletion, or (DNS did not answer) at the last probe',
+            },
+          }),
+        ),
+        description:
+          '`domain.deleted` only, when the hostname’s DNS still pointed at the edge: remove the record. Until ' +
+          '`until`, another workspace connects the hostname only with the TXT ownership proof',
+      },
     },
-    ['reason', 'certificateRenewed'],
+    ['reason', 'certificateRenewed', 'takeoverGuard'],
   ),
 );
 

@@ -25,11 +25,12 @@ function setup() {
   const probed: ProbeOutcome = { originBlocked: false, dns: 'not_resolving' };
   const actors = new InMemoryDomainActors(
     {
-      hostnames: { hostnameTaken: async () => false },
-      probe: { probe: async () => probed },
+      hostnames: { hostnameTaken: async () => ({ held: false }) },
+      probe: { probe: async () => probed, dns: async () => probed.dns },
       edge: { cnameTarget: 'edge.example.net', ipv4: ['192.0.2.1'] },
       monitorIntervalSeconds: 60,
       renewDays: 30,
+      takeoverGuardDays: 30,
     },
     new Date('2026-01-01T00:00:00Z'),
   );

@@ -43,6 +43,7 @@ export class HostnameClaims {
    */
   async afterConflict<R>(error: unknown, workspaceId: string, hostname: string, create: () => Promise<R>): Promise<R> {
     if (!(error instanceof DomainError) || error.code !== 'conflict') throw error;
+    if (error.details?.guardedUntil !== undefined) return this.pastGuard(error, workspaceId, hostname, create);
     const holder = await this.domains.holderOf(hostname);
     if (!holder || holder.workspaceId === workspaceId) throw error;
     const challenge = this.challenge(workspaceId, hostname);
@@ -51,6 +52,27 @@ export class HostnameClaims {
     await this.actors.ask(domainProtocol, holder.id, { type: 'release', hostname }, { attemptTimeoutMs: 15_000 });
     publishEdgeInvalidation(this.bus, hostname);
     this.logger.log({ hostname, from: holder.id, workspaceId }, 'Hostname moved to the workspace that proved control');
+    return this.createAgain(hostname, challenge, create);
+  }
+
+  /**
+   * The hostname's domain was deleted in another workspace while its DNS still pointed at us (the
+   * takeover guard): whoever proves control of its DNS connects it, and the guard ends.
+   */
+  private async pastGuard<R>(error: DomainError, workspaceId: string, hostname: string, create: () => Promise<R>) {
+    const guard = await this.domains.guardOf(hostname);
+    if (!guard || guard.workspaceId === workspaceId) throw error;
+    const challenge = this.challenge(workspaceId, hostname);
+    if (!(await this.proven(challenge))) throw this.guarded(hostname, guard.until, challenge);
+    await this.domains.releaseGuards(hostname);
+    this.logger.log(
+      { hostname, from: guard.id, workspaceId },
+      'Takeover guard lifted by the workspace that proved control',
+    );
+    return this.createAgain(hostname, challenge, create);
+  }
+
+  private async createAgain<R>(hostname: string, challenge: OwnershipChallenge, create: () => Promise<R>): Promise<R> {
     try {
       return await create();
     } catch (second) {
@@ -89,6 +111,16 @@ export class HostnameClaims {
       this.logger.warn({ name: challenge.name, code: error.code }, 'Ownership TXT lookup failed');
       return false;
     }
+  }
+
+  private guarded(hostname: string, until: Date, ownership: OwnershipChallenge): DomainError {
+    return new DomainError(
+      'conflict',
+      `${hostname} was disconnected from another workspace while its DNS still pointed at this service, and is ` +
+        `kept for it until ${until.toISOString()}. To prove you control it, create the TXT record ${ownership.name} ` +
+        `with the value ${ownership.value}, then send this request again`,
+      { hostname, guardedUntil: until.toISOString(), ownership },
+    );
   }
 
   private conflict(hostname: string, ownership: OwnershipChallenge): DomainError {

@@ -1,5 +1,5 @@
 import { initialDomainState } from '@app/domain-model';
-import { decideCheck, decideCreate, decideObserve, decidePatch, decideRelease } from './domain.decider';
+import { decideCheck, decideCreate, decideDelete, decideObserve, decidePatch, decideRelease } from './domain.decider';
 import { DomainEnv } from './domain.effects';
 import { DEFAULT_SETTINGS, DomainRecord } from './domain.record';
 import { toDomainView } from './domain.view';
@@ -11,6 +11,7 @@ const ENV: DomainEnv = {
   edge: { cnameTarget: 'edge.example.net', ipv4: ['192.0.2.1'] },
   renewDays: 30,
   probePhase: 0.5,
+  takeoverGuardDays: 30,
 };
 const RECORD: DomainRecord = {
   ...DEFAULT_SETTINGS,
@@ -37,9 +38,9 @@ const CORRECT = { type: 'observe', dns: 'correct', originBlocked: false } as con
 describe('domain decider', () => {
   it('asks whether the hostname is taken before it creates', () => {
     expect(decideCreate(undefined, CREATE, ENV, {})).toEqual({
-      need: { type: 'hostname_taken', hostname: 'shop.example.com' },
+      need: { type: 'hostname_taken', hostname: 'shop.example.com', workspaceId: 'ws_1' },
     });
-    const outcome = decideCreate(undefined, CREATE, ENV, { hostnameTaken: false });
+    const outcome = decideCreate(undefined, CREATE, ENV, { hostnameTaken: { held: false } });
     expect(outcome).toMatchObject({ decision: { state: RECORD, events: [{ type: 'domain.created' }] }, effects: [] });
   });
 
@@ -139,6 +140,60 @@ describe('domain decider', () => {
         need: { type: 'probe', hostname: 'shop.example.com', originUrl: RECORD.originUrl, readServedCertificate: true },
       });
       expect(decideCheck(RECORD, ENV, {})).not.toMatchObject({ need: { delegation: expect.anything() } });
+    });
+  });
+
+  describe('the takeover guard', () => {
+    const LIVE_AT_EDGE: DomainRecord = {
+      ...RECORD,
+      machine: { ...RECORD.machine, firstSeenCorrectDnsAt: NOW.toISOString(), consecutiveWrongDnsProbes: 0 },
+    };
+    const deleted = (record: DomainRecord, dns?: 'correct' | 'incorrect' | 'lookup_failed', env = ENV) => {
+      const outcome = decideDelete(record, env, dns ? { dns } : {});
+      if (!('decision' in outcome)) throw new Error('expected a decision');
+      return outcome.decision;
+    };
+
+    it('asks where DNS points before it deletes', () => {
+      expect(decideDelete(RECORD, ENV, {})).toEqual({ need: { type: 'dns', hostname: 'shop.example.com' } });
+    });
+
+    it('keeps the hostname for its workspace and tells the owner when DNS still points at the edge', () => {
+      const { state, events } = deleted(RECORD, 'correct');
+      const guard = { until: '2026-01-31T00:00:00.000Z', reason: 'dns_points_at_edge' };
+      expect(state!.takeoverGuard).toEqual(guard);
+      expect(state!.machine.deleted).toBe(true);
+      expect(events).toEqual([
+        expect.objectContaining({ type: 'domain.deleted', data: expect.objectContaining({ takeoverGuard: guard }) }),
+      ]);
+    });
+
+    it('sets no guard when DNS points elsewhere', () => {
+      const { state, events } = deleted(LIVE_AT_EDGE, 'incorrect');
+      expect(state!.takeoverGuard).toBeUndefined();
+      expect(events![0].data).not.toHaveProperty('takeoverGuard', expect.anything());
+    });
+
+    it('falls back on the last probe when DNS does not answer', () => {
+      expect(deleted(LIVE_AT_EDGE, 'lookup_failed').state!.takeoverGuard).toMatchObject({
+        reason: 'last_seen_at_edge',
+      });
+      expect(deleted(RECORD, 'lookup_failed').state!.takeoverGuard).toBeUndefined();
+    });
+
+    it('asks nothing when guards are off or the hostname already moved to another workspace', () => {
+      expect(deleted(RECORD, undefined, { ...ENV, takeoverGuardDays: 0 }).state!.takeoverGuard).toBeUndefined();
+      expect(deleted({ ...RECORD, releasedAt: NOW.toISOString() }).state!.takeoverGuard).toBeUndefined();
+    });
+
+    it('refuses another workspace a guarded hostname with the guard’s end', () => {
+      const hold = { held: 'guarded' as const, until: '2026-01-31T00:00:00.000Z' };
+      expect(() => decideCreate(undefined, CREATE, ENV, { hostnameTaken: hold })).toThrow(
+        expect.objectContaining({
+          code: 'conflict',
+          details: { hostname: 'shop.example.com', guardedUntil: hold.until },
+        }),
+      );
     });
   });
 });

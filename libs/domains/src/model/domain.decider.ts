@@ -13,7 +13,7 @@ import { DomainError, notFound, wwwTwin } from '@app/kernel';
 import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
 import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome } from './domain.effects';
 import { DomainCommand, DomainProtocol } from './domain.protocol';
-import { CERTIFICATE_ATTEMPTS_KEPT, DomainRecord } from './domain.record';
+import { CERTIFICATE_ATTEMPTS_KEPT, DomainRecord, TakeoverGuard } from './domain.record';
 import { DomainView, toDomainView } from './domain.view';
 
 /**
@@ -49,9 +49,17 @@ export function decideCreate(
 ): Outcome<'create'> {
   if (state) return createdBefore(state, command, env);
   refuseWwwTwinOfWildcard(command.hostname, command.settings.redirectWww);
-  if (answers.hostnameTaken === undefined) return { need: { type: 'hostname_taken', hostname: command.hostname } };
-  if (answers.hostnameTaken)
-    throw new DomainError('conflict', `${command.hostname} is already connected`, { hostname: command.hostname });
+  const { hostname, workspaceId } = command;
+  const hold = answers.hostnameTaken;
+  if (hold === undefined) return { need: { type: 'hostname_taken', hostname, workspaceId } };
+  if (hold.held === 'connected') throw new DomainError('conflict', `${hostname} is already connected`, { hostname });
+  if (hold.held === 'guarded')
+    throw new DomainError(
+      'conflict',
+      `${hostname} was disconnected from another workspace while its DNS still pointed at this service; until ` +
+        `${hold.until} it connects elsewhere only with proof of control`,
+      { hostname, guardedUntil: hold.until },
+    );
   const now = env.now.toISOString();
   const record: DomainRecord = {
     ...command.settings,
@@ -101,12 +109,33 @@ export function decidePatch(record: DomainRecord, command: Command<'patch'>, env
   return withReply(next, env);
 }
 
-export function decideDelete(record: DomainRecord, env: DomainEnv): Outcome<'delete'> {
-  const { state, events } = apply(record, { type: 'deleted' }, env);
+/**
+ * Deleted; when its DNS still points at the edge (asked now: a dangling record is what someone else
+ * could claim), the record keeps a takeover guard and the domain.deleted event says so.
+ */
+export function decideDelete(record: DomainRecord, env: DomainEnv, answers: DomainAnswers): Outcome<'delete'> {
+  const guarding = env.takeoverGuardDays > 0 && !record.releasedAt;
+  if (guarding && answers.dns === undefined) return { need: { type: 'dns', hostname: record.hostname } };
+  const reason = guarding ? danglingReason(record.machine, answers.dns!) : undefined;
+  const takeoverGuard = reason && {
+    until: new Date(env.now.getTime() + env.takeoverGuardDays * 86_400_000).toISOString(),
+    reason,
+  };
+  const { state, events } = apply(takeoverGuard ? { ...record, takeoverGuard } : record, { type: 'deleted' }, env);
   return {
     decision: { state, events, reply: { deleted: true, id: record.id, hostname: record.hostname } },
     effects: [],
   };
+}
+
+/** Whether DNS points at the edge at the deletion; without an answer, what the last probe saw. */
+function danglingReason(
+  machine: DomainState,
+  dns: NonNullable<DomainAnswers['dns']>,
+): TakeoverGuard['reason'] | undefined {
+  if (dns === 'correct') return 'dns_points_at_edge';
+  const lastSawEdge = machine.firstSeenCorrectDnsAt !== undefined && machine.consecutiveWrongDnsProbes === 0;
+  return dns === 'lookup_failed' && lastSawEdge ? 'last_seen_at_edge' : undefined;
 }
 
 /** The customer's check: probes now, then decides as the monitor's probe would, ordering past a refusal. */
@@ -253,10 +282,12 @@ function apply(record: DomainRecord, input: DomainInput, env: DomainEnv): Next {
 
 function outboxEvent(record: DomainRecord, event: DomainEvent, env: DomainEnv): OutboxEvent {
   const { type, previousStatus, reason, certificateRenewed } = event;
+  // A deletion that left DNS pointing at us tells the former owner: remove the record.
+  const takeoverGuard = type === 'domain.deleted' ? record.takeoverGuard : undefined;
   return {
     type,
     workspaceId: record.workspaceId,
-    data: { domain: toDomainView(record, env.edge), previousStatus, reason, certificateRenewed },
+    data: { domain: toDomainView(record, env.edge), previousStatus, reason, certificateRenewed, takeoverGuard },
   };
 }
 

@@ -9,8 +9,13 @@ import type { EdgeSettings } from '@app/kernel';
  * same decision (the decider runs again with it); an effect is only carried out.
  */
 export type DomainQuery =
-  /** Whether a live domain (not released to another workspace) already holds the hostname. */
-  | { type: 'hostname_taken'; hostname: string }
+  /**
+   * Whether a live domain (not released to another workspace) already holds the hostname, or
+   * another workspace's takeover guard does (its domain deleted while DNS still pointed at us).
+   */
+  | { type: 'hostname_taken'; hostname: string; workspaceId: string }
+  /** Where the hostname's DNS points now (a deletion records whether it is left dangling at us). */
+  | { type: 'dns'; hostname: string }
   /**
    * The same probe the monitor runs, now: the origin against the SSRF rules, then DNS, then TLS;
    * with `delegation`, also whether `_acme-challenge` is delegated to us (pre-validation).
@@ -25,9 +30,14 @@ export type DomainQuery =
 
 /** The answers so far, one per query type. */
 export interface DomainAnswers {
-  hostnameTaken?: boolean;
+  hostnameTaken?: HostnameHold;
   probe?: ProbeOutcome;
+  /** `lookup_failed`: no answer from DNS (the last probe's verdict stands in). */
+  dns?: DnsObservation | 'lookup_failed';
 }
+
+/** Who keeps a hostname from a new domain: nobody, a live domain, or another workspace's takeover guard. */
+export type HostnameHold = { held: false } | { held: 'connected' } | { held: 'guarded'; until: string };
 
 /** What a probe saw; `served` only when DNS was correct and the domain holds a certificate. */
 export type ProbeOutcome =
@@ -66,4 +76,6 @@ export interface DomainEnv {
   renewDays: number;
   /** Where in each monitor interval this domain is probed, in [0, 1) (for a new domain). */
   probePhase: number;
+  /** How long a deletion with DNS still at the edge keeps the hostname from others (0: never). */
+  takeoverGuardDays: number;
 }

@@ -57,6 +57,21 @@ export interface DomainRecord extends DomainSettings {
   certificateFailures?: number;
   /** When another workspace proved control of the hostname and took it over; the row no longer holds it. */
   releasedAt?: string;
+  /** Set on deletion while the hostname's DNS still pointed at the edge: see `TakeoverGuard`. */
+  takeoverGuard?: TakeoverGuard;
+}
+
+/**
+ * A domain deleted while its DNS still points at the edge leaves a dangling record someone else
+ * could claim. Until `until`, only its workspace connects the hostname again without the TXT
+ * ownership proof; the former owner is told (the domain.deleted event, the console's page).
+ */
+export interface TakeoverGuard {
+  until: string;
+  /** `dns_points_at_edge`: seen at the deletion; `last_seen_at_edge`: DNS did not answer, the last probe saw it. */
+  reason: 'dns_points_at_edge' | 'last_seen_at_edge';
+  /** When another workspace proved control and the guard ended early. */
+  releasedAt?: string;
 }
 
 export const DEFAULT_SETTINGS: Omit<DomainSettings, 'originUrl'> = {

@@ -10,11 +10,12 @@ const T0 = new Date('2026-01-01T00:00:00Z');
 function setup() {
   const probe = { next: { originBlocked: false, dns: 'incorrect' } as ProbeOutcome };
   const actor = new DomainActor({
-    hostnames: { hostnameTaken: async () => false },
-    probe: { probe: async () => probe.next },
+    hostnames: { hostnameTaken: async () => ({ held: false }) },
+    probe: { probe: async () => probe.next, dns: async () => 'incorrect' },
     edge: { cnameTarget: 'edge.example.net', ipv4: ['192.0.2.1'] },
     monitorIntervalSeconds: 300,
     renewDays: 30,
+    takeoverGuardDays: 30,
   });
   const restarted: string[] = [];
   const kind = new CheckRestartsBackoff(actor, async (id) => {

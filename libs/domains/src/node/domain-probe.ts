@@ -1,5 +1,5 @@
 import { DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
-import type { ChallengeDelegation } from '@app/domain-model';
+import type { ChallengeDelegation, DnsObservation } from '@app/domain-model';
 import { DomainError } from '@app/kernel';
 import { ProbeOutcome } from '../model/domain.effects';
 
@@ -12,6 +12,8 @@ export interface DomainProbe {
     now: () => Date,
     delegation?: ChallengeDelegation,
   ): Promise<ProbeOutcome>;
+  /** Only where the hostname's DNS points; a lookup that fails is `lookup_failed`, not an error. */
+  dns(hostname: string): Promise<DnsObservation | 'lookup_failed'>;
 }
 
 /**
@@ -56,5 +58,12 @@ export class LiveDomainProbe implements DomainProbe {
       served: served?.outcome,
       ...(delegated ? { delegated } : {}),
     };
+  }
+
+  dns(hostname: string): Promise<DnsObservation | 'lookup_failed'> {
+    return this.prober.probe(hostname).then(
+      (probe) => probe.dns,
+      () => 'lookup_failed' as const,
+    );
   }
 }

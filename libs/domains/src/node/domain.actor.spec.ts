@@ -16,6 +16,10 @@ class FakeProbe implements DomainProbe {
     this.calls.push({ hostname, readServedCertificate });
     return this.next;
   }
+
+  async dns(): Promise<'lookup_failed' | 'correct' | 'incorrect' | 'not_resolving'> {
+    return this.next.originBlocked ? 'lookup_failed' : this.next.dns;
+  }
 }
 
 function setup() {
@@ -27,7 +31,7 @@ function setup() {
     hostnames: {
       hostnameTaken: async (hostname) => {
         hostnameChecks.push(hostname);
-        return taken.has(hostname);
+        return taken.has(hostname) ? { held: 'connected' as const } : { held: false as const };
       },
     },
     probe,
@@ -35,6 +39,7 @@ function setup() {
     edge: EDGE,
     monitorIntervalSeconds: 60,
     renewDays: 30,
+    takeoverGuardDays: 30,
   });
   const ctx = new MemoryActorContext<DomainRecord>('domain', 'dom_1', T0);
   /** Sends a command as the host does: handle, then persist the decision's state and events. */

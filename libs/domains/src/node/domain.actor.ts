@@ -9,7 +9,14 @@ import {
   decideRelease,
   liveRecord,
 } from '../model/domain.decider';
-import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome, DomainQuery } from '../model/domain.effects';
+import {
+  DomainAnswers,
+  DomainEffect,
+  DomainEnv,
+  DomainOutcome,
+  DomainQuery,
+  HostnameHold,
+} from '../model/domain.effects';
 import { DOMAIN_KIND, DomainCommand, DomainProtocol, DomainReply } from '../model/domain.protocol';
 import { DomainRecord } from '../model/domain.record';
 import { firstCertificateSeconds } from '../model/time-to-https';
@@ -32,13 +39,15 @@ export interface CertificateRequester {
 
 /** Where the actor's queries and effects go. */
 export interface DomainActorDeps {
-  hostnames: { hostnameTaken(hostname: string): Promise<boolean> };
+  hostnames: { hostnameTaken(hostname: string, workspaceId: string): Promise<HostnameHold> };
   probe: DomainProbe;
   certificates?: CertificateRequester;
   edge: EdgeSettings;
   monitorIntervalSeconds: number;
   /** Renew from this many days before expiry. */
   renewDays: number;
+  /** How long a domain deleted with DNS still at the edge keeps its hostname from others (0: never). */
+  takeoverGuardDays: number;
   /** A new domain's first probe was scheduled (the monitor wakes for it). */
   firstProbeScheduled?: (inSeconds: number) => void;
 }
@@ -65,7 +74,7 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
   private readonly handlers: ProtocolHandlers<DomainRecord, DomainProtocol> = {
     create: (ctx, command) => this.run(ctx, (env, answers) => decideCreate(ctx.state, command, env, answers)),
     patch: (ctx, command) => this.onLive(ctx, command, (record, env) => decidePatch(record, command, env)),
-    delete: (ctx, command) => this.onLive(ctx, command, (record, env) => decideDelete(record, env)),
+    delete: (ctx, command) => this.onLive(ctx, command, decideDelete),
     check: (ctx, command) => this.onLive(ctx, command, (record, env, answers) => decideCheck(record, env, answers)),
     observe: (ctx, command) => this.onLive(ctx, command, (record, env) => decideObserve(record, command, env)),
     certificate: async (ctx, command) => {
@@ -107,7 +116,10 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
   private async answer(ctx: Ctx, query: DomainQuery, answers: DomainAnswers): Promise<void> {
     switch (query.type) {
       case 'hostname_taken':
-        answers.hostnameTaken = await this.deps.hostnames.hostnameTaken(query.hostname);
+        answers.hostnameTaken = await this.deps.hostnames.hostnameTaken(query.hostname, query.workspaceId);
+        return;
+      case 'dns':
+        answers.dns = await this.deps.probe.dns(query.hostname);
         return;
       case 'probe':
         answers.probe = await this.deps.probe.probe(
@@ -137,7 +149,7 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
 
   /** Read afresh on every decision: a query may have taken a while (a probe reads DNS and TLS). */
   private env(ctx: Ctx): DomainEnv {
-    const { edge, renewDays } = this.deps;
-    return { id: ctx.id, now: ctx.now(), edge, renewDays, probePhase: probePhaseOf(ctx.id) };
+    const { edge, renewDays, takeoverGuardDays } = this.deps;
+    return { id: ctx.id, now: ctx.now(), edge, renewDays, takeoverGuardDays, probePhase: probePhaseOf(ctx.id) };
   }
 }

@@ -2,7 +2,13 @@ import { MikroSqlExecutor, batchedReads } from '@app/persistence';
 import { afterCursor, encodeCursor } from '@app/http';
 import { notFound } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
+import { HostnameHold } from '../model/domain.effects';
 import { DomainRecord } from '../model/domain.record';
+
+interface HostnameAsk {
+  hostname: string;
+  workspaceId: string;
+}
 
 export interface DomainListQuery {
   hostname?: string;
@@ -29,13 +35,19 @@ export class DomainRepository {
    * The hostname checks of creations running at once go as one statement (`batchedReads`: each
    * check reads the table as it is now). The unique index still decides a race.
    */
-  private readonly takenHostnames = batchedReads(async (hostnames: readonly string[]) => {
-    const rows = await this.db.query<{ hostname: string }>(
-      'select hostname from domains where hostname = any(?::text[]) and deleted_at is null and released_at is null',
-      [hostnames],
+  private readonly takenHostnames = batchedReads(async (asks: readonly HostnameAsk[]) => {
+    const rows = await this.db.query<{ hostname: string; workspace_id: string; guarded_until: string | null }>(
+      `select hostname, workspace_id, guarded_until from domains where hostname = any(?::text[])
+         and ((deleted_at is null and released_at is null) or guarded_until > now())`,
+      [asks.map((a) => a.hostname)],
     );
-    const taken = new Set(rows.map((r) => r.hostname));
-    return hostnames.map((hostname) => taken.has(hostname));
+    return asks.map(({ hostname, workspaceId }): HostnameHold => {
+      const holds = rows.filter((r) => r.hostname === hostname);
+      if (holds.some((r) => r.guarded_until === null)) return { held: 'connected' };
+      // Its own workspace connects a guarded hostname again as it likes.
+      const guard = holds.find((r) => r.workspace_id !== workspaceId);
+      return guard ? { held: 'guarded', until: new Date(guard.guarded_until!).toISOString() } : { held: false };
+    });
   });
 
   async get(workspaceId: string, id: string): Promise<DomainRecord> {
@@ -47,8 +59,28 @@ export class DomainRepository {
     return rows[0].state;
   }
 
-  hostnameTaken(hostname: string): Promise<boolean> {
-    return this.takenHostnames.load(hostname);
+  hostnameTaken(hostname: string, workspaceId: string): Promise<HostnameHold> {
+    return this.takenHostnames.load({ hostname, workspaceId });
+  }
+
+  /** The newest unexpired takeover guard on the hostname (a deleted domain's), if any. */
+  async guardOf(hostname: string): Promise<{ id: string; workspaceId: string; until: Date } | undefined> {
+    const rows = await this.db.query<{ id: string; workspace_id: string; guarded_until: string | Date }>(
+      `select id, workspace_id, guarded_until from domains where hostname = ? and guarded_until > now()
+        order by guarded_until desc limit 1`,
+      [hostname],
+    );
+    return rows[0] && { id: rows[0].id, workspaceId: rows[0].workspace_id, until: new Date(rows[0].guarded_until) };
+  }
+
+  /** Another workspace proved control of a guarded hostname: every guard on it ends now (each record says when). */
+  async releaseGuards(hostname: string): Promise<void> {
+    await this.db.query(
+      `update domains set guarded_until = null, version = version + 1,
+         state = jsonb_set(state, '{takeoverGuard,releasedAt}', to_jsonb(now()))
+        where hostname = ? and guarded_until is not null`,
+      [hostname],
+    );
   }
 
   /** The live domain holding the hostname (not released to another workspace), if any. */

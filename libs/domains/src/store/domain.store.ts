@@ -5,7 +5,8 @@ import { FIRST_PROBE_SECONDS } from './pending-backoff';
 
 /**
  * Domain snapshots in `domains`: the record as JSON plus the columns reads use (workspace, hostname
- * unique among live domains not released to another workspace, status, shard); the monitor's
+ * unique among live domains not released to another workspace, status, shard, a deleted domain's
+ * takeover guard); the monitor's
  * schedule of each live domain in `domain_schedule` (written on insert, removed on delete).
  * `on conflict do nothing` also catches a hostname taken meanwhile: the write reports a conflict.
  */
@@ -72,9 +73,9 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
         `update domains d set state = u.state, status = u.status, monitor_status = u.monitor_status,
            version = d.version + 1, updated_at = u.updated_at, project_id = u.project_id,
            deleted_at = case when u.deleted then coalesce(d.deleted_at, now()) else null end,
-           released_at = u.released_at
-         from unnest(?::text[], ?::bigint[], ?::jsonb[], ?::text[], ?::text[], ?::bool[], ?::timestamptz[], ?::text[], ?::timestamptz[])
-           as u(id, expected, state, status, monitor_status, deleted, updated_at, project_id, released_at)
+           released_at = u.released_at, guarded_until = u.guarded_until
+         from unnest(?::text[], ?::bigint[], ?::jsonb[], ?::text[], ?::text[], ?::bool[], ?::timestamptz[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+           as u(id, expected, state, status, monitor_status, deleted, updated_at, project_id, released_at, guarded_until)
          where d.id = u.id and d.version = u.expected returning d.id`,
         [
           updates.map((i) => i.id),
@@ -86,6 +87,7 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
           updates.map((i) => i.state.updatedAt),
           updates.map((i) => i.state.projectId ?? null),
           updates.map((i) => i.state.releasedAt ?? null),
+          updates.map((i) => guardedUntil(i.state)),
         ],
       );
       rows.forEach((r) => written.add(r.id));
@@ -104,4 +106,10 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
     }
     return written;
   }
+}
+
+/** The takeover guard's end, a column so a create finds it by hostname; none once released. */
+function guardedUntil(record: DomainRecord): string | null {
+  const guard = record.takeoverGuard;
+  return guard && !guard.releasedAt ? guard.until : null;
 }
