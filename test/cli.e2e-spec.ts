@@ -38,6 +38,35 @@ describe('the admin CLI', () => {
     expect(workspaces[0]).toMatchObject({ id: workspace.id, name: 'Acme' });
   });
 
+  it('sets and resets a console user\'s password, and names a new key (issue 34)', async () => {
+    const env = { DATA_DIR: dataDir };
+    const email = 'cli-password@example.com';
+    expect((await cli({ ...env, CONSOLE_USER_PASSWORD: 'first-password-1' }, ['create-user', '--email', email, '--operator'])).code).toBe(0);
+    const set = await cli({ ...env, CONSOLE_USER_PASSWORD: 'second-password-1' }, ['set-password', '--email', email]);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.output)).toMatchObject({ user: { email }, sessionsEnded: 0 });
+    expect(JSON.parse(set.output).oneTimePassword).toBeUndefined();
+    const reset = await cli(env, ['reset-password', '--email', email]);
+    expect(reset.code).toBe(0);
+    expect(JSON.parse(reset.output).oneTimePassword).toMatch(/^[A-Za-z0-9]{16,}$/);
+    const rows = await t.db.query<{ action: string; actor: string }>(
+      'select action, actor from console_audit where target = $1 order by created_at',
+      [email],
+    );
+    expect(rows.map((r) => r.action)).toEqual(['user.created', 'user.password_reset', 'user.password_reset']);
+    expect(rows.every((r) => r.actor === 'admin token')).toBe(true);
+
+    const { workspace } = JSON.parse((await cli(env, ['create-workspace', '--name', 'Keys'])).output) as {
+      workspace: { id: string };
+    };
+    const key = await cli(env, ['create-key', '--workspace', workspace.id, '--name', 'production']);
+    expect(key.code).toBe(0);
+    const listed = JSON.parse((await cli(env, ['get-workspace', '--workspace', workspace.id])).output) as {
+      apiKeys: { name: string | null }[];
+    };
+    expect(listed.apiKeys.map((k) => k.name)).toEqual([null, 'production']);
+  });
+
   it('takes --url', async () => {
     const listed = await cli({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, DATA_DIR: '/nonexistent' }, [
       'list-workspaces',

@@ -27,6 +27,8 @@ const ANONYMOUS = [
 const ANY_USER = [
   'GET /console',
   'GET /console/*',
+  'GET /console/account',
+  'POST /console/account/password',
   'GET /console/audit',
   'GET /console/workspaces',
   'POST /console/sign-out',

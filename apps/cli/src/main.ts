@@ -9,7 +9,7 @@ Commands:
   create-workspace --name NAME [--card pm_card_visa]   a workspace and its first API key
   list-workspaces                                       every workspace, newest first
   get-workspace    --workspace ID                       the workspace and its keys
-  create-key       --workspace ID                       another API key (shown once)
+  create-key       --workspace ID [--name NAME]         another API key (shown once), named
   revoke-key       --key KEY_ID                         revoke an API key at once
   set-card         --workspace ID --card PM_ID          save a payment method
   remove-card      --workspace ID                       remove the saved payment method
@@ -17,6 +17,9 @@ Commands:
   create-user --email EMAIL (--operator | --workspace ID [--role member|viewer]) [--name NAME]
                                                         a web-console user; the password comes from
                                                         --password or $CONSOLE_USER_PASSWORD (10+ chars)
+  set-password   --email EMAIL                          a console user's new password (from --password or
+                                                        $CONSOLE_USER_PASSWORD); their sessions end
+  reset-password --email EMAIL                          a one-time password, printed once; their sessions end
   create-oauth-client --workspace ID --name NAME --scopes domains:read,domains:write
                                                         an OAuth client (client_secret shown once)
   list-oauth-clients  --workspace ID                    the workspace's OAuth clients
@@ -97,7 +100,7 @@ async function main(): Promise<void> {
       result = await client.call('GET', `/admin/workspaces/${ws()}`);
       break;
     case 'create-key':
-      result = await client.call('POST', `/admin/workspaces/${ws()}/api-keys`);
+      result = await client.call('POST', `/admin/workspaces/${ws()}/api-keys`, { name: values.name });
       break;
     case 'revoke-key':
       result = await client.call('DELETE', `/admin/api-keys/${encodeURIComponent(need(values.key, 'key'))}`);
@@ -136,6 +139,15 @@ async function main(): Promise<void> {
         workspaceId: values.workspace,
         role: values.role,
       });
+      break;
+    case 'set-password':
+      result = await client.call('POST', '/admin/console-users/password', {
+        email: need(values.email, 'email'),
+        password: need(values.password ?? process.env.CONSOLE_USER_PASSWORD, 'password'),
+      });
+      break;
+    case 'reset-password':
+      result = await client.call('POST', '/admin/console-users/password', { email: need(values.email, 'email') });
       break;
     case 'cluster-status':
       result = await client.call('GET', '/admin/cluster');

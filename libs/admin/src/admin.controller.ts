@@ -2,6 +2,7 @@ import { AdminOnly } from '@app/auth';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { AdminUseCases } from './admin.usecases';
 import { CreateWorkspaceDto } from './dto/create-workspace.dto';
+import { IssueKeyDto } from './dto/issue-key.dto';
 import { SetPaymentMethodDto } from './dto/set-payment-method.dto';
 
 @AdminOnly()
@@ -25,8 +26,8 @@ export class AdminController {
   }
 
   @Post('workspaces/:id/api-keys')
-  issueKey(@Param('id') id: string) {
-    return this.admin.issueKey(id);
+  issueKey(@Param('id') id: string, @Body() body: IssueKeyDto) {
+    return this.admin.issueKey(id, body?.name);
   }
 
   @Delete('api-keys/:keyId')

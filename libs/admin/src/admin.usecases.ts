@@ -41,9 +41,9 @@ export class AdminUseCases {
     return { workspace: toWorkspaceView(workspace), apiKeys: keys.map(toApiKeyView) };
   }
 
-  async issueKey(workspaceId: string): Promise<IssuedKey> {
+  async issueKey(workspaceId: string, name?: string): Promise<IssuedKey> {
     const workspace = await this.workspaces.get(workspaceId);
-    const { apiKey, key } = await this.apiKeys.issue(workspace.id);
+    const { apiKey, key } = await this.apiKeys.issue(workspace.id, name);
     return { workspace: toWorkspaceView(workspace), apiKey: key, apiKeyId: apiKey.id };
   }
 

@@ -13,6 +13,10 @@ export class ApiKey {
   @Property({ type: 'text', unique: true })
   keyHash: string;
 
+  /** What a person calls it ("production", "staging"); optional, set at creation. */
+  @Property({ type: 'text', nullable: true })
+  name: string | null = null;
+
   /** The last characters, so a dashboard can tell keys apart. */
   @Property({ type: 'text' })
   keyHint: string;
@@ -27,16 +31,18 @@ export class ApiKey {
   @Property({ type: 'datetime', nullable: true })
   lastUsedAt: Date | null = null;
 
-  constructor(workspaceId: string, keyHash: string, keyHint: string) {
+  constructor(workspaceId: string, keyHash: string, keyHint: string, name: string | null = null) {
     this.workspaceId = workspaceId;
     this.keyHash = keyHash;
     this.keyHint = keyHint;
+    this.name = name;
   }
 }
 
 export interface ApiKeyView {
   id: string;
   workspaceId: string;
+  name: string | null;
   hint: string;
   createdAt: string;
   revokedAt: string | null;
@@ -47,6 +53,7 @@ export function toApiKeyView(key: ApiKey): ApiKeyView {
   return {
     id: key.id,
     workspaceId: key.workspaceId,
+    name: key.name,
     hint: key.keyHint,
     createdAt: key.createdAt.toISOString(),
     revokedAt: key.revokedAt?.toISOString() ?? null,

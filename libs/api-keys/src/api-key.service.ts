@@ -56,9 +56,9 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
   }
 
   /** Creates a key for the workspace; the returned `key` is never retrievable again. */
-  async issue(workspaceId: string): Promise<{ apiKey: ApiKey; key: string }> {
+  async issue(workspaceId: string, name?: string): Promise<{ apiKey: ApiKey; key: string }> {
     const key = generateApiKey();
-    const apiKey = new ApiKey(workspaceId, hashApiKey(key), apiKeyHint(key));
+    const apiKey = new ApiKey(workspaceId, hashApiKey(key), apiKeyHint(key), name?.trim() || null);
     await this.em.persistAndFlush(apiKey);
     return { apiKey, key };
   }

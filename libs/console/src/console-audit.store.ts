@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'user.sso_linked',
   'user.sso_refused',
   'user.signed_out_everywhere',
+  'user.password_changed',
+  'user.password_reset',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

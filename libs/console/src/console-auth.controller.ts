@@ -37,6 +37,13 @@ import { safeNext } from './safe-next';
 import { ConsoleAccess, ConsoleAnonymous } from './console-access';
 import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
+/** Why a page sent the browser here (SignInRequired's notice). */
+const SESSION_NOTICES: Record<string, string> = {
+  'session-ended': 'Your session ended. Sign in again to return to the page you were on.',
+  'form-not-saved':
+    'Your session ended, so the form you sent was not saved. Sign in again to return to the page you were on.',
+};
+
 @Public()
 @UseGuards(ConsoleGuard)
 @UseFilters(ConsoleErrorFilter)
@@ -114,6 +121,7 @@ export class ConsoleAuthController {
       sso: this.sso(safeNext(next)),
       setupAvailable: (await this.users.count()) === 0,
       notice: notice === 'signed-out' ? 'You are signed out.' : undefined,
+      warning: notice ? SESSION_NOTICES[notice] : undefined,
     });
   }
 

@@ -21,6 +21,14 @@ export class ConsoleDomainPages {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** On a 409: the domain of this workspace already holding the hostname (to link to), if it is here. */
+  async heldHere(ws: string, conflict: DomainError, typed: string): Promise<{ id: string; hostname: string } | undefined> {
+    const named = conflict.details?.hostname;
+    const hostname = typeof named === 'string' ? named : typed.trim().toLowerCase();
+    const holder = await this.domains.holderOf(hostname);
+    return holder?.workspaceId === ws ? { id: holder.id, hostname } : undefined;
+  }
+
   async detail(ws: string, id: string): Promise<DomainDetail> {
     const live = await this.domains.get(ws, id).catch(async (error: unknown) => {
       // Support reads a deleted domain's last state and timeline (marked deleted); only a real not-found is one.

@@ -6,15 +6,18 @@ import { CreateDomainDto, DomainCommands, DomainRepository, UpdateDomainDto, toD
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
-import { Actor, ConsoleRequest, FormBody, Redirect, field } from './console-request';
+import { Actor, ConsoleRequest, FormBody, PageWithStatus, Redirect, field } from './console-request';
+import { formProblems, isFormProblem } from './forms/form-problems';
+import { statusOf } from '@app/http';
 import { ConsoleDomainPages } from './console-domain-pages.service';
 import { checked, validated } from './form-validation';
-import { DomainFilters, deleteDomainPage, domainPage, domainsPage } from './views/domains.page';
+import { ConnectForm, DomainFilters, deleteDomainPage, domainPage, domainsPage } from './views/domains.page';
 import { ConsoleAccess, Workspace } from './console-access';
 import type { WorkspaceContext } from './views/layout';
 import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
 const PAGE_SIZE = 25;
+const CONNECT_FIELDS = ['hostname', 'originUrl'] as const;
 /** A connect link lasts a day: long enough for a customer to get to their DNS settings. */
 const CONNECT_LINK_SECONDS = 86_400;
 const NOTICES: Record<string, string> = {
@@ -57,6 +60,16 @@ export class ConsoleDomainsController {
     @Param('ws') ws: string,
     @Query() q: Record<string, string | undefined>,
   ) {
+    return this.listPage(actor, w, ws, q);
+  }
+
+  private async listPage(
+    actor: ConsoleActor,
+    w: WorkspaceContext,
+    ws: string,
+    q: Record<string, string | undefined>,
+    form?: ConnectForm,
+  ) {
     const filters: DomainFilters = {
       status: oneOf(q.status, DOMAIN_STATUSES),
       monitorStatus: oneOf(q.monitorStatus, MONITOR_STATUSES),
@@ -79,6 +92,7 @@ export class ConsoleDomainsController {
       page.nextCursor,
       Boolean(q.cursor),
       q.notice ? NOTICES[q.notice] : undefined,
+      form,
     );
   }
 
@@ -88,14 +102,22 @@ export class ConsoleDomainsController {
   async create(
     @Actor() actor: ConsoleActor,
     @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Body() body: FormBody,
   ) {
-    const dto = await validated(CreateDomainDto, {
-      hostname: field(body, 'hostname'),
-      originUrl: field(body, 'originUrl'),
-    });
-    const { domain } = await this.commands.create(ws, dto);
+    const typed = { hostname: field(body, 'hostname') ?? '', originUrl: field(body, 'originUrl') ?? '' };
+    const created = await validated(CreateDomainDto, typed)
+      .then((dto) => this.commands.create(ws, dto))
+      .catch(async (error: unknown) => {
+        // A refusal the person can fix is the form again, under its field, with what they typed.
+        if (!isFormProblem(error)) throw error;
+        const existing = error.code === 'conflict' ? await this.pages.heldHere(ws, error, typed.hostname) : undefined;
+        const form = { ...typed, problems: formProblems(error, CONNECT_FIELDS), existing };
+        return new PageWithStatus(statusOf(error.code), await this.listPage(actor, w, ws, {}, form));
+      });
+    if (created instanceof PageWithStatus) return created;
+    const { domain } = created;
     note({ target: domain.id, detail: { hostname: domain.hostname } });
     return new Redirect(`/console/w/${ws}/domains/${domain.id}?notice=created`);
   }

@@ -19,7 +19,10 @@ export class ConsoleErrorFilter implements ExceptionFilter {
     if (error instanceof SignInRequired) {
       void reply
         .status(303)
-        .header('location', `/console/sign-in?next=${encodeURIComponent(error.returnTo)}`)
+        .header(
+          'location',
+          `/console/sign-in?next=${encodeURIComponent(error.returnTo)}${error.notice ? `&notice=${error.notice}` : ''}`,
+        )
         .send('');
       return;
     }

@@ -1,6 +1,7 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import type { AuditNoteValue } from './console-audited';
+import type { Flash } from './console-flashes.store';
 import type { Html } from './html';
 import type { WorkspaceContext } from './views/layout';
 
@@ -12,10 +13,13 @@ export interface ConsoleRequest {
   headers: Record<string, string | string[] | undefined>;
   body?: unknown;
   params?: Record<string, string | undefined>;
+  query?: Record<string, unknown>;
   consoleActor?: ConsoleActor;
   /** The `:ws` workspace of a `read` or `write` route, loaded by ConsoleGuard. */
   consoleWorkspace?: WorkspaceContext;
   auditNotes?: AuditNoteValue[];
+  /** The one-time flash named by `?shown=` on a GET, taken (deleted) by ConsoleGuard. */
+  consoleFlash?: Flash;
 }
 
 /** The signed-in console user of this request (set by ConsoleGuard). */
@@ -25,7 +29,11 @@ export const Actor = createParamDecorator(
 
 /** Thrown when a page needs a session: the filter sends the browser to sign-in and back. */
 export class SignInRequired extends Error {
-  constructor(readonly returnTo: string) {
+  /** `notice`: what the sign-in page says (the browser's session is over; a form it sent was not saved). */
+  constructor(
+    readonly returnTo: string,
+    readonly notice?: 'session-ended' | 'form-not-saved',
+  ) {
     super('Sign in to continue');
   }
 }
@@ -34,6 +42,22 @@ export class SignInRequired extends Error {
 export class Redirect {
   constructor(readonly location: string) {}
 }
+
+/**
+ * A create-once answer (new API key, webhook secret, one-time password): the responder holds `flash`
+ * for this session and redirects to `location` with `?shown=<id>`, whose first GET shows it once.
+ */
+export class ShowOnce {
+  constructor(
+    readonly flash: Flash,
+    readonly location: string,
+  ) {}
+}
+
+/** The flash this page shows once (ConsoleGuard took it from `?shown=`), if it is still there. */
+export const ShownOnce = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Flash | undefined => ctx.switchToHttp().getRequest<ConsoleRequest>().consoleFlash,
+);
 
 /** A page sent with another status than 200: a form shown again with its problems (400, 409). */
 export class PageWithStatus {

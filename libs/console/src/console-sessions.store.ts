@@ -66,6 +66,15 @@ export class ConsoleSessions {
     await this.db.query('delete from console_sessions where token_hash = ?', [hash]);
   }
 
+  /** Every other session of the user ends (after they changed their own password); this one stays. */
+  async closeOthers(userId: string, keepHash: string): Promise<number> {
+    const rows = await this.db.query('delete from console_sessions where user_id = ? and token_hash <> ? returning 1', [
+      userId,
+      keepHash,
+    ]);
+    return rows.length;
+  }
+
   /** Sign-out everywhere: every session of the user ends, on every browser. */
   async closeAll(userId: string): Promise<number> {
     const rows = await this.db.query('delete from console_sessions where user_id = ? returning 1', [userId]);

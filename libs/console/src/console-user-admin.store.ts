@@ -6,6 +6,7 @@ import { Injectable } from '@nestjs/common';
 import { WorkspaceRole } from './access';
 import { ConsoleAccount, ConsoleMembership } from './console-account.entity';
 import { ConsoleSessions } from './console-sessions.store';
+import { ConsoleUsers } from './console-users.store';
 
 export interface UserRow {
   id: string;
@@ -29,11 +30,19 @@ export class ConsoleUserAdmin {
   constructor(
     private readonly em: EntityManager,
     private readonly sessions: ConsoleSessions,
+    private readonly users: ConsoleUsers,
   ) {}
 
-  async list(): Promise<UserRow[]> {
-    const users = await this.em.find(ConsoleAccount, {}, { orderBy: { [raw('lower(email)')]: 'asc' } });
-    return this.rows(users);
+  /** A page of users by email (keyset: emails are unique by `lower(email)`), and the email to continue after. */
+  async page(after: string | undefined, limit: number): Promise<{ users: UserRow[]; next?: string }> {
+    const users = await this.em.find(
+      ConsoleAccount,
+      after ? { [raw('lower(email)')]: { $gt: after.toLowerCase() } } : {},
+      { orderBy: { [raw('lower(email)')]: 'asc' }, limit: limit + 1 },
+    );
+    const more = users.length > limit;
+    const shown = users.slice(0, limit);
+    return { users: await this.rows(shown), next: more ? shown[shown.length - 1].email : undefined };
   }
 
   async get(id: string): Promise<UserRow> {
@@ -56,6 +65,12 @@ export class ConsoleUserAdmin {
   async setDisabled(id: string, disabled: boolean): Promise<number> {
     await this.update(id, { disabledAt: disabled ? new Date() : null });
     return disabled ? this.sessions.closeAll(id) : 0;
+  }
+
+  /** Another person set this user's password: every session of theirs ends. */
+  async resetPassword(id: string, password: string): Promise<number> {
+    await this.users.setPassword(id, password);
+    return this.sessions.closeAll(id);
   }
 
   async signOutEverywhere(id: string): Promise<number> {

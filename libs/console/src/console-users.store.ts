@@ -8,6 +8,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { ConsoleUser, WORKSPACE_ROLES, WorkspaceRole } from './access';
 import { ConsoleAccount, ConsoleMembership } from './console-account.entity';
 import { SsoAccount } from './sso/sso-decision';
+import { passwordProblem } from './forms/password-policy';
 
 export interface NewConsoleUser {
   email: string;
@@ -17,7 +18,7 @@ export interface NewConsoleUser {
   oidcSubject?: string;
 }
 
-export const MIN_PASSWORD_LENGTH = 10;
+export { MIN_PASSWORD_LENGTH } from './forms/password-policy';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // argon2id with the OWASP-recommended memory (19 MiB, 2 passes): memory-hard against GPU guessing.
 const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
@@ -48,11 +49,8 @@ export class ConsoleUsers {
     if (!EMAIL.test(email) || email.length > 254) {
       throw new DomainError('bad_request', 'email must be an email address', { field: 'email' });
     }
-    if (input.password !== undefined && input.password.length < MIN_PASSWORD_LENGTH) {
-      throw new DomainError('bad_request', `password must be at least ${MIN_PASSWORD_LENGTH} characters`, {
-        field: 'password',
-      });
-    }
+    const problem = input.password === undefined ? undefined : passwordProblem(input.password);
+    if (problem) throw new DomainError('bad_request', problem, { field: 'password' });
     const passwordHash = input.password === undefined ? null : await hash(input.password, ARGON2);
     const account = new ConsoleAccount({
       id: newId('cu'),
@@ -67,7 +65,7 @@ export class ConsoleUsers {
       await this.em.insert(account);
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
-        throw new DomainError('conflict', `A console user with email ${email} already exists`);
+        throw new DomainError('conflict', `A console user with email ${email} already exists`, { field: 'email' });
       }
       throw error;
     }
@@ -80,6 +78,23 @@ export class ConsoleUsers {
     const stored = row?.passwordHash ?? (await (dummyHash ??= hash('not-a-password', ARGON2)));
     const ok = await verify(stored, password).catch(() => false);
     return ok && row?.passwordHash ? { ...toUser(row), disabled: row.disabledAt !== null } : undefined;
+  }
+
+  /** Whether `password` is the user's current one (a password change proves it first). */
+  async isPassword(userId: string, password: string): Promise<boolean> {
+    const row = await this.em.findOne(ConsoleAccount, { id: userId });
+    if (!row?.passwordHash) return false;
+    return verify(row.passwordHash, password).catch(() => false);
+  }
+
+  /** Stores a new password (the creation policy applies); sessions are the caller's to end. */
+  async setPassword(userId: string, password: string, current?: string): Promise<void> {
+    const problem = passwordProblem(password, current);
+    if (problem) throw new DomainError('bad_request', problem, { field: 'password' });
+    const passwordHash = await hash(password, ARGON2);
+    if (!(await this.em.nativeUpdate(ConsoleAccount, { id: userId }, { passwordHash }))) {
+      throw new DomainError('not_found', 'Console user was not found');
+    }
   }
 
   /** The accounts single sign-on decides between: the one linked to the identity, the one with its email. */

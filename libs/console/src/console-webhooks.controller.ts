@@ -19,7 +19,8 @@ import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
 import { ConsoleEndpointPages } from './console-endpoint-pages.service';
-import { Actor, FormBody, Redirect, field, fields } from './console-request';
+import { Actor, FormBody, Redirect, ShowOnce, ShownOnce, field, fields } from './console-request';
+import type { Flash } from './console-flashes.store';
 import { checked, validated } from './form-validation';
 import { deliveryPage } from './views/delivery.page';
 import { deleteEndpointPage, endpointPage, webhooksPage } from './views/webhooks.page';
@@ -30,11 +31,17 @@ import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 /** Most events one "Replay selected" sends: a page of deliveries. */
 const MAX_REPLAY = 100;
 const NOTICES: Record<string, string> = {
+  added: 'Endpoint added.',
+  rotated: 'Secret rotated: sign-checks with the old secret fail from now on.',
   saved: 'Endpoint saved.',
   deleted: 'Endpoint deleted.',
   'test-sent': 'Test event queued: its delivery appears below within seconds.',
   replayed: 'Replay queued: the deliveries are due now and go out from the delivery workers.',
 };
+
+/** A signing secret (new endpoint, rotation) waits for the endpoint's page in a one-time flash. */
+const secretOnce = (ws: string, endpointId: string, secret: string | undefined, rotated: boolean) =>
+  new ShowOnce({ kind: 'webhook_secret', workspaceId: ws, endpointId, secret: secret ?? '', rotated }, `/console/w/${ws}/webhooks/${endpointId}`);
 
 /** Webhook endpoints, deliveries and replays through the same use cases as /v1/webhook-endpoints and /v1/events. */
 @ConsoleController()
@@ -62,21 +69,15 @@ export class ConsoleWebhooksController {
     return webhooksPage(actor, w, await this.pages.list(ws), notice ? NOTICES[notice] : undefined);
   }
 
-  /** The secret is in this answer only. */
+  /** Post, redirect, show once: the secret waits for the endpoint's page in a one-time flash; a reload adds nothing. */
   @Audited('webhook_endpoint.created')
   @ConsoleAccess('write')
   @Post('w/:ws/webhooks')
-  async create(
-    @Actor() actor: ConsoleActor,
-    @AuditNote() note: AuditNoteFn,
-    @Workspace() w: WorkspaceContext,
-    @Param('ws') ws: string,
-    @Body() body: FormBody,
-  ) {
+  async create(@AuditNote() note: AuditNoteFn, @Param('ws') ws: string, @Body() body: FormBody) {
     const dto = await validated(CreateWebhookEndpointDto, { url: field(body, 'url'), events: fields(body, 'events') });
     const { endpoint } = await this.createEndpoint.execute(ws, dto);
     note({ target: endpoint.id, detail: { url: endpoint.url } });
-    return endpointPage(actor, w, await this.pages.detail(ws, endpoint.id, {}, endpoint), 'Endpoint added.');
+    return secretOnce(ws, endpoint.id, endpoint.secret, false);
   }
 
   @ConsoleAccess('read')
@@ -87,10 +88,13 @@ export class ConsoleWebhooksController {
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Query() q: Record<string, string | undefined>,
+    @ShownOnce() flash?: Flash,
   ) {
     const status = DELIVERY_STATUSES.find((s) => s === q.status);
     const detail = await this.pages.detail(ws, id, { status, cursor: q.cursor });
-    return endpointPage(actor, w, detail, q.notice ? NOTICES[q.notice] : undefined);
+    const shown = flash?.kind === 'webhook_secret' && flash.endpointId === id ? flash : undefined;
+    if (!shown) return endpointPage(actor, w, detail, q.notice ? NOTICES[q.notice] : undefined);
+    return endpointPage(actor, w, { ...detail, secret: shown.secret }, NOTICES[shown.rotated ? 'rotated' : 'added']);
   }
 
   @ConsoleAccess('read')
@@ -131,19 +135,9 @@ export class ConsoleWebhooksController {
   @Audited('webhook_endpoint.secret_rotated')
   @ConsoleAccess('write')
   @Post('w/:ws/webhooks/:id/rotate')
-  async rotate(
-    @Actor() actor: ConsoleActor,
-    @Workspace() w: WorkspaceContext,
-    @Param('ws') ws: string,
-    @Param('id') id: string,
-  ) {
+  async rotate(@Param('ws') ws: string, @Param('id') id: string) {
     const { endpoint } = await this.rotateSecret.execute(ws, id);
-    return endpointPage(
-      actor,
-      w,
-      await this.pages.detail(ws, id, {}, endpoint),
-      'Secret rotated: sign-checks with the old secret fail from now on.',
-    );
+    return secretOnce(ws, id, endpoint.secret, true);
   }
 
   /** A `webhook_endpoint.test` event through the outbox, as POST /v1/webhook-endpoints/{id}/test sends. */

@@ -3,7 +3,8 @@ import { DomainError } from '@app/kernel';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
-import { Actor, FormBody, Redirect, field } from './console-request';
+import { Actor, FormBody, Redirect, ShowOnce, ShownOnce, field } from './console-request';
+import type { Flash } from './console-flashes.store';
 import { ConsoleWorkspaces } from './console-workspaces.service';
 import { keysPage, revokeKeyPage } from './views/keys.page';
 import { overviewPage, workspacesPage } from './views/workspaces.page';
@@ -18,6 +19,10 @@ const NOTICES: Record<string, string> = {
   'key-revoked': 'The key is revoked: calls with it are refused from now on.',
   'card-saved': 'Card saved: purchases, renewals and new domains are charged to it from now on.',
 };
+
+/** A new key waits for the keys page in a one-time flash, never in a URL. */
+const keyOnce = (ws: string, id: string, key: string, name: string | null) =>
+  new ShowOnce({ kind: 'api_key', workspaceId: ws, id, key, name }, `/console/w/${ws}/keys`);
 
 /** Workspaces and their API keys; writes go through the same AdminUseCases as /admin. */
 @ConsoleController()
@@ -48,9 +53,7 @@ export class ConsoleWorkspacesController {
       target: issued.workspace.id,
       detail: { name, firstKey: issued.apiKeyId },
     });
-    const w = await this.workspaces.context(actor, issued.workspace.id);
-    const { apiKeys } = await this.admin.getWorkspace(w.id);
-    return keysPage(actor, w, apiKeys, { key: issued.apiKey, id: issued.apiKeyId });
+    return keyOnce(issued.workspace.id, issued.apiKeyId, issued.apiKey, null);
   }
 
   @ConsoleAccess('read')
@@ -74,25 +77,27 @@ export class ConsoleWorkspacesController {
     @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Query('notice') notice?: string,
+    @ShownOnce() flash?: Flash,
   ) {
+    const created = flash?.kind === 'api_key' && flash.workspaceId === ws ? flash : undefined;
     const { apiKeys } = await this.admin.getWorkspace(ws);
-    return keysPage(actor, w, apiKeys, undefined, notice ? NOTICES[notice] : undefined);
+    return keysPage(actor, w, apiKeys, created, notice ? NOTICES[notice] : undefined);
   }
 
-  /** The key is in this answer only: a page, never a redirect with the key in a URL. */
+  /** Post, redirect, show once (keyOnce): a reload of the page shows the list, not a second key. */
   @Audited('api_key.created')
   @ConsoleAccess('write')
   @Post('w/:ws/keys')
   async createKey(
     @Actor() actor: ConsoleActor,
     @AuditNote() note: AuditNoteFn,
-    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
+    @Body() body: FormBody,
   ) {
-    const issued = await this.admin.issueKey(ws);
-    note({ target: issued.apiKeyId });
-    const { apiKeys } = await this.admin.getWorkspace(ws);
-    return keysPage(actor, w, apiKeys, { key: issued.apiKey, id: issued.apiKeyId });
+    const name = field(body, 'name')?.trim().slice(0, 100) || undefined;
+    const issued = await this.admin.issueKey(ws, name);
+    note({ target: issued.apiKeyId, detail: name ? { name } : {} });
+    return keyOnce(ws, issued.apiKeyId, issued.apiKey, name ?? null);
   }
 
   @ConsoleAccess('write')

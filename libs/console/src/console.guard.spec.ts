@@ -29,7 +29,13 @@ function contextOf(handler: () => unknown) {
 
 describe('ConsoleGuard', () => {
   // Sessions, users and workspaces are not reached by these two decisions.
-  const guard = new ConsoleGuard(new Reflector(), undefined as never, undefined as never, undefined as never);
+  const guard = new ConsoleGuard(
+    new Reflector(),
+    undefined as never,
+    undefined as never,
+    undefined as never,
+    undefined as never,
+  );
 
   it('refuses a console route that declares no access, before looking at any session', async () => {
     await expect(guard.canActivate(contextOf(Pages.prototype.forgotten))).rejects.toMatchObject({

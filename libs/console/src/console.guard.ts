@@ -7,6 +7,8 @@ import { CONSOLE_ACCESS } from './console-access';
 import { ConsoleSessions } from './console-sessions.store';
 import { ConsoleUsers } from './console-users.store';
 import { ConsoleWorkspaces } from './console-workspaces.service';
+import { ConsoleFlashes } from './console-flashes.store';
+import { returnAfterPost } from './safe-next';
 import { SESSION_COOKIE, parseCookies } from './cookies';
 import { ConsoleRequest, FormBody, SignInRequired, field } from './console-request';
 
@@ -33,6 +35,7 @@ export class ConsoleGuard implements CanActivate {
     private readonly sessions: ConsoleSessions,
     private readonly users: ConsoleUsers,
     private readonly workspaces: ConsoleWorkspaces,
+    private readonly flashes: ConsoleFlashes,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -49,7 +52,12 @@ export class ConsoleGuard implements CanActivate {
     if (level === 'anonymous') return true;
     const token = parseCookies(request.headers.cookie as string | undefined)[SESSION_COOKIE];
     const session = token ? await this.sessions.resolve(token) : undefined;
-    if (!session) throw new SignInRequired(SAFE_METHODS.has(request.method) ? request.url : '/console');
+    if (!session) {
+      // A form posted after the session ended returns to the page it was posted from (its Referer).
+      const safe = SAFE_METHODS.has(request.method);
+      if (safe) throw new SignInRequired(request.url, token ? 'session-ended' : undefined);
+      throw new SignInRequired(returnAfterPost(request.headers.referer as string | undefined), 'form-not-saved');
+    }
     if (!SAFE_METHODS.has(request.method)) {
       const sent = field(request.body as FormBody, '_csrf') ?? (request.headers['x-csrf-token'] as string | undefined);
       if (!sameToken(sent, session.csrfToken)) {
@@ -69,6 +77,9 @@ export class ConsoleGuard implements CanActivate {
     const ws = level === 'read' || level === 'write' ? request.params?.ws : undefined;
     requireAccess(level, actor, ws);
     if (ws) request.consoleWorkspace = await this.workspaces.context(actor, ws);
+    // A create-once page's secret, taken as it is shown: a reload finds it gone.
+    const shown = SAFE_METHODS.has(request.method) ? request.query?.shown : undefined;
+    if (typeof shown === 'string') request.consoleFlash = await this.flashes.take(session.hash, shown);
     return true;
   }
 }

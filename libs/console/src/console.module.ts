@@ -1,3 +1,5 @@
+import { ConsoleAccountController } from './account/console-account.controller';
+import { ConsoleFlashes } from './console-flashes.store';
 import { AdminModule } from '@app/admin';
 import { ConnectSessionsModule } from '@app/connect-sessions';
 import { DomainsApiModule } from '@app/domains';
@@ -70,6 +72,7 @@ import { WorkspaceCards } from './billing/workspace-cards.service';
     ConsoleSsoController,
     ConsoleUsersController,
     ConsoleSearchController,
+    ConsoleAccountController,
     ConsoleCardController,
     // Last: the wildcard answers only what no other console route does.
     ConsoleNotFoundController,
@@ -89,6 +92,7 @@ import { WorkspaceCards } from './billing/workspace-cards.service';
     ConsoleUserAdmin,
     ConsoleEndpointPages,
     ConsoleDomainPages,
+    ConsoleFlashes,
     ConsoleAuditor,
     WorkspaceCards,
     // API and admin changes are audited too (api-audit.routes.ts); global, as they are other modules' routes.

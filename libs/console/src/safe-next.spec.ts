@@ -1,4 +1,4 @@
-import { safeNext } from './safe-next';
+import { returnAfterPost, safeNext } from './safe-next';
 
 describe('safeNext', () => {
   it.each([
@@ -44,5 +44,19 @@ describe('safeNext', () => {
       const out = safeNext(`/console/x${String.fromCharCode(code)}y`);
       expect(out).toMatch(/^[\x21-\x7e]+$/);
     }
+  });
+});
+
+describe('returnAfterPost', () => {
+  it.each([
+    ['http://127.0.0.1:3000/console/w/ws_1/domains', '/console/w/ws_1/domains'],
+    ['https://console.example.com/console/users?after=a%40b.com', '/console/users?after=a%40b.com'],
+    ['https://evil.example/console/w/ws_1/keys', '/console/w/ws_1/keys'],
+    ['https://evil.example/phish', '/console'],
+    ['http://127.0.0.1:3000//evil.com/console', '/console'],
+    ['not a url', '/console'],
+    [undefined, '/console'],
+  ])('%j returns to %j', (referer, expected) => {
+    expect(returnAfterPost(referer)).toBe(expected);
   });
 });

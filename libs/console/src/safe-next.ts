@@ -27,3 +27,17 @@ export function safeNext(next: string | undefined): string {
   if (path !== CONSOLE_HOME && !path.startsWith(`${CONSOLE_HOME}/`)) return CONSOLE_HOME;
   return `${path}${url.search}`;
 }
+
+/**
+ * Where a form posted without a live session came from (its Referer, sent same-origin only by the
+ * console's referrer policy), as a page to return to after sign-in; the console's home otherwise.
+ */
+export function returnAfterPost(referer: string | undefined): string {
+  if (!referer) return CONSOLE_HOME;
+  try {
+    const url = new URL(referer);
+    return safeNext(`${url.pathname}${url.search}`);
+  } catch {
+    return CONSOLE_HOME;
+  }
+}

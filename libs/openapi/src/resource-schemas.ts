@@ -141,6 +141,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
   ApiKey: obj({
     id: str(),
     workspaceId: str(),
+    name: nullable(str('What a person calls the key ("production"), given at creation; null when none was')),
     hint: str(),
     createdAt: dateTime(),
     revokedAt: dateTime(true),

@@ -4,6 +4,8 @@ import type { DomainView } from '@app/domains';
 import type { HostnameCheckView } from '@app/tools';
 import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
+import type { FormProblems } from '../forms/form-problems';
+import { problemsOf } from './form-fields';
 import { WorkspaceContext, csrf, empty, layout, pager, pill, when } from './layout';
 import { ManagedDns, managedCustomerLine, managedNote } from './managed-dns.view';
 
@@ -25,6 +27,14 @@ function query(filters: DomainFilters, cursor?: string): string {
   return text ? `?${text}` : '';
 }
 
+/** The connect form sent back with what was typed and its problems; `existing`: the domain already holding the hostname here. */
+export interface ConnectForm {
+  hostname: string;
+  originUrl: string;
+  problems: FormProblems;
+  existing?: { id: string; hostname: string };
+}
+
 export function domainsPage(
   actor: ConsoleActor,
   w: WorkspaceContext,
@@ -33,8 +43,10 @@ export function domainsPage(
   nextCursor: string | null,
   paged: boolean,
   notice?: string,
+  form?: ConnectForm,
 ) {
   const base = `/console/w/${w.id}/domains`;
+  const problems = problemsOf(form?.problems, 'new');
   const filtered = Object.values(filters).some(Boolean);
   return layout({
     title: 'Domains',
@@ -52,6 +64,11 @@ export function domainsPage(
         w.canWrite
           ? html`<section class="card">
               <h2>Connect a domain</h2>
+              ${problems.above(
+                form?.existing
+                  ? html`<a href="${base}/${form.existing.id}">Open ${form.existing.hostname}</a>`
+                  : undefined,
+              )}
               <form method="post" action="${base}" class="filters">
                 ${csrf(actor)}
                 <div class="field">
@@ -63,11 +80,23 @@ export function domainsPage(
                     required
                     maxlength="253"
                     placeholder="shop.customer.com"
+                    value="${form?.hostname ?? ''}"
+                    ${problems.attrs('hostname')}
                   />
+                  ${problems.under('hostname')}
                 </div>
                 <div class="field grow">
                   <label for="new-origin">Origin URL <span class="hint">(where traffic goes)</span></label
-                  ><input id="new-origin" name="originUrl" type="url" required placeholder="https://app.example.com" />
+                  ><input
+                    id="new-origin"
+                    name="originUrl"
+                    type="url"
+                    required
+                    placeholder="https://app.example.com"
+                    value="${form?.originUrl ?? ''}"
+                    ${problems.attrs('originUrl')}
+                  />
+                  ${problems.under('originUrl')}
                 </div>
                 <button type="submit">Connect domain</button>
               </form>

@@ -4,6 +4,7 @@ import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
 
 export interface KeyRow {
   id: string;
+  name: string | null;
   hint: string;
   createdAt: string;
   revokedAt: string | null;
@@ -20,7 +21,7 @@ export function keysPage(
   actor: ConsoleActor,
   w: WorkspaceContext,
   keys: KeyRow[],
-  created?: { key: string; id: string },
+  created?: { key: string; id: string; name: string | null },
   notice?: string,
 ) {
   const base = `/console/w/${w.id}/keys`;
@@ -37,12 +38,27 @@ export function keysPage(
             Keys call <code>/v1</code> from your servers. They are shown once, when created; keep them out of browsers.
           </p>
         </div>
-        ${w.canWrite ? html`<form method="post" action="${base}">${csrf(actor)}<button type="submit">Create API key</button></form>` : ''}
       </div>
+      ${
+        w.canWrite
+          ? html`<section class="card">
+              <h2>New API key</h2>
+              <form method="post" action="${base}" class="filters">
+                ${csrf(actor)}
+                <div class="field grow">
+                  <label for="key-name">Name <span class="hint">(optional: where it is used, e.g. production)</span></label
+                  ><input id="key-name" name="name" type="text" maxlength="100" autocomplete="off" />
+                </div>
+                <button type="submit">Create API key</button>
+              </form>
+            </section>`
+          : ''
+      }
       ${
         created
           ? html`<div class="secret" role="status">
-              <strong>Your new API key</strong> — copy it now, it will not be shown again.
+              <strong>Your new API key${created.name ? html` “${created.name}”` : ''}</strong> — copy it now, it will
+              not be shown again.
               <code id="new-key">${created.key}</code
               ><button type="button" class="secondary" data-copy="new-key" hidden>Copy</button>
             </div>`
@@ -66,7 +82,10 @@ export function keysPage(
                   ${keys.map(
                     (k) =>
                       html`<tr>
-                        <td><code>${k.hint}</code><br /><code class="muted">${k.id}</code></td>
+                        <td>
+                          ${k.name ? html`<strong>${k.name}</strong><br />` : html`<span class="muted">Unnamed</span><br />`}
+                          <code>${k.hint}</code> <code class="muted">${k.id}</code>
+                        </td>
                         <td>${pill(k.revokedAt ? 'revoked' : 'active')}</td>
                         <td>${when(k.createdAt)}</td>
                         <td>${lastUsed(k.lastUsedAt)}</td>
@@ -102,7 +121,7 @@ export function revokeKeyPage(actor: ConsoleActor, w: WorkspaceContext, key: Key
     workspace: w,
     section: 'keys',
     body: html`<section class="card error-card">
-      <h1>Revoke the key ending <code>${key.hint}</code>?</h1>
+      <h1>Revoke ${key.name ? html`“${key.name}”, ` : ''}the key ending <code>${key.hint}</code>?</h1>
       <p class="lead">
         Every call with it is refused from now on; this cannot be undone. It was last used: ${lastUsed(key.lastUsedAt)}.
         ${activeKeys <= 1 ? html`<strong>It is this workspace's only active key.</strong>` : ''}

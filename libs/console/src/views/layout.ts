@@ -78,7 +78,8 @@ function phoneMenu(options: LayoutOptions): Html {
 }
 
 const signOutForms = (actor: ConsoleActor) =>
-  html`<form method="post" action="/console/sign-out">${csrf(actor)}<button class="link">Sign out</button></form>
+  html`<a class="link" href="/console/account">Your account</a>
+    <form method="post" action="/console/sign-out">${csrf(actor)}<button class="link">Sign out</button></form>
     <form method="post" action="/console/sign-out-everywhere">
       ${csrf(actor)}<button class="link">Sign out everywhere</button>
     </form>`;

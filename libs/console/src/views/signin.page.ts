@@ -8,6 +8,8 @@ export interface SignInOptions {
   email?: string;
   setupAvailable: boolean;
   notice?: string;
+  /** Why the user is here (their session ended; a form was not saved): shown in the card, above the form. */
+  warning?: string;
   /** Single sign-on, when configured: the button's name and where it starts. */
   sso?: { name: string; href: string };
 }
@@ -20,6 +22,7 @@ export function signInPage(o: SignInOptions) {
       <h1>Sign in</h1>
       <p class="lead">to the Custom Domains console</p>
       ${o.error ? html`<div class="notice bad error-card" role="alert">${o.error}</div>` : ''}
+      ${o.warning && !o.error ? html`<div class="notice bad" role="status">${o.warning}</div>` : ''}
       ${
         o.sso
           ? html`<p><a class="button sso" href="${o.sso.href}">Sign in with ${o.sso.name}</a></p>

@@ -6,10 +6,18 @@ import { pill } from './layout';
 /** Form parts shared by the users list and a user's page. */
 export type Choice = { id: string; name: string };
 
-export const workspaceSelect = (id: string, choices: Choice[], optional: boolean) =>
-  html`<select id="${id}" name="workspaceId" ${optional ? '' : html`required`}>
+export const workspaceSelect = (
+  id: string,
+  choices: Choice[],
+  optional: boolean,
+  selected?: string,
+  attrs: Html = html``,
+) =>
+  html`<select id="${id}" name="workspaceId" ${optional ? '' : html`required`} ${attrs}>
     ${optional ? html`<option value="">No workspace (operators see all)</option>` : ''}
-    ${choices.map((w) => html`<option value="${w.id}">${w.name} (${w.id})</option>`)}
+    ${choices.map(
+      (w) => html`<option value="${w.id}" ${w.id === selected ? html`selected` : ''}>${w.name} (${w.id})</option>`,
+    )}
   </select>`;
 
 export const roleSelect = (id: string, selected: string = 'member') =>

@@ -1,15 +1,37 @@
 import { ConsoleActor } from '../access';
 import { UserRow } from '../console-user-admin.store';
 import { html } from '../html';
-import { csrf, layout, pill, when } from './layout';
+import type { FormProblems } from '../forms/form-problems';
+import { problemsOf } from './form-fields';
+import { csrf, layout, pager, pill, when } from './layout';
 import { Choice, roleOf, roleSelect, status, workspaceSelect } from './user-fields';
+
+/** The new-user form sent back with what was typed (never the password) and its problems. */
+export interface NewUserForm {
+  email: string;
+  name: string;
+  workspaceId: string;
+  role: string;
+  operator: boolean;
+  problems: FormProblems;
+}
+
+/** One page of users (by email), with the keyset pager's links. */
+export interface UsersPageOf {
+  users: UserRow[];
+  next?: string;
+  first?: string;
+}
 
 export function usersPage(
   actor: ConsoleActor,
-  users: UserRow[],
+  list: UsersPageOf,
   choices: Choice[],
   created?: { email: string; id: string; password?: string },
+  form?: NewUserForm,
 ) {
+  const { users } = list;
+  const problems = problemsOf(form?.problems, 'u');
   return layout({
     title: 'Users',
     actor,
@@ -40,38 +62,67 @@ export function usersPage(
       }
       <section class="card">
         <h2>New user</h2>
+        ${problems.above()}
         <form method="post" action="/console/users">
           ${csrf(actor)}
           <div class="grid">
             <div class="field">
               <label for="u-email">Email</label>
-              <input id="u-email" name="email" type="email" required maxlength="254" autocomplete="off" />
+              <input
+                id="u-email"
+                name="email"
+                type="email"
+                required
+                maxlength="254"
+                autocomplete="off"
+                value="${form?.email ?? ''}"
+                ${problems.attrs('email')}
+              />
+              ${problems.under('email')}
             </div>
             <div class="field">
               <label for="u-name">Name <span class="hint">(optional)</span></label>
-              <input id="u-name" name="name" type="text" maxlength="200" autocomplete="off" />
+              <input
+                id="u-name"
+                name="name"
+                type="text"
+                maxlength="200"
+                autocomplete="off"
+                value="${form?.name ?? ''}"
+              />
             </div>
             <div class="field">
               <label for="u-password"
                 >Initial password <span class="hint">(blank: one is generated and shown once)</span></label
               >
-              <input id="u-password" name="password" type="password" minlength="10" autocomplete="new-password" />
+              <input
+                id="u-password"
+                name="password"
+                type="password"
+                minlength="10"
+                autocomplete="new-password"
+                ${problems.attrs('password')}
+              />
+              ${problems.under('password')}
             </div>
           </div>
           <div class="grid">
             <div class="field">
               <label for="u-workspace">Workspace</label>
-              ${workspaceSelect('u-workspace', choices, true)}
+              ${workspaceSelect('u-workspace', choices, true, form?.workspaceId, problems.attrs('workspaceId'))}
+              ${problems.under('workspaceId')}
             </div>
             <div class="field">
               <label for="u-role">Role in that workspace</label>
-              ${roleSelect('u-role')}
+              ${roleSelect('u-role', form?.role)}
             </div>
             <div class="field">
               <label for="u-operator">Operator</label>
               <select id="u-operator" name="operator">
                 <option value="no">No: only the workspace above</option>
-                <option value="yes">Yes: every workspace, the cluster and users</option>
+                <option value="yes" ${form?.operator ? html`selected` : ''}>
+                  Yes: every workspace, the cluster and users
+                </option>
               </select>
             </div>
           </div>
@@ -115,6 +166,7 @@ export function usersPage(
             )}
           </tbody>
         </table>
-      </div>`,
+      </div>
+      ${pager({ first: list.first, next: list.next })}`,
   });
 }

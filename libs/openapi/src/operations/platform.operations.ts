@@ -51,6 +51,15 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     // An unknown workspaceId; an e-mail address that already has a user.
     errors: ['not_found', 'conflict'],
   },
+  'POST /admin/console-users/password': {
+    summary:
+      "Set a console user's password, or generate a one-time one (answered once); every session of the user ends (`npm run admin -- set-password` / `reset-password`)",
+    response: obj(
+      { user: freeForm, oneTimePassword: str('Only when no password was sent'), sessionsEnded: int() },
+      ['oneTimePassword'],
+    ),
+    errors: ['not_found'],
+  },
   'GET /admin/cluster': {
     summary: 'Actor cluster: nodes, shards owned, resident actors',
     response: obj({ shardCount: int(), unowned: int(), nodes: arrayOf(freeForm) }),

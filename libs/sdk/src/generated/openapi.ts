@@ -74,6 +74,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/console-users/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set a console user's password, or generate a one-time one (answered once); every session of the user ends (`npm run admin -- set-password` / `reset-password`) */
+    post: operations['ConsoleUsersAdmin_setPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/workspaces': {
     parameters: {
       query?: never;
@@ -1136,6 +1153,9 @@ export interface components {
       name?: string;
       value: string;
     };
+    IssueKeyDto: {
+      name?: string;
+    };
     NameserversDto: {
       nameservers: string[];
     };
@@ -1173,6 +1193,11 @@ export interface components {
     };
     RotateSecretDto: {
       overlapSeconds?: number;
+    };
+    SetConsolePasswordDto: {
+      /** Format: email */
+      email: string;
+      password?: string;
     };
     SetPaymentMethodDto: {
       paymentMethod: string;
@@ -1380,6 +1405,8 @@ export interface components {
     ApiKey: {
       id: string;
       workspaceId: string;
+      /** @description What a person calls the key ("production"), given at creation; null when none was */
+      name: string | null;
       hint: string;
       /** Format: date-time */
       createdAt: string;
@@ -2125,6 +2152,108 @@ export interface operations {
       };
     };
   };
+  ConsoleUsersAdmin_setPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SetConsolePasswordDto'];
+      };
+    };
+    responses: {
+      /** @description Set a console user's password, or generate a one-time one (answered once); every session of the user ends (`npm run admin -- set-password` / `reset-password`) */
+      200: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            user: {
+              [key: string]: unknown;
+            };
+            /** @description Only when no password was sent */
+            oneTimePassword?: string;
+            sessionsEnded: number;
+          };
+        };
+      };
+      /** @description `bad_request` */
+      400: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden` */
+      403: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_found` */
+      404: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `internal_error` */
+      500: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `service_unavailable` */
+      503: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   Admin_listWorkspaces: {
     parameters: {
       query?: never;
@@ -2368,7 +2497,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['IssueKeyDto'];
+      };
+    };
     responses: {
       /** @description Create an API key (shown once) */
       201: {
@@ -2412,6 +2545,16 @@ export interface operations {
       };
       /** @description `not_found` */
       404: {
+        headers: {
+          'x-service-request-id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
           [name: string]: unknown;
