@@ -257,4 +257,72 @@ describe('the console: buying, renewing and paying', () => {
     expect(customer).not.toContain('We set up the DNS');
     await page.context().close();
   });
+
+  it('buys a domain from the console: availability and price, registrant, a confirmation, once (post, redirect, get)', async () => {
+    for (const [device, viewport] of VIEWPORTS) {
+      const hostname = uniqueDomain(`buy${device}`);
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/purchases`);
+      await page.getByRole('link', { name: 'Buy a domain' }).click();
+      const taken = uniqueDomain('taken');
+      await page.getByLabel('Domain', { exact: true }).fill(taken);
+      await page.getByRole('button', { name: 'Check availability' }).click();
+      expect(squash(await page.locator('#availability').textContent())).toBe(
+        `${taken} is not available: it is registered already, or its TLD is not offered.`,
+      );
+      await page.getByLabel('Domain', { exact: true }).fill(hostname);
+      await page.getByRole('button', { name: 'Check availability' }).click();
+      const check = (
+        await request(t.server).get('/v1/domain-purchases/check').query({ hostname }).set(auth()).expect(200)
+      ).body as { available: boolean; totalCents: number };
+      expect(check.available).toBe(true);
+      expect(squash(await page.locator('#availability').textContent())).toBe(
+        `${hostname} is available: ${(check.totalCents / 100).toFixed(2)} USD for the first year.`,
+      );
+
+      const registration = page.locator('form[action$="/purchases/buy"][method="post"]');
+      for (const [name, value] of Object.entries(REGISTRANT)) {
+        await registration.locator(`[name="${name}"]`).fill(name === 'email' ? 'ada-at-example.com' : value);
+      }
+      await page.getByRole('button', { name: 'Review the purchase…' }).click();
+      const email = page.getByLabel('Email');
+      expect(await email.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('#buy-registrant-email-problem').textContent()).toBe('email must be an email address');
+      expect(await email.inputValue()).toBe('ada-at-example.com');
+      expect(await page.getByLabel('City').inputValue()).toBe(REGISTRANT.city);
+      await consoleShot(page, `buy-refused-${device}`);
+
+      await email.fill(REGISTRANT.email);
+      await page.getByRole('button', { name: 'Review the purchase…' }).click();
+      await page.getByRole('heading', { name: `Buy ${hostname} for 1 year?` }).waitFor();
+      const terms = squash(await page.locator('#purchase-terms').textContent());
+      expect(cents(terms)).toBe(check.totalCents);
+      expect(terms).toContain('Charged to Visa ending 4242');
+      expect(terms).toContain('Ada Lovelace, ada@example.com');
+      await consoleShot(page, `buy-confirm-${device}`);
+      const charged = intents().length;
+      const form = await page
+        .locator('form', { has: page.getByRole('button', { name: /^Pay / }) })
+        .evaluate((f: any) => Object.fromEntries(new (globalThis as any).FormData(f)));
+      await page.getByRole('button', { name: `Pay ${(check.totalCents / 100).toFixed(2)} USD and buy` }).click();
+      await page.getByRole('heading', { name: hostname, level: 1 }).waitFor();
+      expect(page.url()).toMatch(/\/purchases\/pur_\w+\?notice=bought$/);
+      await consoleShot(page, `bought-${device}`);
+
+      // A reload, and the same form sent again, buy nothing more.
+      await page.reload();
+      const resent = await page.request.post(`${base}/console/w/${ws}/purchases/buy`, { form, maxRedirects: 0 });
+      expect(resent.status()).toBe(303);
+      expect(resent.headers().location).toBe(new URL(page.url()).pathname + new URL(page.url()).search);
+      expect(intents().length).toBe(charged + 1);
+      const listed = (await request(t.server).get('/v1/domain-purchases').query({ hostname }).set(auth()).expect(200))
+        .body.purchases as { status: string; totalCents: number }[];
+      expect(listed).toEqual([expect.objectContaining({ status: 'completed', totalCents: check.totalCents })]);
+      await page.context().close();
+    }
+    const page = await pageAt(VIEWPORTS[0][1]);
+    await page.goto(`${base}/console/audit?action=purchase.bought`);
+    expect(await page.locator('tbody tr').count()).toBe(2);
+    await page.context().close();
+  });
 });

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.deleted',
   'webhook_endpoint.test_sent',
   'event.replayed',
+  'purchase.bought',
   'purchase.renewed',
   'purchase.auto_renew_set',
   'purchase.nameservers_set',

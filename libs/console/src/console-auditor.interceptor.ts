@@ -5,10 +5,12 @@ import { Observable, mergeMap } from 'rxjs';
 import { AuditAction, ConsoleAudit } from './console-audit.store';
 import { CONSOLE_AUDITED } from './console-audited';
 import { ConsoleRequest, PageWithStatus } from './console-request';
+import { ReplayRedirect } from './console-replay';
 
 /**
  * Writes the audit entry a route declares with `@Audited`, after the handler succeeded: a thrown error,
- * a form shown again with its problem (PageWithStatus) or a refusal page (status 400+) changed nothing.
+ * a form shown again with its problem (PageWithStatus), a resent form (ReplayRedirect) or a refusal page
+ * (status 400+) changed nothing.
  */
 @Injectable()
 export class ConsoleAuditor implements NestInterceptor {
@@ -24,7 +26,8 @@ export class ConsoleAuditor implements NestInterceptor {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     return next.handle().pipe(
       mergeMap(async (result: unknown) => {
-        if (result instanceof PageWithStatus || reply.statusCode >= 400) return result;
+        if (result instanceof PageWithStatus || result instanceof ReplayRedirect || reply.statusCode >= 400)
+          return result;
         for (const note of request.auditNotes ?? [{}]) {
           const actor = note.actor ?? request.consoleActor?.user.email;
           if (!actor) continue;

@@ -27,12 +27,15 @@ import type { WorkspaceContext } from './views/layout';
 import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 import { RenewConfirmation, renewConfirmPage } from './views/renew-confirm.page';
 import { money } from './views/purchase-money.view';
+import { ReplayRedirect } from './console-replay';
 import { WorkspaceCards } from './billing/workspace-cards.service';
 import { cardOnFileText } from './billing/card.page';
 
 const PAGE_SIZE = 25;
 const NOTICES: Record<string, string> = {
   renewed: 'Renewed: the new expiry is below.',
+  bought: 'Bought: the domain is registered and the card was charged.',
+  'not-bought': 'The purchase did not go through: what happened, and what was charged, is below.',
   'auto-renew-on': 'Auto-renew is on.',
   'auto-renew-off': 'Auto-renew is off: the domain lapses at its expiry unless renewed by hand.',
   nameservers: 'Nameservers saved. Changes can take up to 24 hours to reach every resolver.',
@@ -148,11 +151,13 @@ export class ConsolePurchasesController {
       // A price that moved after it was confirmed is confirmed again, not charged (a replayed key was charged already).
       const confirmed = Number(field(body, 'confirmedTotalCents'));
       const again = await this.confirmation(ws, id, dto.years, field(body, 'requestKey'));
-      if (!(await this.dns.renewalKnown(ws, id, key)) && again.quote.totalCents !== confirmed) {
+      const replay = await this.dns.renewalKnown(ws, id, key);
+      if (!replay && again.quote.totalCents !== confirmed) {
         again.problem = `The price changed since it was shown: it is now ${money(again.quote.totalCents, again.quote.currency)}. Nothing was charged; confirm the new price to renew.`;
         return new PageWithStatus(409, renewConfirmPage(actor, w, again));
       }
       const { renewal } = await this.renewals.execute(ws, id, dto.years, key);
+      if (replay) return new ReplayRedirect(`/console/w/${ws}/purchases/${id}?notice=renewed`);
       note({
         detail: {
           years: dto.years,

@@ -1,6 +1,13 @@
 import { statusOf } from '@app/http';
 import { DomainError } from '@app/kernel';
-import { PurchaseQueries, PurchaseRepository, PutDnsRecordsDto, toPurchaseView, toRenewalView } from '@app/purchases';
+import {
+  PurchaseQueries,
+  PurchaseRepository,
+  purchaseIdFor,
+  PutDnsRecordsDto,
+  toPurchaseView,
+  toRenewalView,
+} from '@app/purchases';
 import { Registrar } from '@app/registrar';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
@@ -58,6 +65,18 @@ export class ConsolePurchases {
     const { records } = await this.purchases.list(workspaceId, { hostname, status: ['completed'], limit: 5 });
     const record = records.find((r) => r.saga.connectedDomainId === domainId && !r.nameservers.length);
     return record && { purchaseId: record.id, hostname: record.hostname };
+  }
+
+  /** Whether a purchase was made with this Idempotency-Key already (a resent buy form answers it, buying nothing). */
+  async boughtWith(workspaceId: string, idempotencyKey: string): Promise<boolean> {
+    const id = purchaseIdFor(workspaceId, idempotencyKey);
+    return this.purchases.get(workspaceId, id).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof DomainError && error.code === 'not_found') return false;
+        throw error;
+      },
+    );
   }
 
   /** Whether a renewal was started with this request key already (a replay answers it, charging nothing more). */

@@ -44,6 +44,7 @@ import { ConsoleAuditor } from './console-auditor.interceptor';
 import { PaymentsModule } from '@app/payments';
 import { ConsoleCardController } from './billing/console-card.controller';
 import { WorkspaceCards } from './billing/workspace-cards.service';
+import { ConsoleBuyController } from './buying/console-buy.controller';
 
 /** The web console under /console (api, standalone): pages over the same use cases as /v1. */
 @Module({
@@ -74,6 +75,7 @@ import { WorkspaceCards } from './billing/workspace-cards.service';
     ConsoleSearchController,
     ConsoleAccountController,
     ConsoleCardController,
+    ConsoleBuyController,
     // Last: the wildcard answers only what no other console route does.
     ConsoleNotFoundController,
   ],

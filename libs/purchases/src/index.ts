@@ -2,6 +2,8 @@
 export { PurchasesApiModule, PurchasesNodeModule } from './purchases.module';
 // The api's use cases, DTOs and reads, shared with the console.
 export { PurchaseQueries } from './api/purchase-queries.usecase';
+export { CreatePurchase } from './api/create-purchase.usecase';
+export { purchaseIdFor } from './api/purchase-input';
 export { RenewPurchase } from './api/renew-purchase.usecase';
 export { SetAutoRenew } from './api/set-auto-renew.usecase';
 export { SetNameservers } from './api/set-nameservers.usecase';
@@ -9,7 +11,7 @@ export { ConnectPurchase } from './api/connect-purchase.usecase';
 export { PurchaseRepository } from './store/purchase.repository';
 export { PutDnsRecordsDto } from './api/dto/dns-records.dto';
 export { RenewPurchaseDto } from './api/dto/purchase-requests.dto';
-export { AutoConnectDto } from './api/dto/create-purchase.dto';
+export { AutoConnectDto, CreatePurchaseDto } from './api/dto/create-purchase.dto';
 export { toPurchaseView, toRenewalView, type PurchaseView } from './model/purchase.view';
 export type { RenewalQuote } from './model/renewal-quote';
 export { PURCHASE_KIND, purchaseProtocol } from './model/purchase.protocol';

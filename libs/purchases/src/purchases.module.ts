@@ -39,7 +39,15 @@ import { SAGA_STEP_LISTENER, SagaStepListener, noSagaStepListener } from './saga
     PurchaseRepository,
   ],
   // The console calls the same use cases as /v1/domain-purchases.
-  exports: [PurchaseRepository, PurchaseQueries, RenewPurchase, SetAutoRenew, SetNameservers, ConnectPurchase],
+  exports: [
+    PurchaseRepository,
+    PurchaseQueries,
+    CreatePurchase,
+    RenewPurchase,
+    SetAutoRenew,
+    SetNameservers,
+    ConnectPurchase,
+  ],
 })
 export class PurchasesApiModule {}
 

@@ -40,6 +40,7 @@ export function purchasesPage(
           <h1>Domain purchases</h1>
           <p class="lead">Domains bought through the registrar: renewals, nameservers and their DNS records.</p>
         </div>
+        ${w.canWrite ? html`<div class="actions"><a class="button" href="${base}/buy">Buy a domain</a></div>` : ''}
       </div>
       <form method="get" action="${base}" class="filters" role="search" aria-label="Filter purchases">
         <div class="field">

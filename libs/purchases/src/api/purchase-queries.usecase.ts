@@ -6,7 +6,7 @@ import { PutDnsRecordsDto } from './dto/dns-records.dto';
 import { priceWithFee } from '../model/purchase-pricing';
 import { hostnameOrBadRequest } from './purchase-input';
 import { hostnameHeld } from '../store/purchase-lookups.queries';
-import { registrarFailure } from '../purchase-quote';
+import { quotePurchase, registrarFailure } from '../purchase-quote';
 import { PurchaseRecord } from '../model/purchase.record';
 import { PurchaseRepository } from '../store/purchase.repository';
 import { currentExpiry, toPurchaseView } from '../model/purchase.view';
@@ -39,6 +39,16 @@ export class PurchaseQueries {
     const price = priceWithFee(wholesale.wholesaleCents, this.fees);
     const available = availability.available && !(await hostnameHeld(this.db, hostname));
     return { hostname, available, totalCents: price.totalCents, currency: price.currency };
+  }
+
+  /**
+   * What buying `hostname` for `years` would charge now, as the purchase itself checks it (taken or held:
+   * 409 unavailable; WHOIS privacy on a TLD without it: 400), before anything is charged.
+   */
+  async purchaseQuote(input: string, years: number, whoisPrivacy: boolean) {
+    const hostname = hostnameOrBadRequest(input);
+    const price = await quotePurchase(this.db, this.registrar, this.fees, { hostname, years, whoisPrivacy });
+    return { hostname, years, ...price };
   }
 
   /**
