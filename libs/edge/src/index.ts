@@ -4,6 +4,9 @@ export type { EdgeOptions } from './edge.options';
 export { RouteStore } from './route.store';
 export { EdgeReplicaWriterModule } from './replica/edge-replica-writer.module';
 export { ReplicatedRoutes } from './replica/replicated-routes';
+export { EdgeReplicaWriter } from './replica/edge-replica-writer.service';
+export { EdgeReplica } from './replica/edge-replica';
+export { EDGE_REPLICA } from './replica/replica.tokens';
 // The replica's shape and names, for benchmarks that fill a bucket without a node.
 export { replicaBucket } from './replica/nats-kv.replica';
 export { replicaKey, type ReplicaEntry } from './replica/replica-entry';

@@ -12,6 +12,8 @@ const BATCH = 500;
 const PAGE = 1_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const KEEP_LOG_HOURS = 24;
+/** A full comparison this often (each writer at a random point in the first period). */
+const RECONCILE_EVERY_MS = 6 * 3_600_000;
 
 /**
  * Copies what changed in PostgreSQL into the edge replica: tails `edge_changes` (appended by
@@ -19,7 +21,9 @@ const KEEP_LOG_HOURS = 24;
  * (or deletes it). Resumes from the checkpoint kept in the replica; without one, or when the log no
  * longer reaches back to it, loads every live domain and deletes what is not live. Several writers
  * may run (every node): each write is re-checked against PostgreSQL afterwards, so the last word is
- * always the database's, whoever wrote last.
+ * always the database's, whoever wrote last. Every few hours a writer compares every live domain
+ * with the replica (`reconcile`): what the log could not carry (a change committed after its hole
+ * was given up, a write lost with a process) is put right without a reload.
  */
 @Injectable()
 export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
@@ -31,6 +35,7 @@ export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, 
   private stopped = false;
   private failing = false;
   private prunedAt = 0;
+  private reconcileAt = Date.now() + Math.random() * RECONCILE_EVERY_MS;
   private unsubscribe?: () => void;
 
   constructor(
@@ -83,6 +88,12 @@ export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, 
         await this.queries.prune(KEEP_LOG_HOURS);
         this.prunedAt = Date.now();
       }
+      if (Date.now() >= this.reconcileAt) {
+        const fixed = await this.reconcile();
+        this.reconcileAt = Date.now() + RECONCILE_EVERY_MS;
+        if (fixed.written || fixed.deleted)
+          this.logger.warn(fixed, 'Edge replica reconciled: entries differed from PostgreSQL');
+      }
       if (this.failing) this.logger.log('Edge replica writer is copying changes again');
       this.failing = false;
     } catch (error) {
@@ -112,25 +123,48 @@ export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, 
     if (saved > 0 && saved >= range.first - 1) return new ChangeCursor(saved);
     // No checkpoint, or the log was pruned past it: start from everything live, then the log's end.
     const started = Date.now();
-    const count = await this.fullLoad();
+    const { live } = await this.copyAll(false);
     await this.replica.put(CHECKPOINT_KEY, JSON.stringify({ seq: range.last }));
-    this.logger.log(`Edge replica loaded: ${count} hostnames in ${Date.now() - started} ms`);
+    this.logger.log(`Edge replica loaded: ${live} hostnames in ${Date.now() - started} ms`);
     return new ChangeCursor(range.last);
   }
 
-  private async fullLoad(): Promise<number> {
+  /**
+   * Every live domain against the replica, writing only what differs, and deleting entries of
+   * hostnames that are not live (read again first: one created meanwhile stays). Runs between
+   * passes, so a change made meanwhile is in the log after the cursor and is copied next.
+   */
+  async reconcile(): Promise<{ written: number; deleted: number }> {
+    const { written, deleted } = await this.copyAll(true);
+    return { written, deleted };
+  }
+
+  /** Copies every live domain; `compare`: only where the replica holds something else. */
+  private async copyAll(compare: boolean): Promise<{ live: number; written: number; deleted: number }> {
     const live = new Set<string>();
+    let written = 0;
     for (let after = ''; ;) {
       const page = await this.queries.page(after, PAGE);
-      page.forEach((entry) => live.add(replicaKey(entry.hostname)));
-      await Promise.all(page.map((entry) => this.replica.put(replicaKey(entry.hostname), JSON.stringify(entry))));
+      await Promise.all(
+        page.map(async (entry) => {
+          const key = replicaKey(entry.hostname);
+          const value = JSON.stringify(entry);
+          live.add(key);
+          if (compare && (await this.replica.get(key)) === value) return;
+          written++;
+          await this.replica.put(key, value);
+        }),
+      );
       if (page.length < PAGE) break;
       after = page[page.length - 1].hostname;
     }
-    for (const key of await this.replica.keys()) {
-      if (hostnameOfKey(key) !== undefined && !live.has(key)) await this.replica.delete(key);
-    }
-    return live.size;
+    const stray = (await this.replica.keys()).filter((key) => hostnameOfKey(key) !== undefined && !live.has(key));
+    const stillLive = new Set(
+      stray.length ? (await this.queries.entries(stray.map((key) => hostnameOfKey(key)!))).map((e) => e.hostname) : [],
+    );
+    const gone = stray.filter((key) => !stillLive.has(hostnameOfKey(key)!));
+    for (const key of gone) await this.replica.delete(key);
+    return { live: live.size, written, deleted: gone.length };
   }
 
   /** Writes each hostname's entry, then reads PostgreSQL again until the replica agrees with it. */
