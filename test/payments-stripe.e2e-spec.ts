@@ -193,6 +193,29 @@ describe('Stripe payments against a fake speaking its REST API', () => {
     expect([...fake.account.refunds.values()].filter((r) => r.payment_intent === charge.chargeId)).toHaveLength(1);
   });
 
+  it('describes a saved card from GET /v1/payment_methods/{id}; an unknown id is no_payment_method, an outage unavailable', async () => {
+    await expect(payments.card('pm_card_mastercard')).resolves.toEqual({
+      paymentMethod: 'pm_card_mastercard',
+      brand: 'mastercard',
+      last4: '4444',
+      expMonth: 12,
+      expYear: expect.any(Number),
+    });
+    expect(fake.requests).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        path: '/v1/payment_methods/pm_card_mastercard',
+        authorization: `Bearer ${FAKE_STRIPE_SECRET_KEY}`,
+      }),
+    ]);
+    const unknown = await failure(payments.card('pm_doesNotExist'), PaymentDeclinedError);
+    expect(unknown).toMatchObject({ reason: 'no_payment_method', message: "No such PaymentMethod: 'pm_doesNotExist'" });
+    expect((await failure(payments.card('card 4242'), PaymentDeclinedError)).reason).toBe('no_payment_method');
+    expect(fake.requests).toHaveLength(2);
+    fake.failNext('/v1/payment_methods/pm_card_visa', { kind: 'status', status: 503 }, 3);
+    await failure(payments.card('pm_card_visa'), PaymentUnavailableError);
+  });
+
   it('refuses refunds of unknown or failed PaymentIntents, and is unavailable when Stripe is down', async () => {
     const missing = await failure(
       payments.refund({ chargeId: 'pi_missing', idempotencyKey: 'r:missing' }),
