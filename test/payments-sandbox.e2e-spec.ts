@@ -36,6 +36,19 @@ describe('Sandbox payments (PostgreSQL-backed)', () => {
     expect(env.payments.name).toBe('sandbox');
   });
 
+  it('describes a saved card as Stripe names its test cards; any other pm_ id is a card it cannot name', async () => {
+    await expect(env.payments.card('pm_card_mastercard')).resolves.toEqual({
+      paymentMethod: 'pm_card_mastercard',
+      brand: 'mastercard',
+      last4: '4444',
+      expMonth: 12,
+      expYear: 2034,
+    });
+    await expect(env.payments.card('pm_card_chargeDeclined')).resolves.toMatchObject({ brand: 'visa', last4: '0002' });
+    await expect(env.payments.card('pm_1Abc')).resolves.toMatchObject({ brand: 'unknown', last4: '0000' });
+    expect((await rejection(env.payments.card('card 4242'), PaymentDeclinedError)).reason).toBe('no_payment_method');
+  });
+
   it('charges pm_card_visa once per idempotency key, even across nodes and concurrent twins', async () => {
     const first = await env.payments.charge(chargeOf('pm_card_visa', 'purchase:a:charge'));
     expect(first).toEqual({ chargeId: expect.stringMatching(/^pi_/), amountCents: 2598 });

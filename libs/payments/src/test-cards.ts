@@ -19,8 +19,11 @@ const TEST_CARDS: Readonly<Record<string, { brand: string; last4: string }>> = {
   pm_card_authenticationRequired: { brand: 'visa', last4: '3184' },
 };
 
-/** A sandbox card: a test card as Stripe names it, else an unnamed card; expiring in December, `years` ahead. */
-export function testCard(paymentMethod: string, thisYear: number): CardSummary {
+/** Stripe accepts any future expiry for its test cards; the sandbox names one fixed date (no clock). */
+const TEST_EXPIRY = { expMonth: 12, expYear: 2034 };
+
+/** A sandbox card: a test card as Stripe names it, else an unnamed card. */
+export function testCard(paymentMethod: string): CardSummary {
   const known = TEST_CARDS[paymentMethod] ?? { brand: 'unknown', last4: '0000' };
-  return { paymentMethod, ...known, expMonth: 12, expYear: thisYear + 3 };
+  return { paymentMethod, ...known, ...TEST_EXPIRY };
 }

@@ -49,7 +49,7 @@ export class SandboxPayments extends Payments {
     if (!/^pm_\w+$/.test(paymentMethod)) {
       throw new PaymentDeclinedError('no_payment_method', `${paymentMethod} is not a payment method id (pm_...)`);
     }
-    return testCard(paymentMethod, new Date().getUTCFullYear());
+    return testCard(paymentMethod);
   }
 
   async charge(request: ChargeRequest): Promise<Charge> {
