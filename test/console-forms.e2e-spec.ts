@@ -272,6 +272,50 @@ describe('console forms are not dead ends', () => {
     }
   });
 
+  it('shows an OAuth client secret once: a reload registers no second client and shows no secret', async () => {
+    const clients = async () =>
+      Number((await t.db.query<{ n: string }>('select count(*) as n from oauth_clients where workspace_id = $1', [ws]))[0].n);
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/oauth-clients`);
+      const before = await clients();
+      await page.getByLabel('Name').fill(`Sync ${device}`);
+      await page.getByLabel('domains:read').check();
+      await page.getByRole('button', { name: 'Register client' }).click();
+      expect(((await page.locator('#client-secret').textContent()) ?? '').trim().length).toBeGreaterThan(20);
+      await consoleShot(page, `oauth-client-secret-once-${device}`);
+      await page.reload();
+      await page.getByRole('button', { name: 'Register client' }).waitFor();
+      expect(await page.locator('#client-secret').count()).toBe(0);
+      expect(await clients()).toBe(before + 1);
+      await page.context().close();
+    }
+  });
+
+  it("shows a domain's connect link once: a reload mints no second link", async () => {
+    const domain = (
+      await request(t.server)
+        .post('/v1/domains')
+        .set('authorization', `Bearer ${key}`)
+        .send({ hostname: 'linked.forms-test.com', originUrl: ORIGIN })
+        .expect(201)
+    ).body.domain as { id: string };
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/domains/${domain.id}`);
+      const links = await auditCount('domain.connect_link_created', domain.id);
+      await page.getByRole('button', { name: /connect link/i }).click();
+      expect((await page.locator('#connect-link').textContent()) ?? '').toContain('/connect?token=');
+      expect(new URL(page.url()).searchParams.get('shown')).toBeTruthy();
+      await consoleShot(page, `connect-link-once-${device}`);
+      await page.reload();
+      await page.getByRole('heading', { name: 'linked.forms-test.com' }).waitFor();
+      expect(await page.locator('#connect-link').count()).toBe(0);
+      expect(await auditCount('domain.connect_link_created', domain.id)).toBe(links + 1);
+      await page.context().close();
+    }
+  });
+
   it('pages the users list like the other lists', async () => {
     for (let i = 0; i < 26; i++) {
       await createConsoleUser(t, {

@@ -6,7 +6,8 @@ import { CreateDomainDto, DomainCommands, DomainRepository, UpdateDomainDto, toD
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
-import { Actor, ConsoleRequest, FormBody, PageWithStatus, Redirect, field } from './console-request';
+import { Actor, ConsoleRequest, FormBody, PageWithStatus, Redirect, ShowOnce, ShownOnce, field } from './console-request';
+import type { Flash } from './console-flashes.store';
 import { formProblems, isFormProblem } from './forms/form-problems';
 import { statusOf } from '@app/http';
 import { ConsoleDomainPages } from './console-domain-pages.service';
@@ -130,8 +131,11 @@ export class ConsoleDomainsController {
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Query('notice') notice?: string,
+    @ShownOnce() flash?: Flash,
   ) {
-    return domainPage(actor, w, await this.pages.detail(ws, id), notice ? NOTICES[notice] : undefined);
+    const detail = await this.pages.detail(ws, id);
+    if (flash?.kind === 'connect_link' && flash.domainId === id) detail.connectLink = flash.link;
+    return domainPage(actor, w, detail, notice ? NOTICES[notice] : undefined);
   }
 
   @Audited('domain.checked')
@@ -167,28 +171,24 @@ export class ConsoleDomainsController {
     return new Redirect(`/console/w/${ws}/domains/${id}?notice=saved`);
   }
 
-  /** The link is shown in this answer only (it carries a bearer token for the domain). */
+  /**
+   * The link carries a bearer token for the domain: post, redirect, show once (a one-time flash),
+   * so a reload mints no second link and never puts the token in a URL the browser keeps.
+   */
   @Audited('domain.connect_link_created')
   @ConsoleAccess('write')
   @Post('w/:ws/domains/:id/connect-link')
-  async connectLink(
-    @Actor() actor: ConsoleActor,
-    @Workspace() w: WorkspaceContext,
-    @Param('ws') ws: string,
-    @Param('id') id: string,
-    @Req() request: ConsoleRequest,
-  ) {
+  async connectLink(@Param('ws') ws: string, @Param('id') id: string, @Req() request: ConsoleRequest) {
     const domain = await this.domains.get(ws, id);
     const session = this.sessions.mint(ws, domain, CONNECT_LINK_SECONDS);
     const guessed = `${request.protocol}://${String(request.headers.host)}`;
     const base = this.config.publicBaseUrl ?? guessed;
-    const detail = await this.pages.detail(ws, id);
-    detail.connectLink = {
+    const link = {
       url: `${base}/connect?token=${encodeURIComponent(session.token)}`,
       expiresAt: session.expiresAt,
       ...(this.config.publicBaseUrl ? {} : { guessedBase: guessed }),
     };
-    return domainPage(actor, w, detail);
+    return new ShowOnce({ kind: 'connect_link', workspaceId: ws, domainId: id, link }, `/console/w/${ws}/domains/${id}`);
   }
 
   @ConsoleAccess('write')

@@ -2,8 +2,18 @@ import { SecretBox } from '@app/crypto';
 import { MikroSqlExecutor, newId } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 
-/** What a create-once page shows once: a new API key, a webhook signing secret, a one-time password. */
+/**
+ * What a create-once page shows once: a new API key, a webhook or OAuth client secret, a domain's
+ * connect link, a one-time password.
+ */
 export type Flash =
+  | { kind: 'oauth_client'; workspaceId: string; clientId: string; secret: string }
+  | {
+      kind: 'connect_link';
+      workspaceId: string;
+      domainId: string;
+      link: { url: string; expiresAt: string; guessedBase?: string };
+    }
   | { kind: 'api_key'; workspaceId: string; id: string; key: string; name: string | null }
   | { kind: 'webhook_secret'; workspaceId: string; endpointId: string; secret: string; rotated: boolean }
   | { kind: 'password'; userId: string; email: string; password: string; created: boolean };

@@ -4,7 +4,8 @@ import { CreateOAuthClientDto, OAuthClients } from '@app/oauth';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
-import { Actor, FormBody, PageWithStatus, Redirect, field, fields } from './console-request';
+import { Actor, FormBody, PageWithStatus, Redirect, ShowOnce, ShownOnce, field, fields } from './console-request';
+import type { Flash } from './console-flashes.store';
 import { validated } from './form-validation';
 import { oauthClientsPage } from './views/oauth-clients.page';
 import { ConsoleAccess, Workspace } from './console-access';
@@ -27,12 +28,15 @@ export class ConsoleOAuthClientsController {
     @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Query('notice') notice?: string,
+    @ShownOnce() flash?: Flash,
   ) {
     const { clients } = await this.clients.list(ws);
-    return oauthClientsPage(actor, w, clients, ALL_SCOPES, { notice: notice ? NOTICES[notice] : undefined });
+    const shown = flash?.kind === 'oauth_client' && flash.workspaceId === ws ? flash : undefined;
+    const issued = shown && { clientId: shown.clientId, secret: shown.secret };
+    return oauthClientsPage(actor, w, clients, ALL_SCOPES, { notice: notice ? NOTICES[notice] : undefined, issued });
   }
 
-  /** The secret is in this answer only: a page, never a redirect. */
+  /** Post, redirect, show once: the secret waits for the list in a one-time flash; a reload registers nothing. */
   @Audited('oauth_client.created')
   @ConsoleAccess('write')
   @Post('w/:ws/oauth-clients')
@@ -54,10 +58,8 @@ export class ConsoleOAuthClientsController {
     }
     const issued = await this.clients.create(ws, dto.name, dto.scopes);
     note({ target: issued.client_id, detail: { name: issued.client.name, scopes: issued.client.scopes } });
-    const { clients } = await this.clients.list(ws);
-    return oauthClientsPage(actor, w, clients, ALL_SCOPES, {
-      issued: { clientId: issued.client_id, secret: issued.client_secret },
-    });
+    const flash: Flash = { kind: 'oauth_client', workspaceId: ws, clientId: issued.client_id, secret: issued.client_secret };
+    return new ShowOnce(flash, `/console/w/${ws}/oauth-clients`);
   }
 
   @Audited('oauth_client.revoked')
