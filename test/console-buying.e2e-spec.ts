@@ -264,6 +264,13 @@ describe('the console: buying, renewing and paying', () => {
       const page = await pageAt(viewport);
       await page.goto(`${base}/console/w/${ws}/purchases`);
       await page.getByRole('link', { name: 'Buy a domain' }).click();
+      // A search that cannot be answered says why under the field, with what was typed.
+      await page.getByLabel('Domain', { exact: true }).fill('https://shop.example.com/');
+      await page.getByRole('button', { name: 'Check availability' }).click();
+      expect(await page.locator('#find-hostname-problem').textContent()).toBeTruthy();
+      expect(await page.getByLabel('Domain', { exact: true }).inputValue()).toBe('https://shop.example.com/');
+      expect(await page.getByLabel('Domain', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      await consoleShot(page, `buy-search-refused-${device}`);
       const taken = uniqueDomain('taken');
       await page.getByLabel('Domain', { exact: true }).fill(taken);
       await page.getByRole('button', { name: 'Check availability' }).click();

@@ -16,6 +16,8 @@ export interface BuyPageState {
   /** The search's answer (GET ...?hostname=). */
   availability?: Availability;
   problems?: BuyProblems;
+  /** Why the search could not answer (a hostname that cannot be bought), under the search field. */
+  searchProblem?: string;
 }
 
 const noProblems: BuyProblems = { fields: {}, form: [] };
@@ -75,7 +77,7 @@ export function buyPage(actor: ConsoleActor, w: WorkspaceContext, s: BuyPageStat
   const p = s.problems ?? noProblems;
   const f = s.form;
   const detailsShown = s.availability?.available || s.problems;
-  const searchProblem = !detailsShown ? p.fields.hostname : undefined;
+  const searchProblem = s.searchProblem;
   return layout({
     title: 'Buy a domain',
     actor,

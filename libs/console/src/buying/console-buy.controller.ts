@@ -51,7 +51,8 @@ export class ConsoleBuyController {
     } catch (error) {
       if (!fixable(error)) throw error;
       const problems = buyProblems(error);
-      return new PageWithStatus(statusOf(error.code), buyPage(actor, w, { form, problems: { ...problems, form: [] } }));
+      const searchProblem = [problems.fields.hostname, ...problems.form].filter(Boolean).join(' ') || error.message;
+      return new PageWithStatus(statusOf(error.code), buyPage(actor, w, { form, searchProblem }));
     }
   }
 
