@@ -252,6 +252,15 @@ describe('console forms are not dead ends', () => {
       const page = await pageAt(viewport);
       await page.goto(`${base}/console/w/${ws}/webhooks`);
       const before = await endpoints();
+      // A URL deliveries cannot POST to comes back under its field, as typed, the events still ticked.
+      await page.getByLabel('URL').fill('ftp://hooks.example.com/in');
+      await page.getByLabel('domain.created').check();
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.locator('#ep-url-problem').waitFor();
+      expect(await page.getByLabel('URL').inputValue()).toBe('ftp://hooks.example.com/in');
+      expect(await page.getByLabel('domain.created').isChecked()).toBe(true);
+      await consoleShot(page, `form-error-webhook-url-${device}`);
+      await page.getByLabel('domain.created').uncheck();
       await page.getByLabel('URL').fill(`${ORIGIN}/hooks/${device}`);
       await page.getByRole('button', { name: 'Add endpoint' }).click();
       expect(((await page.locator('#endpoint-secret').textContent()) ?? '').trim()).toMatch(/^whsec_/);

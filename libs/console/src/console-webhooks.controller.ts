@@ -19,7 +19,9 @@ import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
 import { ConsoleEndpointPages } from './console-endpoint-pages.service';
-import { Actor, FormBody, Redirect, ShowOnce, ShownOnce, field, fields } from './console-request';
+import { Actor, FormBody, PageWithStatus, Redirect, ShowOnce, ShownOnce, field, fields } from './console-request';
+import { formProblems, isFormProblem } from './forms/form-problems';
+import { statusOf } from '@app/http';
 import type { Flash } from './console-flashes.store';
 import { checked, validated } from './form-validation';
 import { deliveryPage } from './views/delivery.page';
@@ -73,9 +75,27 @@ export class ConsoleWebhooksController {
   @Audited('webhook_endpoint.created')
   @ConsoleAccess('write')
   @Post('w/:ws/webhooks')
-  async create(@AuditNote() note: AuditNoteFn, @Param('ws') ws: string, @Body() body: FormBody) {
-    const dto = await validated(CreateWebhookEndpointDto, { url: field(body, 'url'), events: fields(body, 'events') });
-    const { endpoint } = await this.createEndpoint.execute(ws, dto);
+  async create(
+    @Actor() actor: ConsoleActor,
+    @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
+    @Param('ws') ws: string,
+    @Body() body: FormBody,
+  ) {
+    const typed = { url: field(body, 'url') ?? '', events: fields(body, 'events') };
+    const created = await validated(CreateWebhookEndpointDto, typed)
+      .then((dto) => this.createEndpoint.execute(ws, dto))
+      .catch((error: unknown) => {
+        // A refused URL (not http or https, malformed) is the form again, as typed.
+        if (!isFormProblem(error)) throw error;
+        return error;
+      });
+    if (created instanceof DomainError) {
+      const form = { ...typed, problems: formProblems(created, ['url', 'events']) };
+      const page = webhooksPage(actor, w, await this.pages.list(ws), undefined, form);
+      return new PageWithStatus(statusOf(created.code), page);
+    }
+    const { endpoint } = created;
     note({ target: endpoint.id, detail: { url: endpoint.url } });
     return secretOnce(ws, endpoint.id, endpoint.secret, false);
   }

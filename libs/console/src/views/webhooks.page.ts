@@ -2,7 +2,9 @@ import { EVENT_TYPES } from '@app/webhooks';
 import type { DeliveryView, EndpointView } from '@app/webhooks';
 import { ConsoleActor } from '../access';
 import { html } from '../html';
+import type { FormProblems } from '../forms/form-problems';
 import { attemptText } from './attempt-text';
+import { problemsOf } from './form-fields';
 import { EndpointHealth, healthCell, healthFacts } from './endpoint-health.view';
 import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
 
@@ -24,13 +26,22 @@ function eventBoxes(selected: string[], disabled: boolean) {
   </fieldset>`;
 }
 
+/** The add-endpoint form sent back with what was typed and its problems. */
+export interface NewEndpointForm {
+  url: string;
+  events: string[];
+  problems: FormProblems;
+}
+
 export function webhooksPage(
   actor: ConsoleActor,
   w: WorkspaceContext,
   endpoints: (EndpointView & { dead: number; health: EndpointHealth })[],
   notice?: string,
+  form?: NewEndpointForm,
 ) {
   const base = `/console/w/${w.id}/webhooks`;
+  const problems = problemsOf(form?.problems, 'ep');
   return layout({
     title: 'Webhooks',
     actor,
@@ -50,6 +61,7 @@ export function webhooksPage(
         w.canWrite
           ? html`<section class="card">
               <h2>Add an endpoint</h2>
+              ${problems.above()}
               <form method="post" action="${base}">
                 ${csrf(actor)}
                 <div class="field">
@@ -61,9 +73,12 @@ export function webhooksPage(
                     required
                     maxlength="2048"
                     placeholder="https://api.example.com/webhooks/domains"
+                    value="${form?.url ?? ''}"
+                    ${problems.attrs('url')}
                   />
+                  ${problems.under('url')}
                 </div>
-                ${eventBoxes([], false)}<button type="submit">Add endpoint</button>
+                ${eventBoxes(form?.events ?? [], false)}<button type="submit">Add endpoint</button>
               </form>
             </section>`
           : ''
