@@ -1,3 +1,4 @@
+import type { Departure } from './departures';
 import { Logger } from '@nestjs/common';
 import { Bus, NoRespondersError } from '@app/bus';
 import { currentRates } from '@app/metrics';
@@ -32,6 +33,8 @@ export interface NodeStatus {
   mailboxDepth: number;
   /** This process's rate meters (`monitorProbes`, `webhookAttempts`): per second over the last minute. */
   rates?: Record<string, number>;
+  /** Nodes this one saw leave lately (an older node answers without). */
+  departed?: Departure[];
 }
 
 export interface ActorNodeOptions {
@@ -139,7 +142,7 @@ export class ActorNode {
       bus.subscribe(SHARDS_RELEASED_SUBJECT, (payload) => {
         const released = payload as { nodeId: string; leaving: boolean };
         if (released.nodeId === nodeId) return;
-        if (released.leaving) membership.forget(released.nodeId);
+        if (released.leaving) membership.forget(released.nodeId, 'left');
         this.shards.reconcileSoon();
       }),
       bus.serve(CLUSTER_STATUS_SUBJECT, async () => this.status()),
@@ -184,6 +187,7 @@ export class ActorNode {
       residentActors: this.host.residentCount,
       mailboxDepth: this.host.mailboxDepth(),
       rates: currentRates(),
+      departed: this.options.membership.departures(),
     };
   }
 }

@@ -1,5 +1,7 @@
 import { Bus } from '@app/bus';
+import { PROCESS_STATUS_SUBJECT, ProcessStatus } from '@app/kernel';
 import { CLUSTER_STATUS_SUBJECT, NodeStatus } from './actor-node';
+import { Departure, mergeDepartures } from './departures';
 import { SHARD_COUNT } from './shard';
 
 /** How long every node has to answer the status question. */
@@ -19,6 +21,10 @@ export interface ClusterStatus {
     /** Per second over the last minute: `monitorProbes`, `webhookAttempts` (what the node runs). */
     rates: Record<string, number>;
   }[];
+  /** Every process that answered (api, node, edge, standalone), by role and name. */
+  processes: ProcessStatus[];
+  /** Nodes that left within the hour and are not back: when, and why (`left`, `killed`, `silent`). */
+  departed: Departure[];
 }
 
 /** Summarizes a node's shards as ranges: `0-3,7,9-12`. */
@@ -33,11 +39,14 @@ export function shardRanges(shards: number[]): string {
   return ranges.join(',');
 }
 
-/** Which node owns which shards, asked of every node over the control subject. */
+/** Which node owns which shards, asked of every node over the control subject; and who else is there. */
 export async function askClusterStatus(bus: Bus): Promise<ClusterStatus> {
-  const nodes = ((await bus.gather(CLUSTER_STATUS_SUBJECT, {}, GATHER_MS)) as NodeStatus[]).sort((a, b) =>
-    a.nodeId.localeCompare(b.nodeId),
-  );
+  const [answers, processes] = await Promise.all([
+    bus.gather(CLUSTER_STATUS_SUBJECT, {}, GATHER_MS) as Promise<NodeStatus[]>,
+    bus.gather(PROCESS_STATUS_SUBJECT, {}, GATHER_MS) as Promise<ProcessStatus[]>,
+  ]);
+  const nodes = answers.sort((a, b) => a.nodeId.localeCompare(b.nodeId));
+  const present = new Set(nodes.map((n) => n.nodeId));
   const owned = nodes.reduce((sum, n) => sum + n.shards.length, 0);
   return {
     shardCount: SHARD_COUNT,
@@ -53,5 +62,10 @@ export async function askClusterStatus(bus: Bus): Promise<ClusterStatus> {
       // A node of an older version answers without rates.
       rates: n.rates ?? {},
     })),
+    processes: processes.sort((a, b) => a.role.localeCompare(b.role) || a.nodeId.localeCompare(b.nodeId)),
+    departed: mergeDepartures(
+      nodes.map((n) => n.departed ?? []),
+      present,
+    ),
   };
 }

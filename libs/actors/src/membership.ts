@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { KV, NatsConnection } from 'nats';
 import { ActorMetrics } from './actors.metrics';
+import { Departure, DepartureReason, Departures } from './departures';
 import { membershipDelta } from './membership-delta';
 import { Member, member } from './placement';
 
@@ -11,8 +12,10 @@ export interface Membership {
   members(): Member[];
   /** Called whenever the live set changes. */
   onChange(listener: () => void): void;
-  /** Forgets a node at once (it announced that it is leaving, or it was found killed). */
-  forget(nodeId: string): void;
+  /** Forgets a node at once: it announced that it is leaving (`left`), or it was found `killed`. */
+  forget(nodeId: string, reason: DepartureReason): void;
+  /** The nodes that left lately (an hour), newest first, with when and why. */
+  departures(): Departure[];
   /** Announces this node's departure. */
   leave(): Promise<void>;
   /** The transport went away or came back (what we heard meanwhile is not news about the others). */
@@ -29,6 +32,9 @@ export class StaticMembership implements Membership {
   }
   onChange(): void {}
   forget(): void {}
+  departures(): Departure[] {
+    return [];
+  }
   async leave(): Promise<void> {
     this.leaving = true;
   }
@@ -60,6 +66,7 @@ export class KvMembership implements Membership {
   /** Forgotten nodes: their heartbeats written before then (a fresh watch replays them) mean nothing. */
   private readonly forgottenAt = new Map<string, number>();
   private readonly listeners: (() => void)[] = [];
+  private readonly departed = new Departures();
   private current: Member[] = [];
   private kv?: KV;
   private watcher?: { stop(): void };
@@ -94,8 +101,9 @@ export class KvMembership implements Membership {
     this.listeners.push(listener);
   }
 
-  forget(nodeId: string): void {
+  forget(nodeId: string, reason: DepartureReason): void {
     if (nodeId === this.nodeId) return;
+    this.departed.heardOf(nodeId, reason);
     this.forgottenAt.set(nodeId, Date.now());
     this.lastSeen.delete(nodeId);
     this.recompute();
@@ -149,7 +157,11 @@ export class KvMembership implements Membership {
         const seen = Math.max(entry.created.getTime(), this.lastSeen.get(entry.key) ?? 0);
         if (seen <= (this.forgottenAt.get(entry.key) ?? 0)) continue;
         if (entry.operation === 'PUT') this.lastSeen.set(entry.key, seen);
-        else this.lastSeen.delete(entry.key);
+        else {
+          // A deleted key is a graceful leave (an expired one raises no event).
+          this.departed.heardOf(entry.key, 'left');
+          this.lastSeen.delete(entry.key);
+        }
         this.recompute();
       }
     })();
@@ -165,9 +177,15 @@ export class KvMembership implements Membership {
     }
   }
 
+  departures(): Departure[] {
+    return this.departed.recent(Date.now());
+  }
+
   /** For the flapping alert: this node's own start counts as a join too (a node restarting over and over flaps). */
   private countChanges(before: string[], after: string[]): void {
     const { joined, left } = membershipDelta(before, after);
+    joined.forEach((id) => this.departed.rejoined(id));
+    left.filter((id) => id !== this.nodeId).forEach((id) => this.departed.departed(id, Date.now()));
     const changes = ActorMetrics.get().membershipChanges;
     joined.forEach((id) => changes.inc({ member: id, change: 'joined' }));
     left.forEach((id) => changes.inc({ member: id, change: 'left' }));

@@ -200,7 +200,7 @@ export class ShardManager {
     // Cut off, the member list is stale: neither claim nor hand off on it.
     if (this.draining || this.paused || this.cutOffSince !== undefined) return;
     const gone = await this.goneOwners();
-    gone.forEach((nodeId) => this.membership.forget(nodeId));
+    gone.forEach((nodeId) => this.membership.forget(nodeId, 'killed'));
     const members = this.membership.members();
     const toClaim: number[] = [];
     const toRelease: number[] = [];

@@ -16,6 +16,8 @@ export { escapeHtml } from './escape-html';
 export { CALLER_PRESENCE } from './caller';
 export type { CallerPresence } from './caller';
 export { EDGE_INVALIDATE_SUBJECT, invalidatedHostname, publishEdgeInvalidation } from './edge-invalidation';
+export { PROCESS_STATUS_SUBJECT } from './process-status';
+export type { ProcessStatus } from './process-status';
 export type { EdgeInvalidation, Publisher } from './edge-invalidation';
 export { BoundedCache } from './bounded-cache';
 export type { BoundedCacheOptions } from './bounded-cache';

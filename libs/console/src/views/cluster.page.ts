@@ -14,6 +14,8 @@ export interface ClusterView {
     mailboxDepth: number;
     rates: Record<string, number>;
   }[];
+  processes: { role: string; nodeId: string; host: string; pid: number; startedAt: string }[];
+  departed: { nodeId: string; at: string; reason: 'left' | 'killed' | 'silent' }[];
   webhookBacklog: { pending: number; oldestDueAt: string | null };
   monitor: { lagSeconds: number; overdue: number };
 }
@@ -39,6 +41,76 @@ function shardList(ranges: string) {
     <summary class="muted">${count === 1 ? '1 range' : `${count} ranges`}</summary>
     <code class="muted">${ranges}</code>
   </details>`;
+}
+
+/** Why a node left, in the words a support person repeats to a customer. */
+const LEFT_BECAUSE: Record<ClusterView['departed'][number]['reason'], string> = {
+  left: 'Shut down cleanly: it handed its shards over before it stopped (a deploy or a scale-down).',
+  killed:
+    'Died: its connections closed without a goodbye (killed, crashed or out of memory); its shards were taken over.',
+  silent:
+    'Stopped answering: no heartbeat for 9 s (paused, cut off from NATS, or died unseen); its shards were taken over.',
+};
+
+function processesTable(c: ClusterView) {
+  if (!c.processes.length) return '';
+  return html`<h2>Processes</h2>
+    <p class="muted">Every process that answered on the bus: api, node, edge (or one standalone).</p>
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Role</th>
+            <th scope="col">Name</th>
+            <th scope="col">Host</th>
+            <th scope="col">PID</th>
+            <th scope="col">Up since</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${c.processes.map(
+            (p) =>
+              html`<tr>
+                <td>${p.role}</td>
+                <td><code>${p.nodeId}</code></td>
+                <td><code>${p.host}</code></td>
+                <td>${p.pid}</td>
+                <td>${when(p.startedAt)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
+}
+
+function departedTable(c: ClusterView) {
+  if (!c.departed.length) return '';
+  return html`<h2>Departed nodes</h2>
+    <p class="muted">Nodes that left the cluster within the last hour and have not come back.</p>
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Node</th>
+            <th scope="col">Left at</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${c.departed.map(
+            (d) =>
+              html`<tr>
+                <td><code>${d.nodeId}</code></td>
+                <td>${when(d.at)}</td>
+                <td>
+                  <span class="pill ${d.reason === 'left' ? 'neutral' : 'bad'}">${d.reason}</span>
+                  ${LEFT_BECAUSE[d.reason]}
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>`;
 }
 
 export function clusterPage(actor: ConsoleActor, c: ClusterView) {
@@ -116,6 +188,7 @@ export function clusterPage(actor: ConsoleActor, c: ClusterView) {
               </table>
             </div>`
           : empty('No node answered', 'Start a node (npm run start:node) or check the bus (NATS_URLS).')
-      }`,
+      }
+      ${departedTable(c)} ${processesTable(c)}`,
   });
 }

@@ -61,8 +61,15 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
     errors: ['not_found'],
   },
   'GET /admin/cluster': {
-    summary: 'Actor cluster: nodes, shards owned, resident actors',
-    response: obj({ shardCount: int(), unowned: int(), nodes: arrayOf(freeForm) }),
+    summary:
+      'Actor cluster: nodes, shards owned, resident actors; every process that answered (api, node, edge); nodes that left within the hour, when and why (left, killed, silent)',
+    response: obj({
+      shardCount: int(),
+      unowned: int(),
+      nodes: arrayOf(freeForm),
+      processes: arrayOf(freeForm),
+      departed: arrayOf(freeForm),
+    }),
   },
   'GET /edge/ask': {
     summary: 'Caddy on-demand TLS: 200 only for a live domain with correct DNS',
