@@ -99,6 +99,15 @@ describe('console forms are not dead ends', () => {
       await page.getByRole('link', { name: 'Open taken.forms-test.com' }).click();
       await page.waitForURL(`**/domains/${existing.id}`);
       await page.getByRole('heading', { name: 'taken.forms-test.com' }).waitFor();
+
+      // The domain's settings: a blocked origin comes back under its field, as typed.
+      await page.getByLabel('Origin URL', { exact: true }).fill('http://192.168.1.10');
+      await page.getByLabel('Keep the Host header when proxying').check();
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.locator('#s-originUrl-problem').waitFor();
+      expect(await page.getByLabel('Origin URL', { exact: true }).inputValue()).toBe('http://192.168.1.10');
+      expect(await page.getByLabel('Keep the Host header when proxying').isChecked()).toBe(true);
+      await consoleShot(page, `form-error-settings-${device}`);
       await page.context().close();
     }
   });

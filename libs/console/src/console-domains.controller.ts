@@ -1,5 +1,5 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { edgeSettingsOf } from '@app/kernel';
+import { DomainError, edgeSettingsOf } from '@app/kernel';
 import { ConnectSessions } from '@app/connect-sessions';
 import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domain-model';
 import { CreateDomainDto, DomainCommands, DomainRepository, UpdateDomainDto, toDomainView } from '@app/domains';
@@ -19,6 +19,7 @@ import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 
 const PAGE_SIZE = 25;
 const CONNECT_FIELDS = ['hostname', 'originUrl'] as const;
+const SETTINGS_FIELDS = ['originUrl', 'mode', 'redirectStatus'] as const;
 /** A connect link lasts a day: long enough for a customer to get to their DNS settings. */
 const CONNECT_LINK_SECONDS = 86_400;
 const NOTICES: Record<string, string> = {
@@ -152,20 +153,33 @@ export class ConsoleDomainsController {
   async settings(
     @Actor() actor: ConsoleActor,
     @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Body() body: FormBody,
   ) {
     const status = Number(field(body, 'redirectStatus'));
-    const dto = await validated(UpdateDomainDto, {
-      originUrl: field(body, 'originUrl'),
-      mode: field(body, 'mode'),
-      redirectStatus: Number.isInteger(status) ? status : field(body, 'redirectStatus'),
+    const typed = {
+      originUrl: field(body, 'originUrl') ?? '',
+      mode: field(body, 'mode') ?? '',
+      redirectStatus: Number.isInteger(status) ? status : (field(body, 'redirectStatus') ?? ''),
       keepHost: checked(field(body, 'keepHost')),
       redirectWww: checked(field(body, 'redirectWww')),
-    });
+    };
     const before = settingsOf(toDomainView(await this.domains.get(ws, id), this.edge));
-    const { domain } = await this.commands.update(ws, id, dto);
+    const updated = await validated(UpdateDomainDto, typed)
+      .then((dto) => this.commands.update(ws, id, dto))
+      .catch((error: unknown) => {
+        // A refused origin (blocked by the SSRF rules, malformed) is the settings form again, as typed.
+        if (!isFormProblem(error)) throw error;
+        return error;
+      });
+    if (updated instanceof DomainError) {
+      const detail = await this.pages.detail(ws, id);
+      detail.settingsForm = { values: typed, problems: formProblems(updated, SETTINGS_FIELDS) };
+      return new PageWithStatus(statusOf(updated.code), domainPage(actor, w, detail));
+    }
+    const { domain } = updated;
     // Before and after, so the log reads as what changed.
     note({ detail: { hostname: domain.hostname, before, after: settingsOf(domain) } });
     return new Redirect(`/console/w/${ws}/domains/${id}?notice=saved`);

@@ -194,6 +194,17 @@ export interface DomainDetail {
   deletedAt?: string;
   /** Bought through us and on our registrar's DNS: we set the records up (its purchase). */
   managedDns?: ManagedDns;
+  /** Refused settings sent back as typed, with their problems. */
+  settingsForm?: { values: DomainSettings; problems: FormProblems };
+}
+
+/** The settings form's fields. */
+export interface DomainSettings {
+  originUrl: string;
+  mode: string;
+  redirectStatus: number | string;
+  keepHost: boolean;
+  redirectWww: boolean;
 }
 
 function recordsTable(d: DomainDetail): Html {
@@ -236,6 +247,8 @@ export function domainPage(actor: ConsoleActor, workspace: WorkspaceContext, d: 
   // A deleted domain is read, never acted on.
   const w = d.deletedAt ? { ...workspace, canWrite: false } : workspace;
   const base = `/console/w/${w.id}/domains/${domain.id}`;
+  const shownSettings: DomainSettings = d.settingsForm?.values ?? domain;
+  const settingsProblems = problemsOf(d.settingsForm?.problems, 's');
   return layout({
     title: domain.hostname,
     actor,
@@ -334,6 +347,7 @@ export function domainPage(actor: ConsoleActor, workspace: WorkspaceContext, d: 
         </section>
         <section class="card">
           <h2>Settings</h2>
+          ${settingsProblems.above()}
           <form method="post" action="${base}/settings">
             ${csrf(actor)}
             <div class="field">
@@ -342,20 +356,22 @@ export function domainPage(actor: ConsoleActor, workspace: WorkspaceContext, d: 
                 id="s-origin"
                 name="originUrl"
                 type="url"
-                value="${domain.originUrl}"
+                value="${shownSettings.originUrl}"
+                ${settingsProblems.attrs('originUrl')}
                 required${w.canWrite ? '' : html` disabled`}
               />
+              ${settingsProblems.under('originUrl')}
             </div>
             <div class="field">
               <label for="s-mode">Mode</label
               ><select id="s-mode" name="mode" ${w.canWrite ? '' : html` disabled`}>
-                ${option('proxy', domain.mode, 'proxy (serve the origin)')}${option('redirect', domain.mode, 'redirect (to the origin URL)')}
+                ${option('proxy', shownSettings.mode, 'proxy (serve the origin)')}${option('redirect', shownSettings.mode, 'redirect (to the origin URL)')}
               </select>
             </div>
             <div class="field">
               <label for="s-status">Redirect status</label
               ><select id="s-status" name="redirectStatus" ${w.canWrite ? '' : html` disabled`}>
-                ${option('301', String(domain.redirectStatus), '301 permanent')}${option('302', String(domain.redirectStatus), '302 temporary')}
+                ${option('301', String(shownSettings.redirectStatus), '301 permanent')}${option('302', String(shownSettings.redirectStatus), '302 temporary')}
               </select>
             </div>
             <div class="field">
@@ -363,7 +379,7 @@ export function domainPage(actor: ConsoleActor, workspace: WorkspaceContext, d: 
                 ><input
                   type="checkbox"
                   name="keepHost"
-                  ${domain.keepHost ? html` checked` : ''}${w.canWrite ? '' : html` disabled`}
+                  ${shownSettings.keepHost ? html` checked` : ''}${w.canWrite ? '' : html` disabled`}
                 />
                 Keep the Host header when proxying</label
               >
@@ -373,7 +389,7 @@ export function domainPage(actor: ConsoleActor, workspace: WorkspaceContext, d: 
                 ><input
                   type="checkbox"
                   name="redirectWww"
-                  ${domain.redirectWww ? html` checked` : ''}${w.canWrite ? '' : html` disabled`}
+                  ${shownSettings.redirectWww ? html` checked` : ''}${w.canWrite ? '' : html` disabled`}
                 />
                 Redirect www to this hostname</label
               >
