@@ -47,7 +47,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Actor cluster: nodes, shards owned, resident actors */
+    /** Actor cluster: nodes, shards owned, resident actors; every process that answered (api, node, edge); nodes that left within the hour, when and why (left, killed, silent) */
     get: operations['Cluster_status'];
     put?: never;
     post?: never;
@@ -1985,7 +1985,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Actor cluster: nodes, shards owned, resident actors */
+      /** @description Actor cluster: nodes, shards owned, resident actors; every process that answered (api, node, edge); nodes that left within the hour, when and why (left, killed, silent) */
       200: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];
@@ -1996,6 +1996,12 @@ export interface operations {
             shardCount: number;
             unowned: number;
             nodes: {
+              [key: string]: unknown;
+            }[];
+            processes: {
+              [key: string]: unknown;
+            }[];
+            departed: {
               [key: string]: unknown;
             }[];
           };
