@@ -4,6 +4,7 @@ import {
   TestApp,
   createWorkspaceVia,
   domainEnv,
+  eventually,
   domainZones,
   startDnsServer,
   startTestApp,
@@ -249,6 +250,25 @@ describe('console forms are not dead ends', () => {
       .expect(201);
     const listed = await request(t.server).get(`/admin/workspaces/${ws}`).set(admin()).expect(200);
     expect(listed.body.apiKeys.find((k: { id: string }) => k.id === issued.body.apiKeyId).name).toBe('ci');
+
+    // The audit log names a change made with a named key by that name (and its id).
+    await request(t.server)
+      .post('/v1/domains')
+      .set('authorization', `Bearer ${issued.body.apiKey}`)
+      .send({ hostname: 'named-key.forms-test.com', originUrl: ORIGIN })
+      .expect(201);
+    const page = await pageAt(VIEWPORTS[0][1]);
+    const actor = `API key ci (${issued.body.apiKeyId})`;
+    await eventually(
+      async () => {
+        await page.goto(`${base}/console/audit`);
+        return ((await page.locator('tbody tr', { hasText: 'named-key.forms-test.com' }).first().textContent()) ?? '')
+          .replace(/\s+/g, ' ');
+      },
+      (row) => row.includes(actor),
+      { timeoutMs: 10_000, what: 'the audit entry naming the key' },
+    );
+    await page.context().close();
   });
 
   it('shows a webhook signing secret once: a reload after adding or rotating neither repeats it nor the change', async () => {

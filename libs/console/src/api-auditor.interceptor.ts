@@ -10,7 +10,7 @@ type ApiRequest = FastifyRequest & { principal?: Principal; params: Record<strin
 
 /**
  * Records the API and admin changes API_AUDITED lists, after they succeeded, with who made them:
- * the API key, the OAuth client by name, or the admin token (the admin CLI). Reads pass untouched.
+ * the API key (by name when it has one), the OAuth client by name, or the admin token (the admin CLI). Reads pass untouched.
  * The entry is written beside the answer, not before it: the change is already committed, so a failed
  * audit insert must not turn it into a 500 (the client would retry a write that happened), and the
  * write path does not wait for one more round trip. A lost entry is logged.
@@ -53,7 +53,11 @@ export class ApiAuditor implements NestInterceptor {
       const name = await this.queries.oauthClientName(principal.credentialId);
       return `OAuth client ${name ?? principal.credentialId}`;
     }
-    if (principal.kind === 'api_key') return `API key ${principal.credentialId}`;
+    if (principal.kind === 'api_key') {
+      // By its name when it has one, with its id (the log's actor filter finds either).
+      const name = await this.queries.apiKeyName(principal.credentialId);
+      return name ? `API key ${name} (${principal.credentialId})` : `API key ${principal.credentialId}`;
+    }
     return `connect link (${principal.domainId ?? principal.credentialId})`;
   }
 }
