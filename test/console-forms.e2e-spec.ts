@@ -144,7 +144,13 @@ describe('console forms are not dead ends', () => {
       // Another browser of Alice's, signed in before the change: it is signed out by it.
       const elsewhere = await pageAt(viewport, { email: alice.email, password });
       const page = await pageAt(viewport, { email: alice.email, password });
-      await page.goto(`${base}/console/account`);
+      // Your account is one click away: in the header, or in the menu on a phone.
+      if (device === 'phone') {
+        await page.getByText('Menu', { exact: true }).click();
+        await consoleShot(page, 'menu-your-account-phone');
+      }
+      await page.getByRole('link', { name: 'Your account' }).click();
+      await page.getByRole('heading', { name: 'Your account' }).waitFor();
       await page.getByLabel('Current password').fill('not-my-password');
       await page.getByLabel(/^New password/).fill(`changed-${device}-password`);
       await page.getByRole('button', { name: 'Change password' }).click();
