@@ -403,6 +403,16 @@ describe('console forms are not dead ends', () => {
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('heading', { name: 'API keys' }).waitFor();
       expect(new URL(page.url()).pathname).toBe(`/console/w/${ws}/keys`);
+
+      // A page opened after the session ended says so too (nothing was sent, so nothing was lost).
+      await t.db.query(
+        'delete from console_sessions where user_id = (select id from console_users where email = $1)',
+        [operator.email],
+      );
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      expect(await mainText(page)).toContain('Your session ended. Sign in again to return to the page you were on.');
+      expect(new URL(page.url()).searchParams.get('next')).toBe(`/console/w/${ws}/keys`);
       await page.context().close();
     }
     const named = await t.db.query<{ one: number }>("select 1 as one from api_keys where name = 'after the session'");
