@@ -1,6 +1,7 @@
 import { DeliveryWorker } from '@app/webhooks';
 import {
   DnsServer,
+  EDGE_TARGET,
   TEST_ADMIN_TOKEN,
   ORIGIN_URL,
   TestApp,
@@ -311,7 +312,29 @@ describe('the console answers support questions', () => {
       await expect(page.getByRole('status').first().textContent()).resolves.toContain('Deleted on');
       await expect(page.locator('.timeline').textContent()).resolves.toContain('domain.deleted');
       await expect(page.getByRole('button', { name: 'Check now' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('status').first().textContent()).resolves.toContain('free to connect again');
       await consoleShot(page, `domain-deleted-${device}`);
+      await page.context().close();
+    }
+
+    // Deleted while its DNS still points at us: the hostname is kept for this workspace, and the page says why.
+    dns.setRecords('dangling.deleted-customer.com', [{ type: 'CNAME', data: EDGE_TARGET }]);
+    const dangling = await request(t.server)
+      .post('/v1/domains')
+      .set(auth())
+      .send({ hostname: 'dangling.deleted-customer.com', originUrl: 'http://93.184.216.34' })
+      .expect(201);
+    const danglingId = (dangling.body as { domain: { id: string } }).domain.id;
+    await request(t.server).delete(`/v1/domains/${danglingId}`).set(auth()).expect(200);
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${ws}/domains/${danglingId}`);
+      const notice = (await page.getByRole('status').first().textContent())!.replace(/\s+/g, ' ');
+      expect(notice).toContain('its DNS still pointed at this service when it was deleted');
+      expect(notice).toMatch(
+        /Until \d{4}-\d\d-\d\d .* only this workspace can connect dangling\.deleted-customer\.com again/s,
+      );
+      await consoleShot(page, `domain-deleted-guard-${device}`);
       await page.context().close();
     }
     const page = await pageAt(VIEWPORTS[0][1]);

@@ -22,7 +22,11 @@ export class ConsoleDomainPages {
   ) {}
 
   /** On a 409: the domain of this workspace already holding the hostname (to link to), if it is here. */
-  async heldHere(ws: string, conflict: DomainError, typed: string): Promise<{ id: string; hostname: string } | undefined> {
+  async heldHere(
+    ws: string,
+    conflict: DomainError,
+    typed: string,
+  ): Promise<{ id: string; hostname: string } | undefined> {
     const named = conflict.details?.hostname;
     const hostname = typeof named === 'string' ? named : typed.trim().toLowerCase();
     const holder = await this.domains.holderOf(hostname);
@@ -42,7 +46,14 @@ export class ConsoleDomainPages {
     const issuer = domain.certificate.issuer ?? this.config.acmeIssuers.map((i) => i.name).join(', ');
     const timeline = await this.timeline.ofDomain(ws, id);
     if (deletedAt)
-      return { domain, check: { error: 'not checked: the domain is deleted' }, timeline, issuer, deletedAt };
+      return {
+        domain,
+        check: { error: 'not checked: the domain is deleted' },
+        timeline,
+        issuer,
+        deletedAt,
+        takeoverGuard: record.takeoverGuard,
+      };
     // The domain's records by their full names (a trailing dot: absolute), the delegation included;
     // a wildcard's are checked from the name under its `*` label.
     const records = domain.dnsRecords.map((r) => ({ type: r.type, name: `${r.name}.`, value: r.value }));

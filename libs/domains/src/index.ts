@@ -7,7 +7,7 @@ export { UpdateDomainDto } from './api/dto/update-domain.dto';
 export { DOMAIN_KIND, domainProtocol } from './model/domain.protocol';
 export type { DomainCommand, DomainProtocol, DomainReply } from './model/domain.protocol';
 export { DEFAULT_SETTINGS, DOMAIN_MODES, REDIRECT_STATUSES } from './model/domain.record';
-export type { DomainRecord, DomainSettings } from './model/domain.record';
+export type { DomainRecord, DomainSettings, TakeoverGuard } from './model/domain.record';
 export { DNS_RECORD_PURPOSES, DNS_RECORD_VIEW_TYPES, requiredDnsRecords, toDomainView } from './model/domain.view';
 export { CERTIFICATE_ATTEMPT_OUTCOMES } from './model/domain.record';
 export type { DnsRecordView, DomainView } from './model/domain.view';

@@ -1,6 +1,6 @@
 import { customerCertificate } from '@app/connect-sessions';
 import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domain-model';
-import type { DomainView } from '@app/domains';
+import type { DomainView, TakeoverGuard } from '@app/domains';
 import type { HostnameCheckView } from '@app/tools';
 import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
@@ -192,6 +192,8 @@ export interface DomainDetail {
   issuer: string;
   /** Set for a deleted domain: its page is kept, read-only, for the record. */
   deletedAt?: string;
+  /** A deleted domain whose DNS still pointed at the edge: its hostname is kept for this workspace a while. */
+  takeoverGuard?: TakeoverGuard;
   /** Bought through us and on our registrar's DNS: we set the records up (its purchase). */
   managedDns?: ManagedDns;
   /** Refused settings sent back as typed, with their problems. */
@@ -205,6 +207,20 @@ export interface DomainSettings {
   redirectStatus: number | string;
   keepHost: boolean;
   redirectWww: boolean;
+}
+
+/** Why a deleted domain's hostname is not free for everyone yet, and what the customer should do. */
+function guardNotice(hostname: string, guard: TakeoverGuard): Html {
+  const seen =
+    guard.reason === 'dns_points_at_edge'
+      ? 'its DNS still pointed at this service when it was deleted'
+      : 'DNS did not answer when it was deleted, and it last pointed at this service';
+  if (guard.releasedAt)
+    return html`${seen}. Another workspace has since proved control of its DNS (${when(guard.releasedAt)}) and may
+    connect it.`;
+  return html`<strong>${seen}</strong>: visitors get a neutral "Site not found" page. Until ${when(guard.until)} only
+    this workspace can connect ${hostname} again; another workspace must first prove control of its DNS. Ask the
+    customer to remove the record that points ${hostname} at us (their DNS provider), or connect it again.`;
 }
 
 function recordsTable(d: DomainDetail): Html {
@@ -282,7 +298,7 @@ export function domainPage(actor: ConsoleActor, workspace: WorkspaceContext, d: 
         d.deletedAt
           ? html`<div class="notice bad" role="status">
               Deleted on ${when(d.deletedAt)}. This page shows the domain as it was, with its timeline, for the record;
-              the hostname is free to connect again.
+              ${d.takeoverGuard ? guardNotice(domain.hostname, d.takeoverGuard) : 'the hostname is free to connect again.'}
             </div>`
           : ''
       }
