@@ -38,10 +38,19 @@ describe('the admin CLI', () => {
     expect(workspaces[0]).toMatchObject({ id: workspace.id, name: 'Acme' });
   });
 
-  it('sets and resets a console user\'s password, and names a new key (issue 34)', async () => {
+  it("sets and resets a console user's password, and names a new key (issue 34)", async () => {
     const env = { DATA_DIR: dataDir };
     const email = 'cli-password@example.com';
-    expect((await cli({ ...env, CONSOLE_USER_PASSWORD: 'first-password-1' }, ['create-user', '--email', email, '--operator'])).code).toBe(0);
+    expect(
+      (
+        await cli({ ...env, CONSOLE_USER_PASSWORD: 'first-password-1' }, [
+          'create-user',
+          '--email',
+          email,
+          '--operator',
+        ])
+      ).code,
+    ).toBe(0);
     const set = await cli({ ...env, CONSOLE_USER_PASSWORD: 'second-password-1' }, ['set-password', '--email', email]);
     expect(set.code).toBe(0);
     expect(JSON.parse(set.output)).toMatchObject({ user: { email }, sessionsEnded: 0 });

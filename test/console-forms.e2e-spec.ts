@@ -137,8 +137,9 @@ describe('console forms are not dead ends', () => {
       workspaceId: ws,
       role: 'member',
     });
-    const aliceId = (await t.db.query<{ id: string }>("select id from console_users where email = $1", [alice.email]))[0]
-      .id;
+    const aliceId = (
+      await t.db.query<{ id: string }>('select id from console_users where email = $1', [alice.email])
+    )[0].id;
     let password = alice.password;
     for (const [device, viewport] of VIEWPORTS) {
       // Another browser of Alice's, signed in before the change: it is signed out by it.
@@ -222,12 +223,18 @@ describe('console forms are not dead ends', () => {
       .send({ email: 'nobody@example.com' })
       .expect(404);
     expect(await auditCount('user.password_reset', alice.email)).toBe(4);
-    await (await pageAt(VIEWPORTS[0][1], { email: alice.email, password: reset.body.oneTimePassword })).context().close();
+    await (
+      await pageAt(VIEWPORTS[0][1], { email: alice.email, password: reset.body.oneTimePassword })
+    )
+      .context()
+      .close();
   });
 
   it('names API keys, shows last use beside them, and a reload after creating neither makes a second key nor shows it again', async () => {
     const keys = async () =>
-      Number((await t.db.query<{ n: string }>('select count(*) as n from api_keys where workspace_id = $1', [ws]))[0].n);
+      Number(
+        (await t.db.query<{ n: string }>('select count(*) as n from api_keys where workspace_id = $1', [ws]))[0].n,
+      );
     for (const [device, viewport] of VIEWPORTS) {
       const page = await pageAt(viewport);
       await page.goto(`${base}/console/w/${ws}/keys`);
@@ -268,8 +275,9 @@ describe('console forms are not dead ends', () => {
     await eventually(
       async () => {
         await page.goto(`${base}/console/audit`);
-        return ((await page.locator('tbody tr', { hasText: 'named-key.forms-test.com' }).first().textContent()) ?? '')
-          .replace(/\s+/g, ' ');
+        return (
+          (await page.locator('tbody tr', { hasText: 'named-key.forms-test.com' }).first().textContent()) ?? ''
+        ).replace(/\s+/g, ' ');
       },
       (row) => row.includes(actor),
       { timeoutMs: 10_000, what: 'the audit entry naming the key' },
@@ -280,8 +288,9 @@ describe('console forms are not dead ends', () => {
   it('shows a webhook signing secret once: a reload after adding or rotating neither repeats it nor the change', async () => {
     const endpoints = async () =>
       Number(
-        (await t.db.query<{ n: string }>('select count(*) as n from webhook_endpoints where workspace_id = $1', [ws]))[0]
-          .n,
+        (
+          await t.db.query<{ n: string }>('select count(*) as n from webhook_endpoints where workspace_id = $1', [ws])
+        )[0].n,
       );
     for (const [device, viewport] of VIEWPORTS) {
       const page = await pageAt(viewport);
@@ -318,7 +327,9 @@ describe('console forms are not dead ends', () => {
 
   it('shows an OAuth client secret once: a reload registers no second client and shows no secret', async () => {
     const clients = async () =>
-      Number((await t.db.query<{ n: string }>('select count(*) as n from oauth_clients where workspace_id = $1', [ws]))[0].n);
+      Number(
+        (await t.db.query<{ n: string }>('select count(*) as n from oauth_clients where workspace_id = $1', [ws]))[0].n,
+      );
     for (const [device, viewport] of VIEWPORTS) {
       const page = await pageAt(viewport);
       await page.goto(`${base}/console/w/${ws}/oauth-clients`);
@@ -389,10 +400,9 @@ describe('console forms are not dead ends', () => {
     for (const [device, viewport] of VIEWPORTS) {
       const page = await pageAt(viewport);
       await page.goto(`${base}/console/w/${ws}/keys`);
-      await t.db.query(
-        'delete from console_sessions where user_id = (select id from console_users where email = $1)',
-        [operator.email],
-      );
+      await t.db.query('delete from console_sessions where user_id = (select id from console_users where email = $1)', [
+        operator.email,
+      ]);
       await page.getByLabel(/^Name/).fill('after the session');
       await page.getByRole('button', { name: 'Create API key' }).click();
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -405,10 +415,9 @@ describe('console forms are not dead ends', () => {
       expect(new URL(page.url()).pathname).toBe(`/console/w/${ws}/keys`);
 
       // A page opened after the session ended says so too (nothing was sent, so nothing was lost).
-      await t.db.query(
-        'delete from console_sessions where user_id = (select id from console_users where email = $1)',
-        [operator.email],
-      );
+      await t.db.query('delete from console_sessions where user_id = (select id from console_users where email = $1)', [
+        operator.email,
+      ]);
       await page.reload();
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       expect(await mainText(page)).toContain('Your session ended. Sign in again to return to the page you were on.');

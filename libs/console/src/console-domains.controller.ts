@@ -6,7 +6,16 @@ import { CreateDomainDto, DomainCommands, DomainRepository, UpdateDomainDto, toD
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
-import { Actor, ConsoleRequest, FormBody, PageWithStatus, Redirect, ShowOnce, ShownOnce, field } from './console-request';
+import {
+  Actor,
+  ConsoleRequest,
+  FormBody,
+  PageWithStatus,
+  Redirect,
+  ShowOnce,
+  ShownOnce,
+  field,
+} from './console-request';
 import type { Flash } from './console-flashes.store';
 import { formProblems, isFormProblem } from './forms/form-problems';
 import { statusOf } from '@app/http';
@@ -202,7 +211,10 @@ export class ConsoleDomainsController {
       expiresAt: session.expiresAt,
       ...(this.config.publicBaseUrl ? {} : { guessedBase: guessed }),
     };
-    return new ShowOnce({ kind: 'connect_link', workspaceId: ws, domainId: id, link }, `/console/w/${ws}/domains/${id}`);
+    return new ShowOnce(
+      { kind: 'connect_link', workspaceId: ws, domainId: id, link },
+      `/console/w/${ws}/domains/${id}`,
+    );
   }
 
   @ConsoleAccess('write')

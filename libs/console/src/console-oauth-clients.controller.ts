@@ -58,7 +58,12 @@ export class ConsoleOAuthClientsController {
     }
     const issued = await this.clients.create(ws, dto.name, dto.scopes);
     note({ target: issued.client_id, detail: { name: issued.client.name, scopes: issued.client.scopes } });
-    const flash: Flash = { kind: 'oauth_client', workspaceId: ws, clientId: issued.client_id, secret: issued.client_secret };
+    const flash: Flash = {
+      kind: 'oauth_client',
+      workspaceId: ws,
+      clientId: issued.client_id,
+      secret: issued.client_secret,
+    };
     return new ShowOnce(flash, `/console/w/${ws}/oauth-clients`);
   }
 

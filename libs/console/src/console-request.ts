@@ -56,7 +56,8 @@ export class ShowOnce {
 
 /** The flash this page shows once (ConsoleGuard took it from `?shown=`), if it is still there. */
 export const ShownOnce = createParamDecorator(
-  (_: unknown, ctx: ExecutionContext): Flash | undefined => ctx.switchToHttp().getRequest<ConsoleRequest>().consoleFlash,
+  (_: unknown, ctx: ExecutionContext): Flash | undefined =>
+    ctx.switchToHttp().getRequest<ConsoleRequest>().consoleFlash,
 );
 
 /** A page sent with another status than 200: a form shown again with its problems (400, 409). */

@@ -37,13 +37,11 @@ export class ConsoleUsersController {
 
   @ConsoleAccess('operator')
   @Get()
-  async list(
-    @Actor() actor: ConsoleActor,
-    @Query('after') after?: string,
-    @ShownOnce() flash?: Flash,
-  ) {
+  async list(@Actor() actor: ConsoleActor, @Query('after') after?: string, @ShownOnce() flash?: Flash) {
     const created =
-      flash?.kind === 'password' ? { email: flash.email, id: flash.userId, password: flash.password || undefined } : undefined;
+      flash?.kind === 'password'
+        ? { email: flash.email, id: flash.userId, password: flash.password || undefined }
+        : undefined;
     return this.listPage(actor, after, created);
   }
 
@@ -89,11 +87,20 @@ export class ConsoleUsersController {
         via: 'console',
       },
     });
-    const flash: Flash = { kind: 'password', userId: user.id, email: user.email, password: given ? '' : password, created: true };
+    const flash: Flash = {
+      kind: 'password',
+      userId: user.id,
+      email: user.email,
+      password: given ? '' : password,
+      created: true,
+    };
     return new ShowOnce(flash, '/console/users');
   }
 
-  private async createUser(typed: { email: string; name: string; workspaceId: string; role: string; operator: boolean }, password: string) {
+  private async createUser(
+    typed: { email: string; name: string; workspaceId: string; role: string; operator: boolean },
+    password: string,
+  ) {
     if (!typed.operator && !typed.workspaceId) {
       throw new DomainError('bad_request', 'Make the user an operator, or choose a workspace for them.', {
         field: 'workspaceId',
@@ -137,7 +144,10 @@ export class ConsoleUsersController {
     const password = randomBase62(16);
     const sessions = await this.admin.resetPassword(id, password);
     note({ workspaceId: null, target: user.email, detail: { sessions, by: 'operator' } });
-    return new ShowOnce({ kind: 'password', userId: id, email: user.email, password, created: false }, `/console/users/${id}`);
+    return new ShowOnce(
+      { kind: 'password', userId: id, email: user.email, password, created: false },
+      `/console/users/${id}`,
+    );
   }
 
   @Audited('user.updated')

@@ -43,7 +43,10 @@ const NOTICES: Record<string, string> = {
 
 /** A signing secret (new endpoint, rotation) waits for the endpoint's page in a one-time flash. */
 const secretOnce = (ws: string, endpointId: string, secret: string | undefined, rotated: boolean) =>
-  new ShowOnce({ kind: 'webhook_secret', workspaceId: ws, endpointId, secret: secret ?? '', rotated }, `/console/w/${ws}/webhooks/${endpointId}`);
+  new ShowOnce(
+    { kind: 'webhook_secret', workspaceId: ws, endpointId, secret: secret ?? '', rotated },
+    `/console/w/${ws}/webhooks/${endpointId}`,
+  );
 
 /** Webhook endpoints, deliveries and replays through the same use cases as /v1/webhook-endpoints and /v1/events. */
 @ConsoleController()

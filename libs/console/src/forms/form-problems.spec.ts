@@ -19,11 +19,16 @@ describe('formProblems', () => {
 
   it("puts a use case's field error under the field without the field's name", () => {
     const error = new DomainError('bad_request', 'originUrl: 10.0.0.1 is not a public address', { field: 'originUrl' });
-    expect(formProblems(error, FIELDS)).toEqual({ fields: { originUrl: ['10.0.0.1 is not a public address'] }, form: [] });
+    expect(formProblems(error, FIELDS)).toEqual({
+      fields: { originUrl: ['10.0.0.1 is not a public address'] },
+      form: [],
+    });
   });
 
   it('puts an error without a field above the form', () => {
-    const error = new DomainError('conflict', 'shop.example.com is already connected', { hostname: 'shop.example.com' });
+    const error = new DomainError('conflict', 'shop.example.com is already connected', {
+      hostname: 'shop.example.com',
+    });
     expect(formProblems(error, FIELDS)).toEqual({ fields: {}, form: ['shop.example.com is already connected'] });
   });
 
@@ -38,7 +43,9 @@ describe('formProblems', () => {
 
 describe('formProblems wording', () => {
   it('reads "Not allowed: ..." for "<field> is not allowed: ..."', () => {
-    const error = new DomainError('preflight_failed', 'originUrl is not allowed: 10.0.0.1 is private', { field: 'originUrl' });
+    const error = new DomainError('preflight_failed', 'originUrl is not allowed: 10.0.0.1 is private', {
+      field: 'originUrl',
+    });
     expect(formProblems(error, ['originUrl']).fields.originUrl).toEqual(['Not allowed: 10.0.0.1 is private']);
   });
 });

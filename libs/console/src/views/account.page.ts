@@ -37,7 +37,9 @@ export function accountPage(actor: ConsoleActor, notice?: string, problems?: For
             ${p.under('currentPassword')}
           </div>
           <div class="field">
-            <label for="pw-new">New password <span class="hint">(at least ${MIN_PASSWORD_LENGTH} characters)</span></label>
+            <label for="pw-new"
+              >New password <span class="hint">(at least ${MIN_PASSWORD_LENGTH} characters)</span></label
+            >
             <input
               id="pw-new"
               name="password"

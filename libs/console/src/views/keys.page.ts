@@ -46,7 +46,8 @@ export function keysPage(
               <form method="post" action="${base}" class="filters">
                 ${csrf(actor)}
                 <div class="field grow">
-                  <label for="key-name">Name <span class="hint">(optional: where it is used, e.g. production)</span></label
+                  <label for="key-name"
+                    >Name <span class="hint">(optional: where it is used, e.g. production)</span></label
                   ><input id="key-name" name="name" type="text" maxlength="100" autocomplete="off" />
                 </div>
                 <button type="submit">Create API key</button>
@@ -58,8 +59,7 @@ export function keysPage(
         created
           ? html`<div class="secret" role="status">
               <strong>Your new API key${created.name ? html` “${created.name}”` : ''}</strong> — copy it now, it will
-              not be shown again.
-              <code id="new-key">${created.key}</code
+              not be shown again. <code id="new-key">${created.key}</code
               ><button type="button" class="secondary" data-copy="new-key" hidden>Copy</button>
             </div>`
           : ''

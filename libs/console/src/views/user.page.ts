@@ -4,7 +4,13 @@ import { html } from '../html';
 import { csrf, layout, when } from './layout';
 import { Choice, roleSelect, status, workspaceSelect } from './user-fields';
 
-export function userPage(actor: ConsoleActor, u: UserRow, choices: Choice[], notice?: string, oneTimePassword?: string) {
+export function userPage(
+  actor: ConsoleActor,
+  u: UserRow,
+  choices: Choice[],
+  notice?: string,
+  oneTimePassword?: string,
+) {
   const base = `/console/users/${u.id}`;
   const self = u.id === actor.user.id;
   const addable = choices.filter((c) => !u.workspaces.some((w) => w.id === c.id));
@@ -40,8 +46,8 @@ export function userPage(actor: ConsoleActor, u: UserRow, choices: Choice[], not
           ${
             oneTimePassword
               ? html`<div class="secret" role="status">
-                  <strong>${u.email} has a new password; their sessions are signed out.</strong> It is shown once: hand it
-                  over safely. <code id="new-password">${oneTimePassword}</code
+                  <strong>${u.email} has a new password; their sessions are signed out.</strong> It is shown once: hand
+                  it over safely. <code id="new-password">${oneTimePassword}</code
                   ><button type="button" class="secondary" data-copy="new-password" hidden>Copy</button>
                 </div>`
               : ''
@@ -50,11 +56,11 @@ export function userPage(actor: ConsoleActor, u: UserRow, choices: Choice[], not
             self
               ? html`<p><a href="/console/account">Change your password</a> on Your account.</p>`
               : html`<form method="post" action="${base}/reset-password" class="actions">
-                  ${csrf(actor)}<button type="submit" class="secondary">Reset password</button>
-                </form>
-                <p class="hint">
-                  Sets a one-time password, shown once here, and signs the user out of every browser.
-                </p>`
+                    ${csrf(actor)}<button type="submit" class="secondary">Reset password</button>
+                  </form>
+                  <p class="hint">
+                    Sets a one-time password, shown once here, and signs the user out of every browser.
+                  </p>`
           }
         </section>
         <section class="card">

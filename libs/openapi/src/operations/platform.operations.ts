@@ -54,10 +54,9 @@ export const PLATFORM_OPERATIONS: Record<string, OperationDoc> = {
   'POST /admin/console-users/password': {
     summary:
       "Set a console user's password, or generate a one-time one (answered once); every session of the user ends (`npm run admin -- set-password` / `reset-password`)",
-    response: obj(
-      { user: freeForm, oneTimePassword: str('Only when no password was sent'), sessionsEnded: int() },
-      ['oneTimePassword'],
-    ),
+    response: obj({ user: freeForm, oneTimePassword: str('Only when no password was sent'), sessionsEnded: int() }, [
+      'oneTimePassword',
+    ]),
     errors: ['not_found'],
   },
   'GET /admin/cluster': {
