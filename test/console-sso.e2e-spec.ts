@@ -326,7 +326,7 @@ describe('console single sign-on (OpenID Connect) against a real issuer, in head
     const post = (path: string, form: Record<string, string>, token = csrfToken, on = page) =>
       on.request.post(`${base}${path}`, { form: { _csrf: token, ...form }, maxRedirects: 0 });
     const refusals: [Promise<{ status(): number; text(): Promise<string> }>, number, string][] = [
-      [post('/console/users', { email: 'not-an-email', operator: 'yes' }), 400, 'email must be an email address'],
+      [post('/console/users', { email: 'not-an-email', operator: 'yes' }), 400, 'Must be an email address'],
       [post('/console/users', { email: 'ops@example.com', operator: 'yes' }), 409, 'already exists'],
       [post('/console/users', { email: 'nobody@example.com', operator: 'no' }), 400, 'choose a workspace'],
       [
