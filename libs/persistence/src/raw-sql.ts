@@ -119,6 +119,10 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
     kind: 'atomic statement',
     why: 'every console request resolves and touches its session in one update joined to its user',
   },
+  'libs/console/src/console-flashes.store.ts': {
+    kind: 'atomic statement',
+    why: 'a create-once page shows its secret once: delete ... returning takes it, so two views cannot both read it',
+  },
   'libs/console/src/signin-throttle.store.ts': {
     kind: 'atomic statement',
     why: 'windowed failure counters: one upsert, so concurrent replicas count every failure',
