@@ -288,6 +288,8 @@ describe('the console answers support questions', () => {
       expect(row('workspace.created', 'Made by the CLI')).toContain('admin token');
       expect(row('domain.created', 'api-made.audit-customer.com')).toContain(`API key ${keyRow.id}`);
       expect(row('domain.deleted', 'api-made.audit-customer.com')).toContain(`API key ${keyRow.id}`);
+      // The workspace by its name, its id beside it.
+      expect(row('domain.created', 'api-made.audit-customer.com')).toContain(`webhooks ${ws}`);
       expect(row('domain.created', 'oauth-made.audit-customer.com')).toContain('OAuth client Billing sync');
       expect(row('domain.updated', 'oauth-made.audit-customer.com')).toMatch(/mode: proxy → redirect/);
       expect(row('user.signed_in', operator.email)).toContain('method: password');

@@ -43,6 +43,8 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export interface AuditEntry {
   id: string;
   workspaceId: string | null;
+  /** The workspace's name when the entry is read (null: none, or the workspace is gone). */
+  workspaceName?: string | null;
   actor: string;
   action: string;
   target: string | null;
@@ -99,6 +101,7 @@ export class ConsoleAudit {
     const rows = await this.db.query<{
       id: string;
       workspace_id: string | null;
+      workspace_name: string | null;
       actor: string;
       action: string;
       target: string | null;
@@ -106,7 +109,8 @@ export class ConsoleAudit {
       created_at: Date | string;
       createdAtKey: string;
     }>(
-      `select *, ${microsKey('created_at')} as "createdAtKey" from console_audit
+      `select *, (select w.name from workspaces w where w.id = console_audit.workspace_id) as workspace_name,
+         ${microsKey('created_at')} as "createdAtKey" from console_audit
        ${where.length ? `where ${where.join(' and ')}` : ''} order by created_at desc, id desc limit ?`,
       [...params, query.limit + 1],
     );
@@ -115,6 +119,7 @@ export class ConsoleAudit {
       entries: result.rows.map((r) => ({
         id: r.id,
         workspaceId: r.workspace_id,
+        workspaceName: r.workspace_name,
         actor: r.actor,
         action: r.action,
         target: r.target,

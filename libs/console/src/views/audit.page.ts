@@ -9,6 +9,12 @@ export interface AuditFilters {
   actor?: string;
 }
 
+/** The workspace by its name, its id beside it (a deleted workspace keeps only the id). */
+const workspaceCell = (id: string, name: string | null | undefined) =>
+  name
+    ? html`<a href="/console/w/${id}/audit">${name}</a> <code class="muted">${id}</code>`
+    : html`<a href="/console/w/${id}/audit"><code>${id}</code></a>`;
+
 export function auditPage(
   actor: ConsoleActor,
   w: WorkspaceContext | undefined,
@@ -72,7 +78,7 @@ export function auditPage(
                           <td>${e.actor}</td>
                           <td><code>${e.action}</code></td>
                           <td>${auditTarget(e)}</td>
-                          ${w ? '' : html`<td>${e.workspaceId ? html`<a href="/console/w/${e.workspaceId}/audit"><code>${e.workspaceId}</code></a>` : '—'}</td>`}
+                          ${w ? '' : html`<td>${e.workspaceId ? workspaceCell(e.workspaceId, e.workspaceName) : '—'}</td>`}
                           <td>${auditDetail(e)}</td>
                         </tr>`,
                     )}
