@@ -47,14 +47,14 @@ describe('certificates: the budget holds a bulk import without starving another 
       .set(auth)
       .send({ domains: importer.map((hostname) => ({ hostname, originUrl: ORIGIN_URL })) })
       .expect(200);
-    const importIds = (bulk.body.results as Array<{ domain?: { id: string } }>).map((r) => r.domain!.id);
-    expect(importIds).toHaveLength(BULK);
     const other = await stack.workspace('other customer');
     const solo = await request(t.server)
       .post('/v1/domains')
       .set(other)
       .send({ hostname: 'solo.other-customer.com', originUrl: ORIGIN_URL })
       .expect(201);
+    const importIds = (bulk.body.results as Array<{ domain?: { id: string } }>).map((r) => r.domain!.id);
+    expect(importIds).toHaveLength(BULK);
     const soloId = solo.body.domain.id as string;
 
     const readAll = async () =>
@@ -75,19 +75,38 @@ describe('certificates: the budget holds a bulk import without starving another 
       everyMs: 500,
       what: 'the whole import to be verified',
     });
-    // Round robin: at most the orders already started or granted before it, not the import's 12. Judged
-    // on when each certificate was issued (its attempt's time), not on what a read happened to see.
-    const issuedAt = (d: { certificate: { attempts: Array<{ at: string; outcome: string }> } }) =>
-      Date.parse(d.certificate.attempts.find((a) => a.outcome === 'issued')!.at);
-    const importIssuedFirst = all.filter((d) => issuedAt(d) < issuedAt(soloDone)).length;
-    expect(importIssuedFirst).toBeLessThanOrEqual(6);
+    // The CA saw exactly one order per domain, no duplicates.
+    const orders = cas.letsencrypt.orders();
+    const ordered = orders.map((o) => o.identifiers[0].value);
+    expect(new Set(ordered).size).toBe(ordered.length);
+    // Round robin, judged from the moment the other workspace's order was asked for (the probe that saw its
+    // DNS right): of the import orders asked for before it and not yet at the CA then, one goes first (the
+    // rotation's turn) besides the two a full `ACME_CONCURRENCY` may already have been starting; first in,
+    // first out sends all of them first. Not what a read sees, nor issue times (they also depend on how long
+    // the CA validates each), nor the position alone (the monitor's probes decide when each is asked for).
+    const asked = new Map(
+      (
+        await t.db.query<{ hostname: string; asked: string }>(
+          `select hostname, state->'machine'->>'firstSeenCorrectDnsAt' as asked from domains where hostname = any($1)`,
+          [ordered],
+        )
+      ).map((r) => [r.hostname, Date.parse(r.asked)]),
+    );
+    const soloAsked = asked.get('solo.other-customer.com')!;
+    const soloOrder = orders.find((o) => o.identifiers[0].value === 'solo.other-customer.com')!;
+    const waiting = orders.filter(
+      (o) => o !== soloOrder && asked.get(o.identifiers[0].value)! < soloAsked && o.at > soloAsked,
+    );
+    const aheadOfIt = waiting.filter((o) => o.at < soloOrder.at).length;
+    console.log(
+      `the other workspace's order: asked for while ${waiting.length} import orders waited, started after ` +
+        `${aheadOfIt} of them (position ${ordered.indexOf('solo.other-customer.com')} of 13)`,
+    );
+    expect(aheadOfIt).toBeLessThanOrEqual(3);
     // Waiting for the budget is not a failure: no domain was told the order failed.
     expect(
       all.flatMap((d) => d.certificate.attempts).filter((a: { outcome: string }) => a.outcome !== 'issued'),
     ).toEqual([]);
-    // The CA saw exactly one order per domain, no duplicates.
-    const ordered = cas.letsencrypt.orders().map((o) => o.identifiers[0].value);
-    expect(new Set(ordered).size).toBe(ordered.length);
     // The account's bucket: 3 at once, then one per 2 s; 13 orders take at least (13 - 3) * 2 s.
     const [{ tokens }] = await t.db.query<{ tokens: number }>(
       "select tokens from issuance_buckets where key = 'new_orders:letsencrypt'",

@@ -37,6 +37,8 @@ export interface RecordedOrder {
   replaces?: string;
   /** The problem type the proxy answered instead of forwarding the order, if it did. */
   injected?: string;
+  /** When the newOrder POST arrived (ms since the epoch). */
+  at: number;
 }
 
 /** A certificate that came back through the proxy (the leaf of a certificate URL's chain). */
@@ -229,6 +231,7 @@ export async function startAcmeProxy(options: {
             ...(typeof payload.profile === 'string' ? { profile: payload.profile } : {}),
             ...(typeof payload.replaces === 'string' ? { replaces: payload.replaces } : {}),
             ...(injected ? { injected: injected.type } : {}),
+            at: Date.now(),
           });
         }
         if (injected) return answerProblem(req, res, injected);
