@@ -227,6 +227,7 @@ describe('ACME proxy in front of Pebble', () => {
       identifiers: [{ type: 'dns', value: NAMES[1] }],
       replaces,
       profile: 'shortlived',
+      at: expect.any(Number),
     });
   });
 

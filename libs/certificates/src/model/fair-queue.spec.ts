@@ -107,4 +107,21 @@ describe('FairQueue', () => {
       { numRuns: 300 },
     );
   });
+
+  it('puts an item that could not use its turn back at the head, ahead of the group served before it', () => {
+    const q = new FairQueue<string>();
+    for (let i = 0; i < 4; i++) q.enqueue('bulk', `b${i}`, `b${i}`);
+    expect(q.next()?.key).toBe('b0');
+    q.enqueue('solo', 's', 's');
+    expect(q.next()?.key).toBe('b1');
+    const solo = q.next()!;
+    expect(solo.key).toBe('s');
+    // No budget for it: its turn is not spent.
+    expect(q.putBack(solo.group, solo.key, solo.item)).toBe(true);
+    expect(q.positionOf('s')).toBe(0);
+    expect([q.next()?.key, q.next()?.key, q.next()?.key]).toEqual(['s', 'b2', 'b3']);
+    expect(q.putBack('bulk', 'b9', 'b9')).toBe(true);
+    expect(q.putBack('bulk', 'b9', 'b9')).toBe(false);
+    expect(q.size).toBe(1);
+  });
 });

@@ -47,6 +47,23 @@ export class FairQueue<T> {
     return { group, key, item };
   }
 
+  /**
+   * An item given out that could not use its turn (the budget had no room): back at the head of its
+   * group, and its group at the head of the rotation, so the next `next()` gives it out again. Put
+   * at the end instead, it would lose its turn to the group served just before it, on every try.
+   * False, and nothing changes, when the key is already queued. O(groups).
+   */
+  putBack(group: string, key: string, item: T): boolean {
+    if (this.groupOf.has(key)) return false;
+    const items = new Map<string, T>([[key, item], ...(this.rotation.get(group) ?? [])]);
+    const rest = [...this.rotation].filter(([g]) => g !== group);
+    this.rotation.clear();
+    this.rotation.set(group, items);
+    for (const [g, its] of rest) this.rotation.set(g, its);
+    this.groupOf.set(key, group);
+    return true;
+  }
+
   remove(key: string): boolean {
     const group = this.groupOf.get(key);
     if (group === undefined) return false;
