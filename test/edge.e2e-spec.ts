@@ -60,6 +60,13 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
       certs.set(hostname, cert);
       await storeCertificate(t.db, domain, cert);
       await untilServed(ports.https, hostname, cert.fingerprint256);
+    } else {
+      // No certificate to wait for: wait until the edge's replica has the route (plain HTTP redirects then).
+      await eventually(
+        () => http(hostname, '/'),
+        (res) => res.status !== 404,
+        { timeoutMs: 5_000, everyMs: 25, what: `the edge to route ${hostname}` },
+      );
     }
     return domain;
   }
