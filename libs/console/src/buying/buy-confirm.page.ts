@@ -1,7 +1,7 @@
 import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
 import { WorkspaceContext, csrf, layout } from '../views/layout';
-import { money } from '../views/purchase-money.view';
+import { money, priceTerms, yearsText } from '../views/purchase-money.view';
 import { BuyForm, REGISTRANT_FIELDS } from './buy-form';
 
 export interface PurchaseQuoteView {
@@ -34,7 +34,7 @@ export function buyConfirmPage(actor: ConsoleActor, w: WorkspaceContext, c: BuyC
   const base = `/console/w/${w.id}/purchases`;
   const { quote: q, form: f } = c;
   const r = f.registrant;
-  const years = `${q.years} year${q.years === 1 ? '' : 's'}`;
+  const years = yearsText(q.years);
   return layout({
     title: `Buy ${q.hostname}`,
     actor,
@@ -45,13 +45,7 @@ export function buyConfirmPage(actor: ConsoleActor, w: WorkspaceContext, c: BuyC
         <h1>Buy ${q.hostname} for ${years}?</h1>
         ${c.problem ? html`<div class="notice bad" role="alert">${c.problem}</div>` : ''}
         <dl class="facts" id="purchase-terms">
-          <dt>Price</dt>
-          <dd>
-            <strong>${money(q.totalCents, q.currency)}</strong>
-            <span class="muted"
-              >(registrar ${money(q.wholesaleCents, q.currency)}, our fee ${money(q.feeCents, q.currency)})</span
-            >
-          </dd>
+          ${priceTerms(q)}
           <dt>Period</dt>
           <dd>${years} from today${f.autoRenew ? ', then renewed every year' : ''}</dd>
           <dt>Owner of record</dt>

@@ -1,6 +1,19 @@
 import type { PurchaseView } from '@app/purchases';
+import { html } from '../html';
 
 export const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
+
+export const yearsText = (years: number) => `${years} year${years === 1 ? '' : 's'}`;
+
+/** The price line of a confirmation page (buying, renewing): the total, and what of it is the registrar's and ours. */
+export const priceTerms = (q: { totalCents: number; wholesaleCents: number; feeCents: number; currency: string }) =>
+  html`<dt>Price</dt>
+    <dd>
+      <strong>${money(q.totalCents, q.currency)}</strong>
+      <span class="muted"
+        >(registrar ${money(q.wholesaleCents, q.currency)}, our fee ${money(q.feeCents, q.currency)})</span
+      >
+    </dd>`;
 
 /**
  * What a purchase cost, as the money moved (issue 34: "Paid" was shown for failed and refunded

@@ -3,7 +3,7 @@ import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
 import { DnsEditorState, dnsEditor } from './dns-editor.view';
 import { WorkspaceContext, csrf, layout, pill, when } from './layout';
-import { heldAndPaid, labelOf, money, renewalCharge } from './purchase-money.view';
+import { heldAndPaid, labelOf, money, renewalCharge, yearsText } from './purchase-money.view';
 
 export interface RenewalRow {
   n: number;
@@ -232,7 +232,7 @@ export function purchasePage(actor: ConsoleActor, w: WorkspaceContext, d: Purcha
           <h2>Purchase</h2>
           <dl class="facts">
             <dt>Registered for</dt>
-            <dd>${held.years ? `${held.years} year${held.years === 1 ? '' : 's'}` : 'not registered'}</dd>
+            <dd>${held.years ? yearsText(held.years) : 'not registered'}</dd>
             <dt>Money</dt>
             <dd>${held.paid} <span class="muted">(our fee ${money(p.feeCents, p.currency)} a purchase)</span></dd>
             <dt>Registrar</dt>

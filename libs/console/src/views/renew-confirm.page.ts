@@ -2,7 +2,7 @@ import type { RenewalQuote } from '@app/purchases';
 import { ConsoleActor } from '../access';
 import { html } from '../html';
 import { WorkspaceContext, csrf, layout, when } from './layout';
-import { money } from './purchase-money.view';
+import { money, priceTerms, yearsText } from './purchase-money.view';
 
 export interface RenewConfirmation {
   purchaseId: string;
@@ -20,7 +20,7 @@ export interface RenewConfirmation {
 export function renewConfirmPage(actor: ConsoleActor, w: WorkspaceContext, c: RenewConfirmation) {
   const base = `/console/w/${w.id}/purchases/${c.purchaseId}`;
   const q = c.quote;
-  const years = `${q.years} year${q.years === 1 ? '' : 's'}`;
+  const years = yearsText(q.years);
   return layout({
     title: `Renew ${q.hostname}`,
     actor,
@@ -31,13 +31,7 @@ export function renewConfirmPage(actor: ConsoleActor, w: WorkspaceContext, c: Re
         <h1>Renew ${q.hostname} for ${years}?</h1>
         ${c.problem ? html`<div class="notice bad" role="alert">${c.problem}</div>` : ''}
         <dl class="facts" id="renewal-terms">
-          <dt>Price</dt>
-          <dd>
-            <strong>${money(q.totalCents, q.currency)}</strong>
-            <span class="muted"
-              >(registrar ${money(q.wholesaleCents, q.currency)}, our fee ${money(q.feeCents, q.currency)})</span
-            >
-          </dd>
+          ${priceTerms(q)}
           <dt>Period</dt>
           <dd>${years}: the expiry moves from ${when(q.expiresAt)} to ${when(q.renewedUntil)}</dd>
           <dt>Charged to</dt>
