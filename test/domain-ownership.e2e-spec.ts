@@ -44,16 +44,19 @@ describe('claiming a hostname another workspace holds', () => {
     return { id: res.body.workspace.id as string, auth: { authorization: `Bearer ${res.body.apiKey}` } };
   }
   type Workspace = Awaited<ReturnType<typeof workspace>>;
+  /** The workspace's webhook endpoint on the receiver at `path`, for one event type. */
+  const subscribe = (w: Workspace, path: string, event: string) =>
+    request(t.server)
+      .post('/v1/webhook-endpoints')
+      .set(w.auth)
+      .send({ url: `${receiver.url}${path}`, events: [event] })
+      .expect(201);
   const connect = (w: Workspace, hostname: string) =>
     request(t.server).post('/v1/domains').set(w.auth).send({ hostname, originUrl: ORIGIN_URL });
 
   it('answers 409 with a TXT proof, then moves the hostname once the TXT resolves', async () => {
     const [holder, claimer] = [await workspace('holder'), await workspace('claimer')];
-    await request(t.server)
-      .post('/v1/webhook-endpoints')
-      .set(holder.auth)
-      .send({ url: `${receiver.url}/holder`, events: ['domain.failed'] })
-      .expect(201);
+    await subscribe(holder, '/holder', 'domain.failed');
     const hostname = 'shop.moving-a.com';
     dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE_TARGET }]);
     const held = (await connect(holder, hostname).expect(201)).body.domain;
@@ -200,11 +203,7 @@ describe('claiming a hostname another workspace holds', () => {
 
     it('tells the owner, answers a neutral page, and keeps the hostname from others until proven', async () => {
       const [holder, claimer] = [await workspace('guard-holder'), await workspace('guard-claimer')];
-      await request(t.server)
-        .post('/v1/webhook-endpoints')
-        .set(holder.auth)
-        .send({ url: `${receiver.url}/guard-holder`, events: ['domain.deleted'] })
-        .expect(201);
+      await subscribe(holder, '/guard-holder', 'domain.deleted');
       const hostname = 'shop.dangling-a.com';
       dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE_TARGET }]);
       const held = (await connect(holder, hostname).expect(201)).body.domain;
@@ -263,11 +262,7 @@ describe('claiming a hostname another workspace holds', () => {
 
     it('sets no guard when DNS points elsewhere at the deletion', async () => {
       const [holder, other] = [await workspace('moved-away'), await workspace('next-owner')];
-      await request(t.server)
-        .post('/v1/webhook-endpoints')
-        .set(holder.auth)
-        .send({ url: `${receiver.url}/moved-away`, events: ['domain.deleted'] })
-        .expect(201);
+      await subscribe(holder, '/moved-away', 'domain.deleted');
       const hostname = 'shop.dangling-b.com';
       dns.setRecords(hostname, [{ type: 'A', data: '203.0.113.9' }]);
       const held = (await connect(holder, hostname).expect(201)).body.domain;
