@@ -178,6 +178,16 @@ describe('the console answers support questions', () => {
       expect(orders).toContain('ca_unavailable');
       expect(orders).toContain('could not be reached');
       expect(orders).toMatch(/Next try/);
+      // DNS is right and the certificate is not there yet: said as such, not "Verified —" (not live).
+      const facts = page.locator('section.card', {
+        has: page.getByRole('heading', { name: 'Certificate', exact: true }),
+      });
+      const factText = ((await facts.locator('dl').textContent()) ?? '').replace(/\s+/g, ' ');
+      expect(factText).toMatch(/DNS Correct; first seen correct \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+      expect(factText).toMatch(
+        /Live Not live yet: DNS is correct, (waiting for the certificate|the certificate order failed)/,
+      );
+      expect(factText).not.toContain('Verified');
       await consoleShot(page, `domain-certificate-orders-${device}`);
       if (!link) {
         await page.getByRole('button', { name: 'Create connect link' }).click();

@@ -45,12 +45,17 @@ export class ConsoleDomainPages {
     const domain = toDomainView(record, edgeSettingsOf(this.config));
     const issuer = domain.certificate.issuer ?? this.config.acmeIssuers.map((i) => i.name).join(', ');
     const timeline = await this.timeline.ofDomain(ws, id);
+    const dnsHistory = {
+      firstCorrectAt: record.machine.firstSeenCorrectDnsAt ?? null,
+      wrongChecks: record.machine.consecutiveWrongDnsProbes,
+    };
     if (deletedAt)
       return {
         domain,
         check: { error: 'not checked: the domain is deleted' },
         timeline,
         issuer,
+        dnsHistory,
         deletedAt,
         takeoverGuard: record.takeoverGuard,
       };
@@ -61,6 +66,6 @@ export class ConsoleDomainPages {
       .single({ hostname: wildcardBase(domain.hostname), records })
       .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
     const managedDns = await this.purchases.managing(ws, id, domain.hostname);
-    return { domain, check, timeline, issuer, managedDns };
+    return { domain, check, timeline, issuer, dnsHistory, managedDns };
   }
 }

@@ -7,6 +7,7 @@ import { Html, html } from '../html';
 import type { FormProblems } from '../forms/form-problems';
 import { problemsOf } from './form-fields';
 import { WorkspaceContext, csrf, empty, layout, pager, pill, when } from './layout';
+import { DnsHistory, dnsFact, factHtml, liveFact } from './domain-live.view';
 import { ManagedDns, managedCustomerLine, managedNote } from './managed-dns.view';
 
 export interface DomainFilters {
@@ -190,6 +191,8 @@ export interface DomainDetail {
   connectLink?: { url: string; expiresAt: string; guessedBase?: string };
   /** The ACME CA certificates come from (the host of ACME_DIRECTORY_URL). */
   issuer: string;
+  /** The monitor's memory of the hostname's DNS, for the DNS and Live lines. */
+  dnsHistory: DnsHistory;
   /** Set for a deleted domain: its page is kept, read-only, for the record. */
   deletedAt?: string;
   /** A deleted domain whose DNS still pointed at the edge: its hostname is kept for this workspace a while. */
@@ -355,8 +358,10 @@ export function domainPage(actor: ConsoleActor, workspace: WorkspaceContext, d: 
             </dd>
             <dt>Next try</dt>
             <dd>${when(domain.certificate.retryAt)}</dd>
-            <dt>Verified</dt>
-            <dd>${when(domain.verifiedAt)}</dd>
+            <dt>DNS</dt>
+            <dd>${factHtml(dnsFact(domain, d.dnsHistory))}</dd>
+            <dt>Live</dt>
+            <dd>${factHtml(liveFact(domain, d.dnsHistory))}</dd>
             <dt>Last check</dt>
             <dd>${when(domain.lastCheckedAt)}</dd>
           </dl>
