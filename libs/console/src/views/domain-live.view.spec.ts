@@ -5,7 +5,18 @@ const T2 = '2026-11-21T12:00:00.000Z';
 const never: DnsHistory = { firstCorrectAt: null, wrongChecks: 0 };
 const correct: DnsHistory = { firstCorrectAt: T1, wrongChecks: 0 };
 const drifted: DnsHistory = { firstCorrectAt: T1, wrongChecks: 2 };
-const domain = (status: string, monitorStatus: string, verifiedAt: string | null = null, statusReason?: string) => ({
+const domain = (
+  status: string,
+  monitorStatus: string,
+  verifiedAt: string | null = null,
+  statusReason?: string,
+): {
+  status: string;
+  monitorStatus: string;
+  verifiedAt: string | null;
+  statusReason: string | null;
+  lastCheckedAt: string | null;
+} => ({
   status,
   monitorStatus,
   verifiedAt,
