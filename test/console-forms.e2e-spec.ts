@@ -130,6 +130,38 @@ describe('console forms are not dead ends', () => {
     }
   });
 
+  it('shows a refused new workspace under its fields, keeping what was typed', async () => {
+    const workspaces = async () =>
+      Number((await t.db.query<{ n: string }>('select count(*) as n from workspaces'))[0].n);
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      const before = { workspaces: await workspaces(), audited: await auditCount('workspace.created') };
+      await page.goto(`${base}/console/workspaces`);
+      // Spaces pass the browser's `required`; the card is no payment method id: both under their fields.
+      await page.getByLabel('Name').fill('   ');
+      await page.getByLabel(/^Card on file/).fill('visa-4242');
+      await page.getByRole('button', { name: 'Create workspace' }).click();
+      await page.locator('#ws-paymentMethod-problem').waitFor();
+      expect(await page.locator('#ws-name-problem').textContent()).toMatch(/empty/i);
+      expect(await page.locator('#ws-paymentMethod-problem').textContent()).toContain('such as pm_card_visa');
+      expect(await page.getByLabel(/^Card on file/).inputValue()).toBe('visa-4242');
+      expect(await page.getByLabel(/^Card on file/).getAttribute('aria-invalid')).toBe('true');
+      expect(await mainText(page)).not.toContain('That did not work');
+      await consoleShot(page, `form-error-new-workspace-${device}`);
+      // A name past 200 characters (the browser's maxlength removed), the card kept as typed.
+      await page.locator('#ws-name').evaluate((input) => input.removeAttribute('maxlength'));
+      await page.getByLabel('Name').fill(`Acme ${'x'.repeat(200)}`);
+      await page.getByLabel(/^Card on file/).fill('pm_card_visa');
+      await page.getByRole('button', { name: 'Create workspace' }).click();
+      await page.locator('#ws-name-problem').waitFor();
+      expect(await page.getByLabel('Name').inputValue()).toBe(`Acme ${'x'.repeat(200)}`);
+      expect(await page.getByLabel(/^Card on file/).inputValue()).toBe('pm_card_visa');
+      expect(await workspaces()).toBe(before.workspaces);
+      expect(await auditCount('workspace.created')).toBe(before.audited);
+      await page.context().close();
+    }
+  });
+
   it('lets a user change their own password (current first) and an operator reset another user, signing them out', async () => {
     const alice = await createConsoleUser(t, {
       email: 'alice-forms@example.com',

@@ -1,9 +1,12 @@
-import { AdminUseCases } from '@app/admin';
+import { AdminUseCases, CreateWorkspaceDto } from '@app/admin';
+import { statusOf } from '@app/http';
 import { DomainError } from '@app/kernel';
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
-import { Actor, FormBody, Redirect, ShowOnce, ShownOnce, field } from './console-request';
+import { Actor, FormBody, PageWithStatus, Redirect, ShowOnce, ShownOnce, field } from './console-request';
+import { validated } from './form-validation';
+import { formProblems, isFormProblem } from './forms/form-problems';
 import type { Flash } from './console-flashes.store';
 import { ConsoleWorkspaces } from './console-workspaces.service';
 import { keysPage, revokeKeyPage } from './views/keys.page';
@@ -43,11 +46,24 @@ export class ConsoleWorkspacesController {
   @ConsoleAccess('operator')
   @Post('workspaces')
   async create(@Actor() actor: ConsoleActor, @AuditNote() note: AuditNoteFn, @Body() body: FormBody) {
-    const name = field(body, 'name')?.trim();
-    if (!name || name.length > 200) {
-      throw new DomainError('bad_request', 'A workspace needs a name of 1-200 characters', { field: 'name' });
+    const typed = { name: field(body, 'name') ?? '', paymentMethod: field(body, 'paymentMethod') ?? '' };
+    // The rules of POST /admin/workspaces (its DTO): a name of 1-200 characters, a payment method id.
+    const issued = await validated(CreateWorkspaceDto, {
+      name: typed.name.trim(),
+      paymentMethod: typed.paymentMethod.trim() || undefined,
+    })
+      .then((dto) => this.admin.createWorkspace(dto.name, dto.paymentMethod))
+      .catch((error: unknown) => {
+        if (!isFormProblem(error)) throw error;
+        return error;
+      });
+    if (issued instanceof DomainError) {
+      // What was typed comes back, each problem under its field.
+      const form = { ...typed, problems: formProblems(issued, ['name', 'paymentMethod']) };
+      const page = workspacesPage(actor, await this.workspaces.visible(actor), undefined, form);
+      return new PageWithStatus(statusOf(issued.code), page);
     }
-    const issued = await this.admin.createWorkspace(name, field(body, 'paymentMethod')?.trim() || undefined);
+    const name = issued.workspace.name;
     note({
       workspaceId: issued.workspace.id,
       target: issued.workspace.id,

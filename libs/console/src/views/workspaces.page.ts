@@ -1,5 +1,7 @@
 import { ConsoleActor, roleIn } from '../access';
 import { html } from '../html';
+import type { FormProblems } from '../forms/form-problems';
+import { problemsOf } from './form-fields';
 import { csrf, empty, layout, pill, when } from './layout';
 
 export const FREE_TIER_DOMAINS = 50;
@@ -12,19 +14,46 @@ export interface WorkspaceRow {
   createdAt: string;
 }
 
-export function workspacesPage(actor: ConsoleActor, rows: WorkspaceRow[], notice?: string) {
+/** The new-workspace form sent back with what was typed and its problems. */
+export interface NewWorkspaceForm {
+  name: string;
+  paymentMethod: string;
+  problems: FormProblems;
+}
+
+export function workspacesPage(actor: ConsoleActor, rows: WorkspaceRow[], notice?: string, form?: NewWorkspaceForm) {
+  const problems = problemsOf(form?.problems, 'ws');
   const create = actor.user.operator
     ? html`<section class="card">
         <h2>New workspace</h2>
+        ${problems.above()}
         <form method="post" action="/console/workspaces" class="filters">
           ${csrf(actor)}
           <div class="field">
             <label for="ws-name">Name</label
-            ><input id="ws-name" name="name" type="text" required maxlength="200" placeholder="Acme Inc." />
+            ><input
+              id="ws-name"
+              name="name"
+              type="text"
+              required
+              maxlength="200"
+              placeholder="Acme Inc."
+              value="${form?.name ?? ''}"
+              ${problems.attrs('name')}
+            />
+            ${problems.under('name')}
           </div>
           <div class="field">
             <label for="ws-card">Card on file <span class="hint">(payment method id, optional)</span></label
-            ><input id="ws-card" name="paymentMethod" type="text" placeholder="pm_card_visa" />
+            ><input
+              id="ws-card"
+              name="paymentMethod"
+              type="text"
+              placeholder="pm_card_visa"
+              value="${form?.paymentMethod ?? ''}"
+              ${problems.attrs('paymentMethod')}
+            />
+            ${problems.under('paymentMethod')}
           </div>
           <button type="submit">Create workspace</button>
         </form>
