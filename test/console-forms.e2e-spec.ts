@@ -162,6 +162,46 @@ describe('console forms are not dead ends', () => {
     }
   });
 
+  it("shows an endpoint's refused settings under their fields, keeping what was typed", async () => {
+    const endpoint = (
+      await request(t.server)
+        .post('/v1/webhook-endpoints')
+        .set('authorization', `Bearer ${key}`)
+        .send({ url: `${ORIGIN}/hooks/settings`, events: ['domain.verified'] })
+        .expect(201)
+    ).body.endpoint as { id: string };
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      // A URL deliveries cannot POST to, with the events and Enabled as changed.
+      const updates = await auditCount('webhook_endpoint.updated');
+      await page.goto(`${base}/console/w/${ws}/webhooks/${endpoint.id}`);
+      await page.getByLabel('URL').fill('ftp://hooks.example.com/settings');
+      await page.getByLabel('domain.created').check();
+      await page.getByLabel('domain.verified').uncheck();
+      await page.getByLabel('Enabled').uncheck();
+      await page.getByRole('button', { name: 'Save endpoint' }).click();
+      await page.locator('#ep-url-problem').waitFor();
+      expect(await page.getByLabel('URL').inputValue()).toBe('ftp://hooks.example.com/settings');
+      expect(await page.getByLabel('URL').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByLabel('domain.created').isChecked()).toBe(true);
+      expect(await page.getByLabel('domain.verified').isChecked()).toBe(false);
+      expect(await page.getByLabel('Enabled').isChecked()).toBe(false);
+      expect(await mainText(page)).not.toContain('That did not work');
+      await consoleShot(page, `form-error-webhook-settings-${device}`);
+      const saved = await request(t.server)
+        .get(`/v1/webhook-endpoints/${endpoint.id}`)
+        .set('authorization', `Bearer ${key}`)
+        .expect(200);
+      expect(saved.body.endpoint).toMatchObject({
+        url: `${ORIGIN}/hooks/settings`,
+        events: ['domain.verified'],
+        enabled: true,
+      });
+      expect(await auditCount('webhook_endpoint.updated')).toBe(updates);
+      await page.context().close();
+    }
+  });
+
   it('lets a user change their own password (current first) and an operator reset another user, signing them out', async () => {
     const alice = await createConsoleUser(t, {
       email: 'alice-forms@example.com',

@@ -141,17 +141,25 @@ export class ConsoleWebhooksController {
   async edit(
     @Actor() actor: ConsoleActor,
     @AuditNote() note: AuditNoteFn,
+    @Workspace() w: WorkspaceContext,
     @Param('ws') ws: string,
     @Param('id') id: string,
     @Body() body: FormBody,
   ) {
-    const dto = await validated(UpdateWebhookEndpointDto, {
-      url: field(body, 'url'),
-      events: fields(body, 'events'),
-      enabled: checked(field(body, 'enabled')),
-    });
-    await this.updateEndpoint.execute(ws, id, dto);
-    note({ detail: { url: dto.url, enabled: dto.enabled } });
+    const sent = { url: field(body, 'url'), events: fields(body, 'events'), enabled: checked(field(body, 'enabled')) };
+    const refused = await validated(UpdateWebhookEndpointDto, sent)
+      .then(async (dto) => void (await this.updateEndpoint.execute(ws, id, dto)))
+      .catch((error: unknown) => {
+        // A refused URL or event list is the form again, as typed, the problem under its field.
+        if (!isFormProblem(error)) throw error;
+        return error;
+      });
+    if (refused) {
+      const settingsForm = { ...sent, url: sent.url ?? '', problems: formProblems(refused, ['url', 'events']) };
+      const page = endpointPage(actor, w, { ...(await this.pages.detail(ws, id)), settingsForm });
+      return new PageWithStatus(statusOf(refused.code), page);
+    }
+    note({ detail: { url: sent.url, enabled: sent.enabled } });
     return new Redirect(`/console/w/${ws}/webhooks/${id}?notice=saved`);
   }
 

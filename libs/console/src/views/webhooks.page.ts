@@ -134,6 +134,16 @@ export interface EndpointDetail {
   status?: string;
   nextCursor: string | null;
   secret?: string;
+  /** Refused settings sent back as typed, with their problems. */
+  settingsForm?: EndpointSettingsForm;
+}
+
+/** The endpoint's settings form as typed, with its problems. */
+export interface EndpointSettingsForm {
+  url: string;
+  events: string[];
+  enabled: boolean;
+  problems: FormProblems;
 }
 
 const TABS = [
@@ -146,6 +156,8 @@ const TABS = [
 export function endpointPage(actor: ConsoleActor, w: WorkspaceContext, d: EndpointDetail, notice?: string) {
   const base = `/console/w/${w.id}/webhooks/${d.endpoint.id}`;
   const disabled = !w.canWrite;
+  const shown = d.settingsForm ?? d.endpoint;
+  const problems = problemsOf(d.settingsForm?.problems, 'ep');
   return layout({
     title: d.endpoint.url,
     actor,
@@ -192,6 +204,7 @@ export function endpointPage(actor: ConsoleActor, w: WorkspaceContext, d: Endpoi
       </section>
       <section class="card">
         <h2>Settings</h2>
+        ${problems.above()}
         <form method="post" action="${base}/edit">
           ${csrf(actor)}
           <div class="field">
@@ -201,17 +214,18 @@ export function endpointPage(actor: ConsoleActor, w: WorkspaceContext, d: Endpoi
               name="url"
               type="url"
               required
-              value="${d.endpoint.url}"
-              ${disabled ? html` disabled` : ''}
+              value="${shown.url}"
+              ${problems.attrs('url')}${disabled ? html` disabled` : ''}
             />
+            ${problems.under('url')}
           </div>
-          ${eventBoxes(d.endpoint.events, disabled)}
+          ${eventBoxes(shown.events, disabled)} ${problems.under('events')}
           <div class="field">
             <label
               ><input
                 type="checkbox"
                 name="enabled"
-                ${d.endpoint.enabled ? html` checked` : ''}${disabled ? html` disabled` : ''}
+                ${shown.enabled ? html` checked` : ''}${disabled ? html` disabled` : ''}
               />
               Enabled</label
             >
