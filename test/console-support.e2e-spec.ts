@@ -308,6 +308,209 @@ describe('the console answers support questions', () => {
     }
   });
 
+  it('records every change made through /v1 and /admin (purchases, projects, endpoints, OAuth clients, cards, bulk), once per Idempotency-Key', async () => {
+    const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+    const buyer = await purchaseWorkspace(t.server, 'pm_card_visa');
+    const api = { authorization: `Bearer ${buyer.apiKey}` };
+    const [keyRow] = await t.db.query<{ id: string }>('select id from api_keys where workspace_id = $1', [
+      buyer.workspaceId,
+    ]);
+    const byKey = `API key ${keyRow.id}`;
+    // The same request twice with one Idempotency-Key: the second is answered from the stored response,
+    // or (a 5xx is not stored) runs again and is answered with the same outcome by the purchase.
+    const twice = async (send: () => request.Test, status: number) => {
+      const first = await send().expect(status);
+      const again = await send().expect(status);
+      if (status < 500) expect(again.headers['idempotent-replay']).toBe('true');
+      else expect(again.body.details).toEqual(first.body.details);
+      return first;
+    };
+    const post = (path: string, body: object, key: string) => () =>
+      request(t.server).post(path).set(api).set('idempotency-key', key).send(body);
+
+    const paid = uniqueDomain('audited');
+    const bought = await twice(post('/v1/domain-purchases', { hostname: paid, registrant: REGISTRANT }, 'buy-1'), 201);
+    const purchaseId = (bought.body as { purchase: { id: string } }).purchase.id;
+    const refusedName = uniqueDomain('refuse');
+    const refused = await twice(
+      post('/v1/domain-purchases', { hostname: refusedName, registrant: REGISTRANT }, 'buy-2'),
+      502,
+    );
+    const refusedId = (refused.body as { details: { purchaseId: string } }).details.purchaseId;
+    await request(t.server).patch(`/v1/domain-purchases/${purchaseId}`).set(api).send({ autoRenew: true }).expect(200);
+    const records = [{ type: 'TXT', name: '@', value: 'audited', ttl: 1800 }];
+    await request(t.server).put(`/v1/domain-purchases/${purchaseId}/dns`).set(api).send({ records }).expect(200);
+    const connected = await twice(
+      post(`/v1/domain-purchases/${purchaseId}/connect`, { originUrl: ORIGIN_URL }, 'connect-1'),
+      200,
+    );
+    const nameservers = ['ns1.elsewhere.example', 'ns2.elsewhere.example'];
+    await request(t.server)
+      .put(`/v1/domain-purchases/${purchaseId}/nameservers`)
+      .set(api)
+      .send({ nameservers })
+      .expect(200);
+    await twice(post(`/v1/domain-purchases/${purchaseId}/renew`, { years: 1 }, 'renew-1'), 200);
+    // Registered for 9 years: 2 more pass the registry's 10, so the renewal is charged, refused and refunded.
+    const nineName = uniqueDomain('nine');
+    const nine = await request(t.server)
+      .post('/v1/domain-purchases')
+      .set(api)
+      .send({ hostname: nineName, registrant: REGISTRANT, years: 9 })
+      .expect(201);
+    const nineId = (nine.body as { purchase: { id: string } }).purchase.id;
+    await twice(post(`/v1/domain-purchases/${nineId}/renew`, { years: 2 }, 'renew-2'), 502);
+    // A renewal of the refused purchase is a conflict: nothing was tried, nothing is recorded.
+    await request(t.server).post(`/v1/domain-purchases/${refusedId}/renew`).set(api).send({ years: 1 }).expect(409);
+
+    const project = await twice(post('/v1/projects', { name: 'Storefronts' }, 'project-1'), 201);
+    const projectId = (project.body as { project: { id: string } }).project.id;
+    await request(t.server).patch(`/v1/projects/${projectId}`).set(api).send({ name: 'Shops' }).expect(200);
+    await request(t.server).delete(`/v1/projects/${projectId}`).set(api).expect(200);
+
+    const endpoint = (
+      await request(t.server)
+        .post('/v1/webhook-endpoints')
+        .set(api)
+        .send({ url: 'https://hooks.audited.example/in' })
+        .expect(201)
+    ).body.endpoint as { id: string };
+    await request(t.server)
+      .patch(`/v1/webhook-endpoints/${endpoint.id}`)
+      .set(api)
+      .send({ enabled: false, events: ['domain.created'] })
+      .expect(200);
+    const rotated = await request(t.server)
+      .post(`/v1/webhook-endpoints/${endpoint.id}/rotate-secret`)
+      .set(api)
+      .send({})
+      .expect(200);
+    const secret = (rotated.body as { endpoint: { secret: string } }).endpoint.secret;
+    const test = await request(t.server).post(`/v1/webhook-endpoints/${endpoint.id}/test`).set(api).expect(202);
+    const eventId = (test.body as { event: { id: string } }).event.id;
+    await request(t.server).post(`/v1/events/${eventId}/replay`).set(api).send({}).expect(202);
+
+    const client = await request(t.server)
+      .post(`/admin/workspaces/${buyer.workspaceId}/oauth-clients`)
+      .set(admin)
+      .send({ name: 'Audited sync', scopes: ['domains:read'] })
+      .expect(201);
+    const clientId = (client.body as { client_id: string }).client_id;
+    const clientSecret = (client.body as { client_secret: string }).client_secret;
+    await request(t.server)
+      .delete(`/admin/workspaces/${buyer.workspaceId}/oauth-clients/${clientId}`)
+      .set(admin)
+      .expect(200);
+    const bulk = await twice(
+      post(
+        '/v1/domains/bulk',
+        {
+          domains: [
+            { hostname: 'one.bulk-audited.com', originUrl: ORIGIN_URL },
+            { hostname: 'https://not a hostname', originUrl: ORIGIN_URL },
+            { hostname: 'two.bulk-audited.com', originUrl: ORIGIN_URL },
+          ],
+        },
+        'bulk-1',
+      ),
+      200,
+    );
+    const bulkIds = (bulk.body as { results: { status: number; domain?: { id: string } }[] }).results
+      .filter((r) => r.status === 201)
+      .map((r) => r.domain!.id);
+    expect(bulkIds).toHaveLength(2);
+    // The card last: without one, the workspace cannot connect domains.
+    await request(t.server)
+      .put(`/admin/workspaces/${buyer.workspaceId}/payment-method`)
+      .set(admin)
+      .send({ paymentMethod: 'pm_card_mastercard' })
+      .expect(200);
+    await request(t.server).delete(`/admin/workspaces/${buyer.workspaceId}/payment-method`).set(admin).expect(200);
+
+    type Row = { action: string; actor: string; target: string | null; workspace_id: string | null; detail: any };
+    // Entries are written beside the answers: wait for the last change's, then read them all.
+    const rows = await eventually(
+      () =>
+        t.db.query<Row>(
+          `select action, actor, target, workspace_id, detail from console_audit
+           where workspace_id = $1 order by created_at, id`,
+          [buyer.workspaceId],
+        ),
+      (got) => got.filter((r) => r.action === 'workspace.card_set').length >= 2,
+      { timeoutMs: 10_000, what: 'the card removal audited' },
+    );
+    const of = (action: string, target?: string) =>
+      rows.filter((r) => r.action === action && (target === undefined || r.target === target));
+    // Each idempotent request once, its replay not again.
+    expect(of('purchase.bought', purchaseId)).toEqual([
+      expect.objectContaining({
+        actor: byKey,
+        detail: expect.objectContaining({ name: paid, years: 1, status: 'completed', via: 'api' }),
+      }),
+    ]);
+    expect(of('purchase.bought', refusedId)).toEqual([
+      expect.objectContaining({
+        detail: expect.objectContaining({ name: refusedName, outcome: 'registration_failed' }),
+      }),
+    ]);
+    expect(of('purchase.auto_renew_set', purchaseId)[0].detail).toMatchObject({ name: paid, autoRenew: true });
+    expect(of('purchase.dns_replaced', purchaseId)[0].detail).toMatchObject({ name: paid, records: 1 });
+    expect(of('purchase.connected', purchaseId)).toEqual([
+      expect.objectContaining({
+        detail: expect.objectContaining({
+          domainId: (connected.body as { domain: { id: string } }).domain.id,
+          originUrl: ORIGIN_URL,
+        }),
+      }),
+    ]);
+    expect(of('purchase.nameservers_set', purchaseId)[0].detail).toMatchObject({ nameservers });
+    expect(of('purchase.renewed', purchaseId)).toEqual([
+      expect.objectContaining({ detail: expect.objectContaining({ years: 1, status: 'renewed' }) }),
+    ]);
+    expect(of('purchase.renewed', nineId)).toEqual([
+      expect.objectContaining({ detail: expect.objectContaining({ name: nineName, outcome: 'registrar_error' }) }),
+    ]);
+    expect(of('purchase.renewed', refusedId)).toEqual([]);
+    expect(of('project.created', projectId)).toEqual([
+      expect.objectContaining({ actor: byKey, detail: expect.objectContaining({ name: 'Storefronts' }) }),
+    ]);
+    expect(of('project.updated', projectId)[0].detail).toMatchObject({ name: 'Shops' });
+    expect(of('project.deleted', projectId)).toHaveLength(1);
+    expect(of('webhook_endpoint.updated', endpoint.id)[0].detail).toMatchObject({
+      name: 'https://hooks.audited.example/in',
+      enabled: false,
+      events: ['domain.created'],
+    });
+    expect(of('webhook_endpoint.secret_rotated', endpoint.id)).toHaveLength(1);
+    expect(of('webhook_endpoint.test_sent', endpoint.id)[0].detail).toMatchObject({ eventId });
+    expect(of('event.replayed', eventId)).toHaveLength(1);
+    expect(of('oauth_client.created', clientId)).toEqual([
+      expect.objectContaining({
+        actor: 'admin token',
+        detail: expect.objectContaining({ name: 'Audited sync', scopes: ['domains:read'], via: 'admin' }),
+      }),
+    ]);
+    expect(of('oauth_client.revoked', clientId)).toHaveLength(1);
+    expect(of('workspace.card_set').map((r) => r.detail.paymentMethod)).toEqual(['pm_card_mastercard', null]);
+    expect(of('domain.created').map((r) => [r.target, r.detail.bulk])).toEqual([
+      [bulkIds[0], true],
+      [bulkIds[1], true],
+    ]);
+    // No secret reaches the log.
+    const logged = JSON.stringify(rows);
+    for (const shown of [secret, clientSecret, buyer.apiKey]) expect(logged).not.toContain(shown);
+
+    for (const [device, viewport] of VIEWPORTS) {
+      const page = await pageAt(viewport);
+      await page.goto(`${base}/console/w/${buyer.workspaceId}/audit`);
+      const shown = (await page.locator('tbody').textContent()) ?? '';
+      for (const action of ['purchase.renewed', 'project.deleted', 'oauth_client.revoked', 'workspace.card_set'])
+        expect(shown).toContain(action);
+      await consoleShot(page, `audit-api-changes-${device}`);
+      await page.context().close();
+    }
+  });
+
   it("keeps a deleted domain's page and timeline readable, marked deleted, from the audit log", async () => {
     const created = await request(t.server)
       .post('/v1/domains')

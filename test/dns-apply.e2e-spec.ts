@@ -278,6 +278,23 @@ describe('POST /v1/domains/{id}/dns/apply', () => {
     const res = await apply(id, { provider: 'cloudflare', token: CF_TOKEN }, token).expect(200);
     expect(res.body.applied.written).toHaveLength(1);
     await apply(other, { provider: 'cloudflare', token: CF_TOKEN }, token).expect(403);
+    // The audit log (issue 34) says the end customer's connect link applied it, at which provider, and no token.
+    const audited = await eventually(
+      () =>
+        t.db.query<{ actor: string; detail: Record<string, unknown> }>(
+          "select actor, detail from console_audit where action = 'domain.dns_applied' and target = $1",
+          [id],
+        ),
+      (rows) => rows.length > 0,
+      { timeoutMs: 10_000, what: 'the audit entry of the apply' },
+    );
+    expect(audited).toEqual([
+      {
+        actor: `connect link (${id})`,
+        detail: { name: 'session.cf-customer.com', provider: 'cloudflare', via: 'api' },
+      },
+    ]);
+    expect(JSON.stringify(await t.db.query('select detail from console_audit'))).not.toContain(CF_TOKEN);
   });
 });
 

@@ -1,15 +1,17 @@
 import type { Principal } from '@app/auth';
+import { DomainError } from '@app/kernel';
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Observable, tap } from 'rxjs';
-import { API_AUDITED } from './api-audit.routes';
+import { API_AUDITED, ApiAuditRoute, AuditTarget } from './api-audit.routes';
 import { ConsoleAudit } from './console-audit.store';
 import { ConsoleQueries } from './console.queries';
 
 type ApiRequest = FastifyRequest & { principal?: Principal; params: Record<string, string | undefined> };
 
 /**
- * Records the API and admin changes API_AUDITED lists, after they succeeded, with who made them:
+ * Records the API and admin changes API_AUDITED lists, after they succeeded (or, for a purchase, were
+ * refused after writing one), with who made them:
  * the API key (by name when it has one), the OAuth client by name, or the admin token (the admin CLI). Reads pass untouched.
  * The entry is written beside the answer, not before it: the change is already committed, so a failed
  * audit insert must not turn it into a 500 (the client would retry a write that happened), and the
@@ -29,21 +31,45 @@ export class ApiAuditor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<ApiRequest>();
     const route = API_AUDITED[`${request.method} ${request.routeOptions?.url ?? ''}`];
     if (!route) return next.handle();
+    const params = request.params ?? {};
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
     return next.handle().pipe(
-      tap((answer: unknown) => {
-        const target = route.target(answer ?? {}, request.params ?? {});
-        const entry = async () =>
-          this.audit.record({
-            workspaceId: target.workspaceId ?? request.principal?.workspaceId ?? null,
-            actor: await this.actorOf(request.principal),
-            action: route.action,
-            target: target.id ?? null,
-            detail: { ...(target.name ? { name: target.name } : {}), via: request.principal ? 'api' : 'admin' },
-          });
-        entry().catch((err: unknown) =>
-          this.logger.warn({ err, action: route.action, target: target.id }, 'Audit entry of an API change lost'),
-        );
+      tap({
+        next: (answer: unknown) => {
+          const targets = route.target(answer ?? {}, params, body);
+          for (const target of Array.isArray(targets) ? targets : [targets]) this.write(request, route, target);
+        },
+        error: (error: unknown) => {
+          // A retry answered from its Idempotency-Key's stored response (ReplayedResponse) is no DomainError.
+          if (!route.refused || !(error instanceof DomainError) || !error.details) return;
+          const target = route.refused({ code: error.code, details: error.details }, params, body);
+          if (target) this.write(request, route, { ...target, detail: { outcome: error.code, reason: error.message } });
+        },
       }),
+    );
+  }
+
+  private write(request: ApiRequest, route: ApiAuditRoute, target: AuditTarget): void {
+    const key = request.headers['idempotency-key'];
+    const entry = async () => {
+      const written = {
+        workspaceId: target.workspaceId ?? request.principal?.workspaceId ?? null,
+        actor: await this.actorOf(request.principal),
+        action: route.action,
+        target: target.id ?? null,
+        detail: {
+          ...(target.name ? { name: target.name } : {}),
+          ...target.detail,
+          via: request.principal ? 'api' : 'admin',
+        },
+      };
+      // A retry under the same Idempotency-Key that ran again (its first answer was not kept) is not a second change.
+      if (typeof key === 'string' && written.workspaceId) {
+        await this.audit.recordOnce({ ...written, workspaceId: written.workspaceId }, key);
+      } else await this.audit.record(written);
+    };
+    entry().catch((err: unknown) =>
+      this.logger.warn({ err, action: route.action, target: target.id }, 'Audit entry of an API change lost'),
     );
   }
 

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'domain.checked',
   'domain.connect_link_created',
   'domain.deleted',
+  'domain.dns_applied',
   'webhook_endpoint.created',
   'webhook_endpoint.updated',
   'webhook_endpoint.secret_rotated',
@@ -25,6 +26,9 @@ export const AUDIT_ACTIONS = [
   'purchase.nameservers_set',
   'purchase.dns_replaced',
   'purchase.connected',
+  'project.created',
+  'project.updated',
+  'project.deleted',
   'oauth_client.created',
   'oauth_client.revoked',
   'user.created',
@@ -52,6 +56,8 @@ export interface AuditEntry {
   createdAt: string;
 }
 
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'createdAt' | 'detail'> & { detail?: Record<string, unknown> };
+
 export interface AuditQuery {
   workspaceId?: string;
   /** Only these workspaces (a member's view of the log); operators pass none and see everything. */
@@ -67,10 +73,38 @@ export interface AuditQuery {
 export class ConsoleAudit {
   constructor(private readonly db: MikroSqlExecutor) {}
 
-  async record(entry: Omit<AuditEntry, 'id' | 'createdAt' | 'detail'> & { detail?: Record<string, unknown> }) {
+  async record(entry: NewAuditEntry) {
     await this.db.query(
       'insert into console_audit (id, workspace_id, actor, action, target, detail) values (?, ?, ?, ?, ?, ?::jsonb)',
       [newId('aud'), entry.workspaceId, entry.actor, entry.action, entry.target, JSON.stringify(entry.detail ?? {})],
+    );
+  }
+
+  /**
+   * Records the entry with `detail.idempotencyKey`, unless this workspace's log has the same action on the
+   * same target under that key from the last day (an Idempotency-Key lives 24 h): a retry that ran again
+   * (its first answer was a 5xx, which is not stored) and was answered with the same outcome is one change.
+   */
+  async recordOnce(entry: NewAuditEntry & { workspaceId: string }, idempotencyKey: string) {
+    const detail = { ...entry.detail, idempotencyKey };
+    await this.db.query(
+      `insert into console_audit (id, workspace_id, actor, action, target, detail)
+       select ?, ?, ?, ?, ?, ?::jsonb
+       where not exists (
+         select 1 from console_audit where workspace_id = ? and created_at > now() - interval '1 day'
+           and action = ? and target is not distinct from ? and detail->>'idempotencyKey' = ?)`,
+      [
+        newId('aud'),
+        entry.workspaceId,
+        entry.actor,
+        entry.action,
+        entry.target,
+        JSON.stringify(detail),
+        entry.workspaceId,
+        entry.action,
+        entry.target,
+        idempotencyKey,
+      ],
     );
   }
 

@@ -122,7 +122,12 @@ export class RenewalDriver {
   }
 
   private answer(record: PurchaseRecord, renewal: RenewalState, paused = false): Result<'renew'> {
-    const details = { purchaseId: record.id, renewal: renewal.n, reason: renewal.failure?.reason };
+    const details = {
+      purchaseId: record.id,
+      hostname: record.hostname,
+      renewal: renewal.n,
+      reason: renewal.failure?.reason,
+    };
     if (renewal.step === 'renewed')
       return {
         reply: {
