@@ -321,6 +321,7 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
     // 100,000 rows through the trigram index (158 ms, a 1.3 s page under the suite's load) until the planner had
     // statistics on lower(hostname) and walked the list index instead (0.2 ms).
     const repository = t.app.get(DomainRepository, { strict: false });
+    const cpuDuringQueries = startCpuAccounting();
     const queryMs: Record<string, number> = {};
     for (const q of ['store99999.', 'customer42.', 'example', 'nothing-here']) {
       const ms = await fastest(async () => {
@@ -331,8 +332,13 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
       queryMs[q] = ms;
     }
     console.log('the same searches in the repository alone (ms):', queryMs);
-    for (const [q, ms] of Object.entries(queryMs))
-      expect([q, ms, ms < (q === 'example' ? 50 : 100)]).toEqual([q, ms, true]);
+    // On any machine, under the 0.75 s a scan takes on an idle one (183 ms was seen at load 17)...
+    for (const [q, ms] of Object.entries(queryMs)) expect([q, ms, ms < 500]).toEqual([q, ms, true]);
+    // ...and the indexed query's own bound where nothing else competed for the cores.
+    judgeTimes(cpuDuringQueries.stop(), 'console search queries', () => {
+      for (const [q, ms] of Object.entries(queryMs))
+        expect([q, ms, ms < (q === 'example' ? 50 : 100)]).toEqual([q, ms, true]);
+    });
     await page.context().close();
   });
 });
