@@ -57,8 +57,9 @@ describe('/v1/domains', () => {
       redirectWww: false,
       redirectStatus: 301,
       status: 'pending',
-      monitorStatus: 'unknown',
-      monitorMessage: 'Setup in progress',
+      // The API looked at DNS before it created the domain: it starts from what it saw (the CNAME is there).
+      monitorStatus: 'pending_ssl',
+      monitorMessage: 'SSL is being issued',
       dnsRecords: [
         { type: 'CNAME', name: 'shop.customer-a.com', value: 'edge.saas-test.net', ttl: 3600, purpose: 'traffic' },
       ],

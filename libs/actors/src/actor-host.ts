@@ -213,6 +213,7 @@ export class ActorHost {
           reply: decision.reply,
         });
       }
+      decision.afterWrite?.();
       this.remember(actor, request.commandId, decision.reply);
       this.metrics.commands.inc({ kind: request.kind, outcome: 'ok' });
       return { ok: true, reply: decision.reply };

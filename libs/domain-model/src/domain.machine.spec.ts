@@ -25,8 +25,9 @@ type Case = [string, DomainState, DomainInput, number, Partial<DomainState>, Dom
 // prettier-ignore
 const cases: Case[] = [
   // pending, DNS never correct
-  ['pending: first probe, no DNS', domain(), probe('not_resolving'), 5 * MIN, { status: 'pending', monitorStatus: 'dns_not_resolving', consecutiveWrongDnsProbes: 1, lastProbeAt: iso(5 * MIN) }, ['domain.monitor_updated']],
-  ['pending: the same observation again is silent', domain({ monitorStatus: 'dns_not_resolving', consecutiveWrongDnsProbes: 1 }), probe('not_resolving'), 10 * MIN, { status: 'pending', consecutiveWrongDnsProbes: 2 }, []],
+  // Wrong probes count only once DNS was right (the drift rule): a never-correct domain fails by time.
+  ['pending: first probe, no DNS', domain(), probe('not_resolving'), 5 * MIN, { status: 'pending', monitorStatus: 'dns_not_resolving', consecutiveWrongDnsProbes: 0, lastProbeAt: iso(5 * MIN) }, ['domain.monitor_updated']],
+  ['pending: the same observation again is silent and uncounted', domain({ monitorStatus: 'dns_not_resolving' }), probe('not_resolving'), 10 * MIN, { status: 'pending', consecutiveWrongDnsProbes: 0 }, []],
   ['pending: wrong DNS just under 7 days stays pending', domain({ monitorStatus: 'dns_incorrect' }), probe('incorrect'), 7 * DAY - 1, { status: 'pending', monitorStatus: 'dns_incorrect' }, []],
   ['pending: wrong DNS at 7 days fails', domain({ monitorStatus: 'dns_not_resolving' }), probe('incorrect'), 7 * DAY, { status: 'failed', statusReason: 'dns_never_correct', monitorStatus: 'dns_incorrect' }, ['domain.failed']],
   ['pending: no DNS after 8 days fails', domain({ monitorStatus: 'dns_not_resolving' }), probe('not_resolving'), 8 * DAY, { status: 'failed', statusReason: 'dns_never_correct', monitorStatus: 'dns_not_resolving' }, ['domain.failed']],

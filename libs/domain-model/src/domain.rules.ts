@@ -84,7 +84,10 @@ function onProbe(state: DomainState, probe: Probe, now: Date): DomainState {
       probe.certificate,
     );
   }
-  return onWrongDns({ ...s, consecutiveWrongDnsProbes: s.consecutiveWrongDnsProbes + 1 }, probe, now);
+  // Counted only once DNS has been right (the drift rule reads it): a domain never pointed at us fails
+  // by time, so each of its probes that sees the same as the last changes nothing and writes nothing.
+  const wrong = s.firstSeenCorrectDnsAt === undefined ? 0 : s.consecutiveWrongDnsProbes + 1;
+  return onWrongDns({ ...s, consecutiveWrongDnsProbes: wrong }, probe, now);
 }
 
 function onCertificateIssued(state: DomainState, expiresAt: string, renewAt?: string): DomainState {

@@ -13,6 +13,8 @@ export interface Decision<S, R> {
   state?: S;
   events?: OutboxEvent[];
   reply: R;
+  /** Runs once the state and events are stored (never after a write that failed): side effects go here. */
+  afterWrite?: () => void;
 }
 
 /**

@@ -40,6 +40,9 @@ export class CreateDomain {
     // The checks wait on the database and DNS, not on each other: they run together, and their
     // failures are reported in the order they always were (billing, hostname, project, origin).
     const normalized = settle(() => this.preflight.hostname(dto.hostname));
+    // Where DNS points now goes into the create (the domain starts from it, as after a first probe).
+    const dns = normalized.status === 'fulfilled' ? this.preflight.dns(normalized.value.hostname) : undefined;
+    dns?.catch(() => undefined);
     const [workspace, project, origin] = await Promise.allSettled([
       this.workspaces.paymentMethodOf(workspaceId),
       this.projects.check(workspaceId, dto.projectId),
@@ -56,19 +59,21 @@ export class CreateDomain {
     valueOf(project);
     valueOf(origin);
     if (this.wildcardsPossible) await this.claims.underWildcard(workspaceId, hostname);
-    // The DNS warnings only warn: CAA and the DNS diagnostics overlap the actor's round trip.
-    const warningChecks = Promise.all([this.preflight.caa(hostname), this.preflight.dns(hostname)]);
-    warningChecks.catch(() => undefined);
+    // The CAA warning only warns: its climb overlaps the actor's round trip.
+    const caa = this.preflight.caa(hostname);
+    caa.catch(() => undefined);
+    const { observed, warnings: dnsWarnings } = await dns!;
     const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
     // With an Idempotency-Key the id is derived from it: a retry after an answer lost in an outage
     // (the key was freed, 5xx) reaches the domain its first try made, and the actor answers it again.
     const id = idempotencyKey ? derivedId('dom', workspaceId, idempotencyKey) : newId('dom');
-    const create = () => this.actors.send(id, { type: 'create', workspaceId, hostname, apex, settings });
+    const command = { type: 'create' as const, workspaceId, hostname, apex, settings, ...(observed && { observed }) };
+    const create = () => this.actors.send(id, command);
     const { domain } = await create().catch((error: unknown) =>
       this.claims.afterConflict(error, workspaceId, hostname, create),
     );
     this.views.written(workspaceId, domain);
-    const warnings = (await warningChecks).flat();
+    const warnings = [...(await caa), ...dnsWarnings];
     return warnings.length ? { domain, warnings } : { domain };
   }
 }

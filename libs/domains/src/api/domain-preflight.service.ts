@@ -1,6 +1,8 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { CaaAnswer, DnsLookupError, DnsProber, DnsResolver, OriginPreflight, OriginVerdict, climbCaa } from '@app/dns';
 import {
+  DnsObservation,
+  DnsProblem,
   HostnameError,
   NormalizedHostname,
   PreflightWarning,
@@ -21,6 +23,12 @@ import { FreshAnswers } from './fresh-answers';
  */
 const PREFLIGHT_REUSE_MS = 30_000;
 const PREFLIGHT_REUSE_ENTRIES = 10_000;
+
+/** What the create command carries of the preflight's DNS lookup. */
+export interface DnsObserved {
+  dns: DnsObservation;
+  problem?: DnsProblem;
+}
 
 /** Checks that run before a domain is connected: the hostname rules, the origin's SSRF rules, CAA. */
 @Injectable()
@@ -54,15 +62,19 @@ export class DomainPreflight {
   }
 
   /**
-   * A warning when the hostname's DNS already shows a mistake the monitor would name (stray AAAA,
-   * proxied record, broken DNSSEC, stale cache); DNS not set up yet, or a failed lookup, warns nothing.
+   * Where the hostname's DNS points now, as the monitor's probe would see it (the new domain starts
+   * from it), and a warning when it already shows a mistake the monitor would name (stray AAAA,
+   * proxied record, broken DNSSEC, stale cache). DNS not set up yet warns nothing; a failed lookup
+   * observes nothing either (the monitor's first probe does).
    */
-  async dns(hostname: string): Promise<PreflightWarning[]> {
+  async dns(hostname: string): Promise<{ observed?: DnsObserved; warnings: PreflightWarning[] }> {
     const probe = await this.prober.probe(hostname).catch((error: unknown) => {
       if (!(error instanceof DnsLookupError)) throw error;
       return undefined;
     });
-    return probe?.problem ? [dnsProblemWarning(probe.problem)] : [];
+    if (!probe) return { warnings: [] };
+    const observed = probe.problem ? { dns: probe.dns, problem: probe.problem } : { dns: probe.dns };
+    return { observed, warnings: probe.problem ? [dnsProblemWarning(probe.problem)] : [] };
   }
 
   /** A warning when CAA forbids every CA we order from (ACME_ISSUERS); creation goes on either way (SPEC 7). */

@@ -50,7 +50,7 @@ function setup() {
         throw new DomainError('preflight_failed', 'The origin is private', { reason: 'ssrf_blocked' });
     },
     caa: async () => [],
-    dns: async () => [WARNING],
+    dns: async () => ({ observed: { dns: 'not_resolving' }, warnings: [WARNING] }),
   });
   const workspaces = fake<WorkspaceRepository>({ paymentMethodOf: async (id: string) => cards.get(id) ?? null });
   const projects = new DomainProjectCheck(fake<ProjectRepository>({ exists: async (_ws, id) => id === 'prj_1' }));
@@ -95,6 +95,8 @@ describe('domain use cases', () => {
       mode: 'proxy',
     });
     expect(warnings).toEqual([WARNING]);
+    // It starts from the preflight's DNS lookup, as after a first probe.
+    expect(domain).toMatchObject({ monitorStatus: 'dns_not_resolving' });
     expect(t.actors.contexts.get(domain.id)?.events.map((e) => e.type)).toEqual(['domain.created']);
     expect(t.written).toEqual([domain]);
   });

@@ -1,4 +1,4 @@
-import { initialDomainState } from '@app/domain-model';
+import { DnsProblem, initialDomainState } from '@app/domain-model';
 import { decideCheck, decideCreate, decideDelete, decideObserve, decidePatch, decideRelease } from './domain.decider';
 import { DomainEnv } from './domain.effects';
 import { DEFAULT_SETTINGS, DomainRecord } from './domain.record';
@@ -42,6 +42,44 @@ describe('domain decider', () => {
     });
     const outcome = decideCreate(undefined, CREATE, ENV, { hostnameTaken: { held: false } });
     expect(outcome).toMatchObject({ decision: { state: RECORD, events: [{ type: 'domain.created' }] }, effects: [] });
+  });
+
+  it('starts a domain from the API’s DNS lookup: one event, and the first probe seeing the same writes nothing', () => {
+    const FREE = { hostnameTaken: { held: false } } as const;
+    const problem: DnsProblem = { kind: 'stray_aaaa', hostname: 'shop.example.com', aaaa: ['2001:db8::1'] };
+    const observed = { dns: 'incorrect' as const, problem };
+    const outcome = decideCreate(undefined, { ...CREATE, observed }, ENV, FREE);
+    if (!('decision' in outcome)) throw new Error('expected a decision');
+    const { state, events } = outcome.decision;
+    expect(state?.machine).toMatchObject({
+      status: 'pending',
+      monitorStatus: 'dns_incorrect',
+      lastProbeAt: NOW.toISOString(),
+    });
+    expect(events).toEqual([
+      { type: 'domain.created', workspaceId: 'ws_1', data: { domain: toDomainView(state!, ENV.edge) } },
+    ]);
+    expect(outcome.effects).toEqual([]);
+    const later = { ...ENV, now: new Date(NOW.getTime() + 10_000) };
+    const probe = { type: 'observe' as const, dns: 'incorrect' as const, originBlocked: false, problem };
+    expect(decideObserve(state!, probe, later)).toEqual({ decision: { reply: { unchanged: true } }, effects: [] });
+    // Without the lookup (it failed), the domain starts unknown and the first probe writes.
+    const unknown = decideCreate(undefined, CREATE, ENV, FREE);
+    if (!('decision' in unknown)) throw new Error('expected a decision');
+    expect(unknown.decision.state?.machine.monitorStatus).toBe('unknown');
+    expect(decideObserve(unknown.decision.state!, probe, later)).toMatchObject({
+      decision: { events: [{ type: 'domain.monitor_updated' }] },
+    });
+  });
+
+  it('orders the certificate at create when DNS already points at the edge', () => {
+    const outcome = decideCreate(undefined, { ...CREATE, observed: { dns: 'correct' } }, ENV, {
+      hostnameTaken: { held: false },
+    });
+    expect(outcome).toMatchObject({
+      decision: { state: { machine: { status: 'pending', firstSeenCorrectDnsAt: NOW.toISOString() } } },
+      effects: [{ type: 'order_certificate', id: 'dom_1', hostname: 'shop.example.com', failures: 0 }],
+    });
   });
 
   it('answers a create for an id it holds again (a lost answer retried) without a second event', () => {

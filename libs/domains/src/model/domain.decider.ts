@@ -61,7 +61,7 @@ export function decideCreate(
       { hostname, guardedUntil: hold.until },
     );
   const now = env.now.toISOString();
-  const record: DomainRecord = {
+  const created: DomainRecord = {
     ...command.settings,
     id: env.id,
     workspaceId: command.workspaceId,
@@ -72,9 +72,25 @@ export function decideCreate(
     createdAt: now,
     updatedAt: now,
   };
+  // The API's lookup is the first probe: one write and one event (domain.created, as it now is)
+  // instead of a second write and a monitor_updated 10 s later; DNS already right orders at once.
+  const { state: record, effects } = command.observed
+    ? firstObservation(created, command.observed, env)
+    : unchanged(created);
   const domain = toDomainView(record, env.edge);
   const events = [{ type: 'domain.created', workspaceId: record.workspaceId, data: { domain } }];
-  return { decision: { state: record, events, reply: { domain } }, effects: [] };
+  return { decision: { state: record, events, reply: { domain } }, effects };
+}
+
+function firstObservation(
+  record: DomainRecord,
+  observed: NonNullable<Command<'create'>['observed']>,
+  env: DomainEnv,
+): Next {
+  const certificate = observedCertificate(record, env.now, env.renewDays);
+  const input: DomainInput = { type: 'probe_observed', dns: observed.dns, certificate, problem: observed.problem };
+  const next = probed(record, input, env, false, false);
+  return { ...next, state: { ...next.state, updatedAt: record.updatedAt }, events: [] };
 }
 
 /** `*.example.com` already serves `www.example.com`'s label: a www twin of a wildcard means nothing. */

@@ -22,7 +22,18 @@ export interface CertificateFailure {
  */
 export type DomainProtocol = {
   create: {
-    command: { type: 'create'; workspaceId: string; hostname: string; apex: boolean; settings: DomainSettings };
+    command: {
+      type: 'create';
+      workspaceId: string;
+      hostname: string;
+      apex: boolean;
+      settings: DomainSettings;
+      /**
+       * What the API's DNS lookup saw just before: the domain starts from it as from a first probe, so
+       * the monitor's first probe writes only if something changed. Absent when that lookup failed.
+       */
+      observed?: { dns: DnsObservation; problem?: DnsProblem };
+    };
     reply: WithDomain;
   };
   patch: { command: { type: 'patch'; workspaceId: string; changes: Partial<DomainSettings> }; reply: WithDomain };

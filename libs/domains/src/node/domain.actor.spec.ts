@@ -46,6 +46,7 @@ function setup() {
   const send = async (command: DomainCommand): Promise<DomainReply> => {
     const decision = await actor.handle(ctx, command);
     if (decision.state) await ctx.save(decision.state, decision.events);
+    decision.afterWrite?.();
     return decision.reply;
   };
   const create = (settings: Partial<DomainRecord> = {}) =>

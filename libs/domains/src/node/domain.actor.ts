@@ -97,7 +97,10 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
     return this.run(ctx, (env, answers) => decide(record, env, answers));
   }
 
-  /** Decides, answering each query the decider asks first; then runs the effects it returned. */
+  /**
+   * Decides, answering each query the decider asks first; the effects it returned run once the
+   * decision is stored (a create whose write lost to another orders no certificate).
+   */
   private async run<R>(
     ctx: Ctx,
     decide: (env: DomainEnv, answers: DomainAnswers) => DomainOutcome<R>,
@@ -106,8 +109,9 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
     for (;;) {
       const outcome = decide(this.env(ctx), answers);
       if ('decision' in outcome) {
-        outcome.effects.forEach((effect) => this.carryOut(effect));
-        return outcome.decision;
+        const { decision, effects } = outcome;
+        if (!effects.length) return decision;
+        return { ...decision, afterWrite: () => effects.forEach((effect) => this.carryOut(effect)) };
       }
       await this.answer(ctx, outcome.need, answers);
     }

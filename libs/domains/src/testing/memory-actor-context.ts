@@ -32,6 +32,7 @@ export class MemoryActorContext<S> implements ActorContext<S> {
     try {
       const decision = await decide();
       if (decision.state !== undefined) await this.save(decision.state, decision.events);
+      decision.afterWrite?.();
       return { ok: true, reply: decision.reply };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
