@@ -12,7 +12,13 @@ import {
 } from '@test/support';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { consoleShot, createConsoleUser, launchChromium, signInConsole } from './support/console-browser';
+import {
+  consoleShot,
+  createConsoleUser,
+  launchChromium,
+  signInConsole,
+  signInWithPassword,
+} from './support/console-browser';
 
 // Whole user journeys in a real browser: slow on a loaded machine, so each test gets five minutes.
 jest.setTimeout(300_000);
@@ -224,6 +230,43 @@ describe('the console: domain purchases in headless Chromium', () => {
     await page.goto(`${base}/console/w/${ws}/purchases/${bought.id}`);
     await consoleShot(page, 'purchase-renewed');
     await page.context().close();
+  });
+
+  it('renews at most at the confirmed price: a higher one is refused by the purchase, nothing charged, and asked again', async () => {
+    const renewing = (
+      await request(t.server)
+        .post('/v1/domain-purchases')
+        .set(auth())
+        .send({ hostname: uniqueDomain('confirm'), registrant: REGISTRANT })
+        .expect(201)
+    ).body.purchase as { id: string };
+    const charges = async () =>
+      (await t.db.query("select 1 from sandbox_charges where metadata->>'purchaseId' = $1", [renewing.id])).length;
+    for (const [device, viewport] of [
+      ['desktop', { width: 1440, height: 900 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      const page = await signInWithPassword(await browser.newContext({ viewport }), base, member);
+      await page.goto(`${base}/console/w/${ws}/purchases/${renewing.id}`);
+      await page.getByLabel('Years').selectOption('1');
+      await page.getByRole('button', { name: 'Review the renewal…' }).click();
+      // The page was confirmed at a price a cent lower than the purchase charges now (the price rose since).
+      const shown = Number(await page.locator('input[name=confirmedTotalCents]').inputValue());
+      await page.locator('input[name=confirmedTotalCents]').evaluate((input, cents) => {
+        (input as unknown as { value: string }).value = String(cents);
+      }, shown - 1);
+      const before = await charges();
+      await page.getByRole('button', { name: /^Pay .* and renew$/ }).click();
+      await page.getByRole('alert').filter({ hasText: 'The price changed since it was shown' }).waitFor();
+      expect(await page.getByRole('alert').first().textContent()).toContain('Nothing was charged');
+      expect(await charges()).toBe(before);
+      await consoleShot(page, `renew-price-rose-${device}`);
+      // Confirmed again at the price shown now: renewed once.
+      await page.getByRole('button', { name: /^Pay .* and renew$/ }).click();
+      await page.getByText('Renewed: the new expiry is below.').waitFor();
+      expect(await charges()).toBe(before + 1);
+      await page.context().close();
+    }
   });
 
   it('shows a viewer the purchase read-only and refuses its writes', async () => {

@@ -341,6 +341,28 @@ describe('/v1/domain-purchases: API', () => {
       expect(evts.map((e) => e.type)).toEqual(['domain_purchase.completed', 'domain_purchase.completed']);
     });
 
+    it('refuses a renewal priced above maxTotalCents before any charge (409 price_changed); at the price it renews', async () => {
+      const p = await bought();
+      for (const maxTotalCents of [0, 1.5, '1723', null]) {
+        const res = await renew(p.id, { years: 1, maxTotalCents });
+        expect([maxTotalCents, res.status, res.body.error]).toEqual([maxTotalCents, 400, 'bad_request']);
+      }
+      // .com renewal: 1498 a year plus the 15% fee (225) is 1723; the caller confirmed a cent less.
+      const risen = await renew(p.id, { years: 1, maxTotalCents: 1722 }, `max-${p.id}`).expect(409);
+      expect(risen.body).toEqual({
+        error: 'price_changed',
+        message: 'The live total is 1723 cents, above maxTotalCents 1722; nothing was charged',
+        details: { totalCents: 1723, maxTotalCents: 1722, currency: 'USD' },
+      });
+      expect(await renewalCharges(p.id)).toEqual([]);
+      const unchanged = await request(t.server).get(`/v1/domain-purchases/${p.id}`).set(auth()).expect(200);
+      expect(unchanged.body.purchase.expiresAt).toBe(p.expiresAt);
+
+      const renewed = await renew(p.id, { years: 1, maxTotalCents: 1723 }, `max-${p.id}-b`).expect(200);
+      expect(renewed.body.renewal).toMatchObject({ n: 1, years: 1, totalCents: 1723, status: 'renewed' });
+      expect(await renewalCharges(p.id)).toEqual([{ idempotency_key: `purchase:${p.id}:renew:1`, amount_cents: 1723 }]);
+    });
+
     it('refuses bad years, unfinished purchases, and a renewal beyond the registry maximum (refunded)', async () => {
       const p = await bought({ years: 9 });
       for (const years of [0, 11, 1.5, '1', undefined]) expect((await renew(p.id, { years })).status).toBe(400);

@@ -148,15 +148,21 @@ export class ConsolePurchasesController {
     try {
       const dto = await validated(RenewPurchaseDto, { years: yearsOf(field(body, 'years')) });
       const key = requestKey(body);
-      // A price that moved after it was confirmed is confirmed again, not charged (a replayed key was charged already).
+      // The confirmed price is the most the renewal may charge, enforced by the purchase itself (409
+      // price_changed before any charge: confirmed again below); a replayed key answers what it charged.
       const confirmed = Number(field(body, 'confirmedTotalCents'));
-      const again = await this.confirmation(ws, id, dto.years, field(body, 'requestKey'));
+      const maxTotalCents = Number.isInteger(confirmed) && confirmed > 0 ? confirmed : 1;
       const replay = await this.dns.renewalKnown(ws, id, key);
-      if (!replay && again.quote.totalCents !== confirmed) {
+      const renewed = await this.renewals.execute(ws, id, dto.years, key, maxTotalCents).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === 'price_changed') return error;
+        throw error;
+      });
+      if (renewed instanceof DomainError) {
+        const again = await this.confirmation(ws, id, dto.years, field(body, 'requestKey'));
         again.problem = `The price changed since it was shown: it is now ${money(again.quote.totalCents, again.quote.currency)}. Nothing was charged; confirm the new price to renew.`;
         return new PageWithStatus(409, renewConfirmPage(actor, w, again));
       }
-      const { renewal } = await this.renewals.execute(ws, id, dto.years, key);
+      const { renewal } = renewed;
       if (replay) return new ReplayRedirect(`/console/w/${ws}/purchases/${id}?notice=renewed`);
       note({
         detail: {

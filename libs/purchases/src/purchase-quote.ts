@@ -46,12 +46,16 @@ export async function quotePurchase(
   }
   const wholesale = await registrar.registrationPrice(order.hostname, order.years).catch(registrarFailure);
   const price = priceWithFee(wholesale.wholesaleCents, fees);
-  if (order.maxTotalCents !== undefined && price.totalCents > order.maxTotalCents) {
-    throw new DomainError(
-      'price_changed',
-      `The live total is ${price.totalCents} cents, above maxTotalCents ${order.maxTotalCents}; nothing was charged`,
-      { totalCents: price.totalCents, maxTotalCents: order.maxTotalCents, currency: 'USD' },
-    );
-  }
+  if (order.maxTotalCents !== undefined && price.totalCents > order.maxTotalCents)
+    throw priceChanged(price.totalCents, order.maxTotalCents);
   return price;
+}
+
+/** 409 price_changed: the live total is above the caller's ceiling (a purchase's or a renewal's); nothing was charged. */
+export function priceChanged(totalCents: number, maxTotalCents: number): DomainError {
+  return new DomainError(
+    'price_changed',
+    `The live total is ${totalCents} cents, above maxTotalCents ${maxTotalCents}; nothing was charged`,
+    { totalCents, maxTotalCents, currency: 'USD' },
+  );
 }

@@ -82,8 +82,11 @@ export const PURCHASE_OPERATIONS: Record<string, OperationDoc> = {
   },
   'POST /v1/domain-purchases/{id}/renew': {
     summary: 'Charge and push expiresAt out by years',
-    description: 'Answers the purchase (its new expiresAt) and the renewal with its own years and totalCents.',
+    description:
+      'Answers the purchase (its new expiresAt) and the renewal with its own years and totalCents. With ' +
+      'maxTotalCents (the price the caller confirmed), a higher live price is 409 price_changed before any charge; ' +
+      'a retry with the same Idempotency-Key answers the renewal it started.',
     response: obj({ purchase: ref('DomainPurchase'), renewal: RENEWAL_SCHEMA }),
-    errors: ['billing_required', 'conflict', 'registrar_error', 'service_unavailable'],
+    errors: ['billing_required', 'price_changed', 'conflict', 'registrar_error', 'service_unavailable'],
   },
 };

@@ -102,6 +102,6 @@ export class PurchasesController {
     @Body() body: RenewPurchaseDto,
     @Headers('idempotency-key') key?: string,
   ) {
-    return this.renewals.execute(p.workspaceId, id, body.years, key);
+    return this.renewals.execute(p.workspaceId, id, body.years, key, body.maxTotalCents);
   }
 }

@@ -33,8 +33,14 @@ export type PurchaseProtocol = {
     command: { type: 'set_auto_renew'; workspaceId: string; autoRenew: boolean };
     reply: WithPurchase;
   };
-  /** `requestKey` (from Idempotency-Key) makes a retried request answer the same renewal. */
-  renew: { command: { type: 'renew'; workspaceId: string; years: number; requestKey?: string }; reply: Renewed };
+  /**
+   * `requestKey` (from Idempotency-Key) makes a retried request answer the same renewal; `maxTotalCents`
+   * refuses a new renewal priced above it (409 price_changed, nothing charged).
+   */
+  renew: {
+    command: { type: 'renew'; workspaceId: string; years: number; requestKey?: string; maxTotalCents?: number };
+    reply: Renewed;
+  };
   /** The auto-renew job: renews one year if still due and autoRenew is still on. */
   auto_renew: { command: { type: 'auto_renew'; renewDays: number }; reply: Renewed | { skipped: true } };
   /** `nameservers`: those in effect after the change (the registrar's defaults after an empty list). */

@@ -68,7 +68,7 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
       return { state, reply: { purchase: toPurchaseView(state, this.deps.registrar.defaultNameservers) } };
     },
     renew: (ctx, command, record) =>
-      this.renewals.renew(ctx, this.completed(record), command.years, false, command.requestKey),
+      this.renewals.renew(ctx, this.completed(record), command.years, false, command.requestKey, command.maxTotalCents),
     auto_renew: (ctx, command, record) => this.renewals.autoRenew(ctx, record, command.renewDays),
     set_nameservers: (ctx, command, record) => this.nameservers(ctx, this.completed(record), command.nameservers),
     connect: (ctx, command, record) => this.connect(ctx, record, command.settings, command.requestKey),

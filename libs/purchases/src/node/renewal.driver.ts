@@ -4,7 +4,7 @@ import { priceWithFee } from '../model/purchase-pricing';
 import { RENEWAL_DONE, RenewalState, renewalEffect, renewalTransition } from '../model/renewal.saga';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
 import { PurchaseEffects } from './purchase-effects';
-import { registrarFailure } from '../purchase-quote';
+import { priceChanged, registrarFailure } from '../purchase-quote';
 import { PurchaseProtocol } from '../model/purchase.protocol';
 import { PurchaseRecord } from '../model/purchase.record';
 import { currentExpiry, toPurchaseView, toRenewalView } from '../model/purchase.view';
@@ -42,6 +42,7 @@ export class RenewalDriver {
     years: number,
     auto: boolean,
     requestKey?: string,
+    maxTotalCents?: number,
   ): Promise<Result<'renew'>> {
     const same = requestKey ? record.renewals.find((r) => r.requestKey === requestKey) : undefined;
     if (same) return this.answer(record, same);
@@ -49,6 +50,9 @@ export class RenewalDriver {
     if (!previousExpiresAt) throw new DomainError('conflict', 'The purchase has no expiry to extend');
     const wholesale = await this.deps.registrar.renewalPrice(record.hostname, years).catch(registrarFailure);
     const price = priceWithFee(wholesale.wholesaleCents, this.deps.fees);
+    // Above the price the caller confirmed: refused before anything is written or charged.
+    if (maxTotalCents !== undefined && price.totalCents > maxTotalCents)
+      throw priceChanged(price.totalCents, maxTotalCents);
     const renewal: RenewalState = {
       n: record.renewals.length + 1,
       years,

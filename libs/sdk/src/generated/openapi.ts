@@ -556,7 +556,7 @@ export interface paths {
     put?: never;
     /**
      * Charge and push expiresAt out by years
-     * @description Answers the purchase (its new expiresAt) and the renewal with its own years and totalCents.
+     * @description Answers the purchase (its new expiresAt) and the renewal with its own years and totalCents. With maxTotalCents (the price the caller confirmed), a higher live price is 409 price_changed before any charge; a retry with the same Idempotency-Key answers the renewal it started.
      */
     post: operations['Purchases_renew'];
     delete?: never;
@@ -1187,6 +1187,7 @@ export interface components {
     };
     RenewPurchaseDto: {
       years: number;
+      maxTotalCents?: number;
     };
     ReplayEventDto: {
       endpointId?: string;
@@ -5532,7 +5533,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `conflict`, `idempotency_in_progress` */
+      /** @description `price_changed`, `conflict`, `idempotency_in_progress` */
       409: {
         headers: {
           'x-service-request-id': components['headers']['RequestId'];

@@ -1,3 +1,4 @@
+import { IsOmittable } from '@app/http';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsInt, IsString, Length, Max, Min } from 'class-validator';
 
 export class UpdatePurchaseDto {
@@ -12,6 +13,12 @@ export class RenewPurchaseDto {
   @Min(1)
   @Max(10)
   years!: number;
+
+  /** The most the renewal may charge (the price the caller confirmed): above it, 409 price_changed and no charge. */
+  @IsOmittable()
+  @IsInt()
+  @Min(1)
+  maxTotalCents?: number;
 }
 
 /** 0-13 names; each is checked as a hostname in the use-case. */
