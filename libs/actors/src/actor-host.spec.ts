@@ -21,13 +21,22 @@ class MemoryStore implements SnapshotStore<number> {
   }
 }
 
-class Tally implements ActorKind<number, { add: number } | 'fail', number> {
+/** `byState`: a retry is answered from the state; `after`: the decision's side effect. */
+type TallyCommand = { add: number; byState?: true; after?: () => void } | 'fail';
+
+class Tally implements ActorKind<number, TallyCommand, number> {
   readonly kind = 'tally';
   readonly store = new MemoryStore();
-  async handle(ctx: ActorContext<number>, command: { add: number } | 'fail'): Promise<Decision<number, number>> {
+  async handle(ctx: ActorContext<number>, command: TallyCommand): Promise<Decision<number, number>> {
     if (command === 'fail') throw new DomainError('conflict', 'no');
     const next = (ctx.state ?? 0) + command.add;
-    return { state: next, events: [{ type: 'tally.added', workspaceId: 'ws', data: { next } }], reply: next };
+    return {
+      state: next,
+      events: [{ type: 'tally.added', workspaceId: 'ws', data: { next } }],
+      reply: next,
+      ...(command.byState && { retryAnsweredByState: true as const }),
+      ...(command.after && { afterWrite: command.after }),
+    };
   }
 }
 
@@ -90,6 +99,42 @@ describe('ActorHost', () => {
     await ask('a', { add: 1 }, 'cmd-1');
     expect(await ask('a', { add: 1 }, 'cmd-1', 2)).toEqual({ ok: true, reply: 1 });
     expect(writes).toHaveLength(1);
+    host.stop();
+  });
+
+  it('records a command with its reply, unless its retry is answered from the state it wrote', async () => {
+    const { host, writes, ask } = setup();
+    await ask('a', { add: 1 }, 'cmd-1');
+    await ask('a', { add: 1, byState: true }, 'cmd-2');
+    expect(writes.map((w) => w.command)).toEqual([{ id: 'cmd-1', reply: 1 }, undefined]);
+    host.stop();
+  });
+
+  it('runs a decision’s side effect once its write is stored, and never after a failed write', async () => {
+    const { host, kind, writes, ask } = setup();
+    const seen: number[] = [];
+    await ask('a', { add: 1, after: () => seen.push(writes.length) });
+    expect(seen).toEqual([1]);
+    const failing = new ActorHost(
+      'node-a',
+      new InProcessBus(),
+      noDatabase,
+      { submit: () => Promise.reject(new Error('disk full')) },
+      ActorMetrics.get(),
+      { idleMs: 60_000, maxResident: 10 },
+    );
+    failing.register(kind);
+    failing.start({ lease: () => ({ shard: 0, epoch: 7 }) });
+    started.push(failing);
+    const response = await failing.dispatch(0, {
+      kind: 'tally',
+      id: 'b',
+      command: { add: 1, after: () => seen.push(-1) },
+      commandId: 'cmd-b',
+      attempt: 1,
+    });
+    expect(response).toMatchObject({ ok: false });
+    expect(seen).toEqual([1]);
     host.stop();
   });
 

@@ -208,10 +208,8 @@ export class ActorHost {
       const decision = await actor.kind.handle(this.context(actor, lease), request.command);
       if (decision.state !== undefined || decision.events?.length) {
         const state = decision.state !== undefined ? decision.state : actor.state;
-        await this.persist(actor, lease, state, decision.events ?? [], {
-          id: request.commandId,
-          reply: decision.reply,
-        });
+        const record = decision.retryAnsweredByState ? undefined : { id: request.commandId, reply: decision.reply };
+        await this.persist(actor, lease, state, decision.events ?? [], record);
       }
       decision.afterWrite?.();
       this.remember(actor, request.commandId, decision.reply);

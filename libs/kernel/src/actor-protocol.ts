@@ -15,6 +15,11 @@ export interface Decision<S, R> {
   reply: R;
   /** Runs once the state and events are stored (never after a write that failed): side effects go here. */
   afterWrite?: () => void;
+  /**
+   * A retry of this command is answered from the state it wrote (a create's retry finds its actor
+   * and answers it as it is), so no command record is written beside it.
+   */
+  retryAnsweredByState?: true;
 }
 
 /**

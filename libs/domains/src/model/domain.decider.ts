@@ -79,7 +79,8 @@ export function decideCreate(
     : unchanged(created);
   const domain = toDomainView(record, env.edge);
   const events = [{ type: 'domain.created', workspaceId: record.workspaceId, data: { domain } }];
-  return { decision: { state: record, events, reply: { domain } }, effects };
+  // A retried create finds the domain and is answered by `createdBefore`: no command record needed.
+  return { decision: { state: record, events, reply: { domain }, retryAnsweredByState: true }, effects };
 }
 
 function firstObservation(
