@@ -107,6 +107,28 @@ describe('/v1/domain-purchases/{id}/connect', () => {
     expect((await domainRows(p.hostname)).filter((d) => !d.deleted)).toHaveLength(1);
   });
 
+  it('a connected purchase on our registrar’s DNS asks its owner for nothing, until custom nameservers take the DNS away', async () => {
+    const p = await buy();
+    const { domain } = (await connect(p.id, { originUrl: ORIGIN_URL }).expect(200)).body;
+    const get = async () =>
+      (await request(t.server).get(`/v1/domains/${domain.id}`).set(auth(key)).expect(200)).body.domain;
+    const managed = {
+      registrarDns: { purchaseId: p.id },
+      monitorMessage: expect.stringMatching(/^We set up the DNS for you at our registrar: nothing to add/),
+    };
+    expect(domain).toMatchObject(managed);
+    expect(await get()).toMatchObject(managed);
+    const nameservers = (list: string[]) =>
+      request(t.server).put(`/v1/domain-purchases/${p.id}/nameservers`).set(auth(key)).send({ nameservers: list });
+    await nameservers(['ns1.elsewhere.example', 'ns2.elsewhere.example']).expect(200);
+    // The DNS is the customer's now: the records are theirs to add, and the line is the monitor's own again.
+    const elsewhere = await get();
+    expect(elsewhere.registrarDns).toBeNull();
+    expect(elsewhere.monitorMessage).not.toMatch(/We set up the DNS/);
+    await nameservers([]).expect(200);
+    expect(await get()).toMatchObject(managed);
+  });
+
   it('keepHost defaults to false; the same Idempotency-Key replays the answer, a new key is a 409', async () => {
     const p = await buy();
     const send = (k: string) =>

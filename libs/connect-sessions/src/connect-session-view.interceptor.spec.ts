@@ -20,6 +20,7 @@ const domain: DomainView = {
   monitorStatus: 'dns_not_resolving',
   monitorMessage: 'Add the CNAME record at your registrar',
   dnsRecords: [{ type: 'CNAME', name: 'shop.customer.com', value: 'edge.example', ttl: 3600, purpose: 'traffic' }],
+  registrarDns: null,
   certificate: {
     expiresAt: null,
     renewAt: null,
@@ -55,6 +56,7 @@ describe('ConnectSessionViewInterceptor', () => {
         'lastCheckedAt',
         'monitorMessage',
         'monitorStatus',
+        'registrarDns',
         'status',
         'statusReason',
         'verifiedAt',

@@ -17,6 +17,8 @@ export const CUSTOMER_DOMAIN_FIELDS = [
   'monitorStatus',
   'monitorMessage',
   'dnsRecords',
+  // Bought through the SaaS on our registrar's DNS: the widget asks for nothing (an opaque purchase id).
+  'registrarDns',
   'certificate',
   'verifiedAt',
   'lastCheckedAt',

@@ -21,7 +21,7 @@ export type {
 } from './domain.types';
 export { classifyDnsAnswers, dnsProblemMessage, dnsProblemWarning, isCloudflareProxyAddress } from './dns-problem';
 export type { DnsAnswers, DnsProblem, DnsProblemKind, DnsVerdict, EdgeAddresses } from './dns-problem';
-export { MOVED_TO_ANOTHER_OWNER_MESSAGE, monitorMessageOf } from './monitor-message';
+export { MOVED_TO_ANOTHER_OWNER_MESSAGE, monitorMessageOf, registrarDnsMessage } from './monitor-message';
 export type { Registrant } from './registrant';
 export type { ServedCertificate } from './served-certificate';
 export { OWNERSHIP_RECORD_LABEL, ownershipChallenge, ownershipKey, ownershipProven } from './ownership-challenge';

@@ -96,6 +96,13 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
         'DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires',
     ),
     dnsRecords: arrayOf(ref('DnsRecord')),
+    registrarDns: {
+      ...nullable(obj({ purchaseId: str('The purchase that wrote the records (`pur_...`)') })),
+      description:
+        'Set for a domain bought through this service whose DNS is our registrar’s: `dnsRecords` are written there ' +
+        'already and the owner has nothing to add (`monitorMessage` says so). Null otherwise, and once custom ' +
+        'nameservers move the DNS elsewhere',
+    },
     certificate: obj({
       expiresAt: dateTime(true),
       renewAt: {

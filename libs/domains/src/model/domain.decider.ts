@@ -71,6 +71,7 @@ export function decideCreate(
     machine: initialDomainState(env.now),
     createdAt: now,
     updatedAt: now,
+    ...(command.registrarDns && { registrarDns: command.registrarDns }),
   };
   // The API's lookup is the first probe: one write and one event (domain.created, as it now is)
   // instead of a second write and a monitor_updated 10 s later; DNS already right orders at once.
@@ -91,7 +92,10 @@ function firstObservation(
   const certificate = observedCertificate(record, env.now, env.renewDays);
   const input: DomainInput = { type: 'probe_observed', dns: observed.dns, certificate, problem: observed.problem };
   const next = probed(record, input, env, false, false);
-  return { ...next, state: { ...next.state, updatedAt: record.updatedAt }, events: [] };
+  // A wildcard's certificate needs the `_acme-challenge` delegation its 201 asks the customer to add:
+  // its first probe orders it (10 s later), not the create, whose order would fail and back off.
+  const effects = isWildcard(record.hostname) ? [] : next.effects;
+  return { state: { ...next.state, updatedAt: record.updatedAt }, events: [], effects };
 }
 
 /** `*.example.com` already serves `www.example.com`'s label: a www twin of a wildcard means nothing. */
@@ -233,6 +237,19 @@ export function decideCertificate(
   }
   const retryOnCheck = command.retryOnCheck === true ? true : undefined;
   return withReply(unchanged({ ...failed, certificateNote: message, certificateRetryOnCheck: retryOnCheck }), env);
+}
+
+/** Whose DNS it is changes what the customer is asked for (nothing, on our registrar's); no event. */
+export function decideRegistrarDns(
+  record: DomainRecord,
+  command: Command<'registrar_dns'>,
+  env: DomainEnv,
+): Outcome<'registrar_dns'> {
+  const { registrarDns: _, ...rest } = record;
+  const next: DomainRecord = command.registrarDns ? { ...rest, registrarDns: command.registrarDns } : rest;
+  if (JSON.stringify(next.registrarDns) === JSON.stringify(record.registrarDns))
+    return { decision: { reply: { domain: toDomainView(record, env.edge) } }, effects: [] };
+  return withReply(unchanged({ ...next, updatedAt: env.now.toISOString() }), env);
 }
 
 /** Idempotent: a second claimer's release of an already released domain changes nothing. */

@@ -1,7 +1,7 @@
 import { defineProtocol } from '@app/kernel';
 import type { ServedCertificate } from '@app/domain-model';
 import { DnsObservation, DnsProblem } from '@app/domain-model';
-import { CertificateAttempt, DomainSettings } from './domain.record';
+import { CertificateAttempt, DomainSettings, RegistrarDns } from './domain.record';
 import { DomainView } from './domain.view';
 
 type WithDomain = { domain: DomainView };
@@ -33,12 +33,19 @@ export type DomainProtocol = {
        * the monitor's first probe writes only if something changed. Absent when that lookup failed.
        */
       observed?: { dns: DnsObservation; problem?: DnsProblem };
+      /** Bought through us: the purchase wrote the records at our registrar. */
+      registrarDns?: RegistrarDns;
     };
     reply: WithDomain;
   };
   patch: { command: { type: 'patch'; workspaceId: string; changes: Partial<DomainSettings> }; reply: WithDomain };
   delete: { command: { type: 'delete'; workspaceId: string }; reply: { deleted: true; id: string; hostname: string } };
   check: { command: { type: 'check'; workspaceId: string }; reply: WithDomain };
+  /** The purchase that connected this domain moved its DNS (custom nameservers: `null`) or back to our registrar. */
+  registrar_dns: {
+    command: { type: 'registrar_dns'; workspaceId: string; registrarDns: RegistrarDns | null };
+    reply: WithDomain;
+  };
   /** Another workspace proved control of `hostname` (TXT): this domain fails and lets the name go. */
   release: { command: { type: 'release'; hostname: string }; reply: WithDomain };
   /**

@@ -59,6 +59,16 @@ export interface DomainRecord extends DomainSettings {
   releasedAt?: string;
   /** Set on deletion while the hostname's DNS still pointed at the edge: see `TakeoverGuard`. */
   takeoverGuard?: TakeoverGuard;
+  /** Bought through us and on our registrar's DNS: see `RegistrarDns`. */
+  registrarDns?: RegistrarDns;
+}
+
+/**
+ * A domain bought through this service (purchase auto-connect) whose DNS is our registrar's: we wrote
+ * its records there, so the owner has nothing to add. Ends when custom nameservers move the DNS away.
+ */
+export interface RegistrarDns {
+  purchaseId: string;
 }
 
 /**

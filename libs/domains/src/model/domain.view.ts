@@ -1,4 +1,4 @@
-import { MONITOR_MESSAGES, MonitorStatus, challengeDelegation } from '@app/domain-model';
+import { MONITOR_MESSAGES, MonitorStatus, challengeDelegation, registrarDnsMessage } from '@app/domain-model';
 import type { EdgeSettings } from '@app/kernel';
 import { CertificateAttempt, DomainRecord } from './domain.record';
 
@@ -36,6 +36,11 @@ export interface DomainView {
   monitorStatus: string;
   monitorMessage: string;
   dnsRecords: DnsRecordView[];
+  /**
+   * Set for a domain bought through this service whose DNS is our registrar's: `dnsRecords` are written
+   * there already and the owner has nothing to add (`monitorMessage` says so). Null otherwise.
+   */
+  registrarDns: { purchaseId: string } | null;
   certificate: CertificateView;
   verifiedAt: string | null;
   lastCheckedAt: string | null;
@@ -94,8 +99,11 @@ export function toDomainView(record: DomainRecord, edge: EdgeSettings): DomainVi
     status: machine.status,
     statusReason: machine.statusReason ?? null,
     monitorStatus: machine.monitorStatus,
-    monitorMessage: monitorMessageOf(record),
+    monitorMessage: record.registrarDns
+      ? registrarDnsMessage(machine.monitorStatus, monitorMessageOf(record))
+      : monitorMessageOf(record),
     dnsRecords: domainDnsRecords(record, edge),
+    registrarDns: record.registrarDns ? { purchaseId: record.registrarDns.purchaseId } : null,
     certificate: {
       expiresAt: machine.certificateExpiresAt ?? null,
       renewAt: machine.certificateRenewAt ?? null,

@@ -6,6 +6,7 @@ import {
   decideDelete,
   decideObserve,
   decidePatch,
+  decideRegistrarDns,
   decideRelease,
   liveRecord,
 } from '../model/domain.decider';
@@ -85,6 +86,8 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
       return decision;
     },
     release: (ctx, command) => this.onLive(ctx, command, (record, env) => decideRelease(record, command, env)),
+    registrar_dns: (ctx, command) =>
+      this.onLive(ctx, command, (record, env) => decideRegistrarDns(record, command, env)),
   };
 
   /** A command to an existing domain: 404 for a missing, deleted or other workspace's domain. */

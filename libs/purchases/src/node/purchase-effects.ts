@@ -142,6 +142,8 @@ export class PurchaseEffects {
           keepHost: settings.keepHost,
           redirectWww: true,
         },
+        // The routing step writes its records at our registrar: the owner is asked for nothing.
+        ...(record.nameservers.length ? {} : { registrarDns: { purchaseId: record.id } }),
       };
       await this.deps.actors.ask(domainProtocol, domainId, command, { attemptTimeoutMs: 15_000 });
       return { type: 'domain_created', domainId };

@@ -1,6 +1,7 @@
 import { Decision, OutboxEvent, ProtocolActor, ProtocolHandlers, ReplyOf, dispatch } from '@app/actors';
-import { DomainError, ERROR_CODES, ErrorCode, notFound } from '@app/kernel';
+import { DomainError, ERROR_CODES, ErrorCode, notFound, publishEdgeInvalidation } from '@app/kernel';
 import { Logger } from '@nestjs/common';
+import { domainProtocol } from '@app/domains';
 import { beginConnect, effectOf, initialSaga, isTerminal, recordRefused, transition } from '../model/purchase.saga';
 import { SagaResult } from '../model/purchase-saga.types';
 import { Ctx, PurchaseActorDeps, checkpoint } from './purchase-checkpoint';
@@ -242,12 +243,33 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
     );
   }
 
+  /**
+   * The connected domain asks its owner for records again once custom nameservers take the DNS away
+   * (and for nothing once it is back on ours). A deleted domain has nothing to be told.
+   */
+  private async tellDomainWhoseDns(record: PurchaseRecord, nameservers: string[]): Promise<void> {
+    const domainId = record.saga.connectedDomainId;
+    if (!domainId) return;
+    const registrarDns = nameservers.length ? null : { purchaseId: record.id };
+    const command = { type: 'registrar_dns' as const, workspaceId: record.workspaceId, registrarDns };
+    const told = await this.deps.actors.ask(domainProtocol, domainId, command).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof DomainError && error.code === 'not_found') return false;
+        throw error;
+      },
+    );
+    // Every api's cached view of the domain is dropped (the domain's writers tell them after a commit).
+    if (told) publishEdgeInvalidation(this.deps.bus, record.hostname);
+  }
+
   private async nameservers(
     ctx: Ctx,
     record: PurchaseRecord,
     nameservers: string[],
   ): Promise<Result<'set_nameservers'>> {
     await this.deps.registrar.setNameservers(record.hostname, nameservers).catch(registrarFailure);
+    await this.tellDomainWhoseDns(record, nameservers);
     const state = { ...record, nameservers, updatedAt: ctx.now().toISOString() };
     // The answer and every later read name the same list: the custom ones, else the registrar's own.
     const purchase = toPurchaseView(state, this.deps.registrar.defaultNameservers);

@@ -1349,6 +1349,11 @@ export interface components {
       /** @description Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires */
       monitorMessage: string;
       dnsRecords: components['schemas']['DnsRecord'][];
+      /** @description Set for a domain bought through this service whose DNS is our registrar’s: `dnsRecords` are written there already and the owner has nothing to add (`monitorMessage` says so). Null otherwise, and once custom nameservers move the DNS elsewhere */
+      registrarDns: {
+        /** @description The purchase that wrote the records (`pur_...`) */
+        purchaseId: string;
+      } | null;
       certificate: {
         /** Format: date-time */
         expiresAt: string | null;
@@ -1779,6 +1784,11 @@ export interface components {
       /** @description Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires */
       monitorMessage: string;
       dnsRecords: components['schemas']['DnsRecord'][];
+      /** @description Set for a domain bought through this service whose DNS is our registrar’s: `dnsRecords` are written there already and the owner has nothing to add (`monitorMessage` says so). Null otherwise, and once custom nameservers move the DNS elsewhere */
+      registrarDns: {
+        /** @description The purchase that wrote the records (`pur_...`) */
+        purchaseId: string;
+      } | null;
       certificate: {
         /** Format: date-time */
         expiresAt: string | null;
