@@ -2,13 +2,16 @@ import {
   DnsServer,
   EDGE_TARGET,
   ORIGIN_URL,
+  REGISTRANT,
   TEST_SIGNING_SECRET,
   TestApp,
   createWorkspaceVia,
   domainEnv,
   domainZones,
+  purchaseWorkspace,
   startDnsServer,
   startTestApp,
+  uniqueDomain,
 } from '@test/support';
 import { mkdirSync } from 'node:fs';
 import { Server, createServer } from 'node:http';
@@ -180,6 +183,39 @@ describe('the connect widget in headless Chromium', () => {
       'This connect link has expired. Ask for a new one.',
     );
     await page.close();
+  });
+
+  it('a domain bought through the SaaS on our registrar’s DNS asks for nothing (desktop and phone)', async () => {
+    const { apiKey } = await purchaseWorkspace(t.server, 'pm_card_visa');
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const hostname = uniqueDomain('widget');
+    const bought = await request(t.server)
+      .post('/v1/domain-purchases')
+      .set(auth)
+      .send({ hostname, registrant: REGISTRANT, autoConnect: { originUrl: ORIGIN_URL } })
+      .expect(201);
+    const domainId = bought.body.purchase.connectedDomainId as string;
+    const session = await request(t.server).post(`/v1/domains/${domainId}/connect-session`).set(auth).expect(200);
+    const base = (await t.app.getUrl()).replace('[::1]', '127.0.0.1');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const [name, viewport] of [
+      ['desktop', { width: 1280, height: 900 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      const page = await browser.newPage({ viewport });
+      await page.goto(`${base}/widget/demo?token=${session.body.connectSession.token}`);
+      await page.getByRole('table').waitFor();
+      await expect(page.getByText('We set up the DNS for you: the domain was bought through us').count()).resolves.toBe(
+        1,
+      );
+      await expect(page.getByRole('status').textContent()).resolves.toContain('nothing to add');
+      await expect(page.getByRole('heading', { name: 'DNS records we set up' }).count()).resolves.toBe(1);
+      // Nothing asks the owner to act: no steps, no provider token form.
+      await expect(page.getByRole('button', { name: 'Apply records' }).count()).resolves.toBe(0);
+      await expect(page.getByText('Add the').count()).resolves.toBe(0);
+      await page.screenshot({ path: join(ARTIFACTS, `widget-registrar-dns-${name}.png`), fullPage: true });
+      await page.close();
+    }
   });
 
   it('a link whose token is garbage says it is not valid and calls nothing (desktop and phone)', async () => {

@@ -233,13 +233,22 @@ export const WIDGET_JS = String.raw`/* Custom domain connect widget: dependency-
     card.appendChild(el('h2', {}, ['Connect ', el('span', { class: 'host', text: domain.hostname })]));
     var provider = ins && ins.provider && ins.provider.detected ? ins.provider.name : null;
     var what = self.records().length > 1 ? 'the records below' : 'the record below';
-    card.appendChild(el('p', { class: 'sub', text: provider
-      ? 'Your DNS is hosted at ' + provider + '. Add ' + what + ' there, or let us do it for you.'
-      : 'Add ' + what + ' at the company that hosts your DNS (often where you bought the domain).' }));
+    // Bought through the SaaS on our registrar's DNS: the records are written already, nothing to ask for.
+    var managed = !!domain.registrarDns;
+    card.appendChild(el('p', { class: 'sub', text: managed
+      ? 'We set up the DNS for you: the domain was bought through us, and its records are in place at our registrar. Nothing to add.'
+      : provider
+        ? 'Your DNS is hosted at ' + provider + '. Add ' + what + ' there, or let us do it for you.'
+        : 'Add ' + what + ' at the company that hosts your DNS (often where you bought the domain).' }));
 
     self.statusNode = el('div', { class: 'status' });
     card.appendChild(self.statusNode);
     self.renderStatus();
+    if (managed) {
+      card.appendChild(el('h3', { id: 'cdw-records', text: 'DNS records we set up' }));
+      card.appendChild(self.recordsTable());
+      return;
+    }
 
     var dc = ins && ins.domainConnect;
     if (dc && dc.supported && dc.applyUrl) {
