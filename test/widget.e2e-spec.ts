@@ -203,7 +203,8 @@ describe('the connect widget in headless Chromium', () => {
       ['phone', { width: 390, height: 844 }],
     ] as const) {
       const page = await browser.newPage({ viewport });
-      await page.goto(`${base}/widget/demo?token=${session.body.connectSession.token}`);
+      // The end customer's own page behind the connect link.
+      await page.goto(`${base}/connect?token=${session.body.connectSession.token}`);
       await page.getByRole('table').waitFor();
       await expect(page.getByText('We set up the DNS for you: the domain was bought through us').count()).resolves.toBe(
         1,

@@ -10,8 +10,8 @@ export type ConnectLink = { valid: true; token: string; saasName: string } | { v
 export function connectPage(link: ConnectLink): string {
   const heading = link.valid ? `Connect your domain to ${escapeHtml(link.saasName)}` : 'Connect your domain';
   const body = link.valid
-    ? `<p class="lead">Add the DNS records below where your domain's DNS is managed. This page checks them and tells
-    you when your site is live.</p>
+    ? `<p class="lead">Below: what your domain's DNS needs, if anything. This page checks it and tells you when your
+    site is live.</p>
   <div id="connect"></div>
   <script>CustomDomainWidget.mount(document.getElementById('connect'), { token: '${link.token}' });</script>`
     : `<p class="note" role="alert">This link is not valid or has expired. Ask for a new link where you got this one.</p>`;
