@@ -23,12 +23,6 @@ module.exports = {
   // the network: four workers keep two cores about 85% busy (jest 339 s; three left them idler).
   // More made files time out under load before. JEST_MAX_WORKERS overrides.
   maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 4),
-  // A worker's heap grows ~20 MB per file (every file loads the app anew) to ~1.1 GB by the end; a
-  // worker that large takes 430-580 ms to leave once told to (freeing 1.5-1.9 GB of RSS, four at
-  // once), past the 500 ms Jest waits before it kills it and prints "A worker process has failed to
-  // exit gracefully". Each worker exited with code 0 within 13 ms of the end message: no open handle.
-  // A worker over this heap after a file is replaced before the next (heaps stayed at 230-680 MB).
-  workerIdleMemoryLimit: '700MB',
   // Longest files first even on a fresh clone (test/durations.json fills in what Jest has not timed).
   testSequencer: '<rootDir>/test/support/test-sequencer.mjs',
   // Test streams an earlier run left on the shared NATS server go (test/support/global-setup.mjs).
