@@ -307,14 +307,16 @@ describe('the console: OAuth clients, attempt history, cluster and search in hea
       ),
     );
     console.log(`console at ${SEEDED + 1} domains (ms, page load in Chromium):`, figures, { seedMs, small });
-    // On any machine: no page of the big workspace much slower than the small one's (the fastest of three
-    // loads each: a busy machine slows some loads, a slow query all). A search that scans every row is
-    // 0.6 s or more slower per page; the small page is 0.1-0.2 s on an idle machine, 1.5 s at load 13.
+    // No page of the big workspace much slower than the small one's (the fastest of three loads each). A
+    // search that scans every row is 0.6 s or more slower per page on an idle machine, where the small page
+    // is 0.1-0.2 s; at load 13-15 pages of 1.3-3.5 s were seen beside a 1.3 s small one. So: a loose bound
+    // on any machine, the close one (and the named second) where no other work competed; the repository's
+    // own bound below tells an index from a scan on any machine.
     for (const [name, ms] of Object.entries(figures))
-      expect([name, ms, ms <= 2 * small + 250]).toEqual([name, ms, true]);
-    // The bound the test names, where the machine was not busy with other work.
+      expect([name, ms, ms <= 4 * small + 1000]).toEqual([name, ms, true]);
     judgeTimes(cpuDuringPages, 'console search pages', () => {
-      for (const [name, ms] of Object.entries(figures)) expect([name, ms, ms < 1000]).toEqual([name, ms, true]);
+      for (const [name, ms] of Object.entries(figures))
+        expect([name, ms, ms <= 2 * small + 250 && ms < 1000]).toEqual([name, ms, true]);
     });
     // And the database's part, through the repository the page reads: a search that scans every row (no trigram
     // index) loaded in 0.75-1.6 s, where the indexed query takes 10-25 ms; a search every domain matches read all
