@@ -62,7 +62,10 @@ export class CreateDomain {
     // The CAA warning only warns: its climb overlaps the actor's round trip.
     const caa = this.preflight.caa(hostname);
     caa.catch(() => undefined);
-    const { observed, warnings: dnsWarnings } = await dns!;
+    // The lookup rides along only if it answered by the time the command is ready (it ran beside the
+    // checks): a slow one (a resolver timing out) is not waited for here, the monitor's first probe
+    // sees what it would have; its warnings are awaited with CAA's, after the actor, as before.
+    const observed = await Promise.race([dns!.then((r) => r.observed), graceAfterChecks()]);
     const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
     // With an Idempotency-Key the id is derived from it: a retry after an answer lost in an outage
     // (the key was freed, 5xx) reaches the domain its first try made, and the actor answers it again.
@@ -73,10 +76,16 @@ export class CreateDomain {
       this.claims.afterConflict(error, workspaceId, hostname, create),
     );
     this.views.written(workspaceId, domain);
-    const warnings = [...(await caa), ...dnsWarnings];
+    const warnings = [...(await caa), ...(await dns!).warnings];
     return warnings.length ? { domain, warnings } : { domain };
   }
 }
+
+/** How long past the other checks a create waits for its DNS lookup before going on without it. */
+const OBSERVATION_GRACE_MS = 50;
+
+const graceAfterChecks = () =>
+  new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), OBSERVATION_GRACE_MS).unref());
 
 type Settled<T> = PromiseSettledResult<T>;
 
