@@ -229,6 +229,7 @@ describe('connect sessions', () => {
           'lastCheckedAt',
           'monitorMessage',
           'monitorStatus',
+          'registrarDns',
           'status',
           'statusReason',
           'verifiedAt',

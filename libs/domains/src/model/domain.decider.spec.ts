@@ -101,6 +101,39 @@ describe('domain decider', () => {
     }
   });
 
+  it('a domain bought through us on our registrar’s DNS asks its owner for nothing, until custom nameservers take the DNS away', () => {
+    const registrarDns = { purchaseId: 'pur_1' };
+    const created = decideCreate(undefined, { ...CREATE, registrarDns, observed: { dns: 'not_resolving' } }, ENV, {
+      hostnameTaken: { held: false },
+    });
+    if (!('decision' in created)) throw new Error('expected a decision');
+    const record = created.decision.state!;
+    expect(created.decision.reply.domain).toMatchObject({
+      monitorStatus: 'dns_not_resolving',
+      monitorMessage: expect.stringMatching(/^We set up the DNS for you at our registrar: nothing to add/),
+      registrarDns,
+    });
+    const moved = decideRegistrarDns(record, { type: 'registrar_dns', workspaceId: 'ws_1', registrarDns: null }, ENV);
+    if (!('decision' in moved)) throw new Error('expected a decision');
+    expect(moved.decision.state?.registrarDns).toBeUndefined();
+    expect(moved.decision.events).toEqual([]);
+    expect(moved.decision.reply.domain).toMatchObject({
+      monitorMessage: 'Add the CNAME record at your registrar',
+      registrarDns: null,
+    });
+    // Told the same again: nothing to write.
+    const again = decideRegistrarDns(record, { type: 'registrar_dns', workspaceId: 'ws_1', registrarDns }, ENV);
+    expect(again).toEqual({ decision: { reply: { domain: toDomainView(record, ENV.edge) } }, effects: [] });
+    // A live site keeps its own line.
+    const liveMachine = {
+      ...record.machine,
+      monitorStatus: 'active_ssl' as const,
+      monitorMessage: 'Your site is live',
+    };
+    const live = { ...record, machine: liveMachine };
+    expect(toDomainView(live, ENV.edge).monitorMessage).toBe('Your site is live');
+  });
+
   it('answers a create for an id it holds again (a lost answer retried) without a second event', () => {
     expect(decideCreate(RECORD, CREATE, ENV, {})).toEqual({
       decision: { reply: { domain: toDomainView(RECORD, ENV.edge) } },
