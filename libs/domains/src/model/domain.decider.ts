@@ -91,10 +91,11 @@ function firstObservation(
 ): Next {
   const certificate = observedCertificate(record, env.now, env.renewDays);
   const input: DomainInput = { type: 'probe_observed', dns: observed.dns, certificate, problem: observed.problem };
-  const next = probed(record, input, env, false, false);
-  // The first order comes from the first probe (10 s later), as before: a wildcard's needs the delegation
-  // its 201 asks for, and an order started by the create slowed that create (2.9 s seen with the CA down).
-  return { state: { ...next.state, updatedAt: record.updatedAt }, events: [], effects: [] };
+  // The machine's transition only: the first order comes from the first probe (10 s later), as before: a
+  // wildcard's needs the delegation its 201 asks for, and an order started by the create slowed that create
+  // (2.9 s seen with the CA down).
+  const { state } = apply(record, input, env);
+  return { state: { ...state, updatedAt: record.updatedAt }, events: [], effects: [] };
 }
 
 /** `*.example.com` already serves `www.example.com`'s label: a www twin of a wildcard means nothing. */
