@@ -23,6 +23,7 @@ import {
   consoleShot,
   createConsoleUser,
   expectAccessible,
+  expectStackedTablesFit,
   launchChromium,
   signInWithPassword,
 } from './support/console-browser';
@@ -188,6 +189,7 @@ describe('the console answers support questions', () => {
       expect(orders).toContain('ca_unavailable');
       expect(orders).toContain('could not be reached');
       expect(orders).toMatch(/Next try/);
+      if (viewport.width <= 640) expect(await expectStackedTablesFit(page)).toBeGreaterThanOrEqual(1);
       // DNS is right and the certificate is not there yet: said as such, not "Verified —" (not live).
       const facts = page.locator('section.card', {
         has: page.getByRole('heading', { name: 'Certificate', exact: true }),
@@ -313,6 +315,8 @@ describe('the console answers support questions', () => {
       expect(row('domain.created', 'oauth-made.audit-customer.com')).toContain('OAuth client Billing sync');
       expect(row('domain.updated', 'oauth-made.audit-customer.com')).toMatch(/mode: proxy → redirect/);
       expect(row('user.signed_in', operator.email)).toContain('method: password');
+      // On a phone each entry is a card of labelled lines, not a table wider than the screen.
+      if (viewport.width <= 640) expect(await expectStackedTablesFit(page)).toBe(1);
       await consoleShot(page, `audit-log-${device}`);
       await page.context().close();
     }

@@ -42,11 +42,37 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(await seriousViolations(page)).toEqual([]);
 }
 
+/**
+ * At a phone's width, the tables that stack (`table.stack`: one row a card, each cell under its
+ * column's name) must fit their frame without scrolling sideways. Returns how many were checked.
+ */
+export async function expectStackedTablesFit(page: Page): Promise<number> {
+  const tables = (await page.evaluate(() =>
+    [...(globalThis as any).document.querySelectorAll('table.stack')].map((t: any) => ({
+      width: t.scrollWidth as number,
+      frame: (t.parentElement.clientWidth as number) + 1,
+      firstCellLabel: (globalThis as any).getComputedStyle(t.querySelector('td'), '::before').content as string,
+    })),
+  )) as { width: number; frame: number; firstCellLabel: string }[];
+  for (const table of tables) {
+    expect(table.width).toBeLessThanOrEqual(table.frame);
+    expect(table.firstCellLabel).not.toBe('none'); // each cell says which column it is
+  }
+  return tables.length;
+}
+
 /** Checks accessibility and that no inline style is used, then writes `test/artifacts/console-<name>.png` (the whole page). */
 export async function consoleShot(page: Page, name: string): Promise<void> {
   await expectAccessible(page);
   // The console's CSP (style-src 'self') ignores inline style attributes: a page must not rely on one.
   expect(await page.locator('[style]').count()).toBe(0);
+  const width = page.viewportSize()?.width ?? Infinity;
+  if (width <= 640) {
+    // Nothing on a phone is wider than the screen (a wide table scrolls inside its own frame).
+    const pageWidth = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
+    expect(`${name}: ${pageWidth}px wide`).toBe(`${name}: ${width}px wide`);
+    await expectStackedTablesFit(page);
+  }
   await page.screenshot({ path: join(CONSOLE_ARTIFACTS, `console-${name}.png`), fullPage: true });
 }
 

@@ -28,7 +28,7 @@ th{font-size:12px;text-transform:uppercase;letter-spacing:.5px;color:var(--muted
 tbody tr:hover{background:#fafbfd}
 .table-wrap{background:var(--panel);border:1px solid var(--line);border-radius:10px;overflow:auto;margin-bottom:16px}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;overflow-wrap:anywhere}
-.nowrap{white-space:nowrap}ul.plain{list-style:none;margin:0;padding:0}
+.nowrap{white-space:nowrap}td.wide{min-width:240px}ul.plain{list-style:none;margin:0;padding:0}
 .pill{display:inline-block;padding:1px 9px;border-radius:999px;font-size:12.5px;font-weight:600;white-space:nowrap}
 .pill.ok{background:var(--ok-bg);color:var(--ok)}.pill.wait{background:var(--wait-bg);color:var(--wait)}
 .pill.bad{background:var(--bad-bg);color:var(--bad)}.pill.neutral{background:var(--neutral-bg);color:#384252}
@@ -49,12 +49,12 @@ button.link{background:none;border:0;padding:0;color:var(--brand);font-weight:40
 .secret{background:#fffbe8;border:1px solid #f1d37a;border-radius:8px;padding:14px;margin-bottom:18px}
 .secret code{display:block;word-break:break-all;font-size:14px;margin:8px 0}
 .error-card{border-color:#f0b9b3}.error-card h1{color:var(--bad)}
-.notice.bad{background:var(--bad-bg);color:var(--bad);border-color:#f0b9b3}.unit{font-size:16px}.grow{flex:1}.flush{margin:0}.inline-check{font-weight:400;display:inline-block;margin-right:14px}.break-all{word-break:break-all}
+.notice.bad{background:var(--bad-bg);color:var(--bad);border-color:#f0b9b3}.unit{font-size:16px}.grow{flex:1}.flush{margin:0}.inline-check{font-weight:400;display:inline-block;margin-right:14px}.break-all{word-break:break-all}.break-anywhere{overflow-wrap:anywhere}
 .empty{border:1px dashed #c4ccd6;border-radius:10px;padding:28px;text-align:center;color:var(--muted);background:var(--panel);margin-bottom:16px}
 .empty-title{font-weight:650;color:var(--ink);margin:0 0 6px;font-size:16px}
 .meter{appearance:none;display:block;width:100%;height:10px;border:0;background:var(--neutral-bg);border-radius:999px;overflow:hidden;margin:8px 0}
 .meter::-webkit-progress-bar{background:var(--neutral-bg)}.meter::-webkit-progress-value{background:var(--brand)}.meter::-moz-progress-bar{background:var(--brand)}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 18px;margin:0}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 18px;margin:0}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;min-width:0;overflow-wrap:anywhere}
 .timeline{list-style:none;margin:0;padding:0}.timeline li{padding:8px 0 8px 16px;border-left:2px solid var(--line);position:relative}
 .timeline li::before{content:"";position:absolute;left:-6px;top:14px;width:10px;height:10px;border-radius:50%;background:var(--brand)}
 .pager{display:flex;justify-content:flex-end;gap:10px}
@@ -91,6 +91,11 @@ main{padding:16px 14px}
 dl.facts{grid-template-columns:1fr;gap:2px}dl.facts dd{margin-bottom:8px}
 th,td{padding:8px 6px}
 .filters .field{min-width:0;flex:1 1 100%}
+table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
+table.stack tr{border-bottom:1px solid var(--line);padding:6px 0}
+table.stack td{min-width:0;border:0;padding:3px 12px 3px 104px;display:flow-root;white-space:normal;overflow-wrap:anywhere}table.stack td:empty{display:none}
+table.stack td::before{content:attr(data-label);float:left;width:84px;margin:2px 0 0 -92px;font-size:11.5px;line-height:1.35;text-transform:uppercase;letter-spacing:.4px;color:var(--muted);font-weight:600;overflow-wrap:normal}
 }
 `;
 

@@ -14,7 +14,9 @@ const valueText = (value: unknown): string =>
       ? value
       : typeof value === 'number' || typeof value === 'boolean'
         ? String(value)
-        : JSON.stringify(value);
+        : Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)
+          ? value.map((v) => valueText(v)).join(', ') || '—' // a list (scopes, events) reads as one
+          : JSON.stringify(value);
 
 /** The target by name (hostname, URL, email), its id below. */
 export function auditTarget(e: AuditEntry) {

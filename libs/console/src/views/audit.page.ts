@@ -9,7 +9,10 @@ export interface AuditFilters {
   actor?: string;
 }
 
-/** The workspace by its name, its id beside it (a deleted workspace keeps only the id). */
+/**
+ * The workspace by its name, its id beside it (a deleted workspace keeps only the id). Shown under
+ * the target rather than in a column of its own: six columns left the detail no room on a laptop.
+ */
 const workspaceCell = (id: string, name: string | null | undefined) =>
   name
     ? html`<a href="/console/w/${id}/audit">${name}</a> <code class="muted">${id}</code>`
@@ -59,14 +62,13 @@ export function auditPage(
       ${
         entries.length
           ? html`<div class="table-wrap">
-                <table>
+                <table class="stack">
                   <thead>
                     <tr>
                       <th scope="col">When</th>
                       <th scope="col">Who</th>
                       <th scope="col">Action</th>
-                      <th scope="col">Target</th>
-                      ${w ? '' : html`<th scope="col">Workspace</th>`}
+                      <th scope="col">${w ? 'Target' : 'Target (workspace)'}</th>
                       <th scope="col">Detail</th>
                     </tr>
                   </thead>
@@ -74,12 +76,13 @@ export function auditPage(
                     ${entries.map(
                       (e) =>
                         html`<tr>
-                          <td class="nowrap">${when(e.createdAt)}</td>
-                          <td>${e.actor}</td>
-                          <td><code>${e.action}</code></td>
-                          <td>${auditTarget(e)}</td>
-                          ${w ? '' : html`<td>${e.workspaceId ? workspaceCell(e.workspaceId, e.workspaceName) : '—'}</td>`}
-                          <td>${auditDetail(e)}</td>
+                          <td class="nowrap" data-label="When">${when(e.createdAt)}</td>
+                          <td data-label="Who">${e.actor}</td>
+                          <td data-label="Action" class="nowrap"><code>${e.action}</code></td>
+                          <td data-label="Target" class="wide">
+                            ${auditTarget(e)}${w || !e.workspaceId ? '' : html`<br />in ${workspaceCell(e.workspaceId, e.workspaceName)}`}
+                          </td>
+                          <td data-label="Detail" class="break-anywhere">${auditDetail(e)}</td>
                         </tr>`,
                     )}
                   </tbody>

@@ -133,7 +133,7 @@ export function domainsPage(
       ${
         domains.length
           ? html`<div class="table-wrap">
-                <table>
+                <table class="stack">
                   <thead>
                     <tr>
                       <th scope="col">Hostname</th>
@@ -147,11 +147,13 @@ export function domainsPage(
                     ${domains.map(
                       (d) =>
                         html`<tr>
-                          <td><a href="${base}/${d.id}">${d.hostname}</a></td>
-                          <td>${pill(d.status)}</td>
-                          <td>${pill(d.monitorStatus)}<br /><span class="muted">${d.monitorMessage}</span></td>
-                          <td><code>${d.originUrl}</code></td>
-                          <td>${when(d.lastCheckedAt)}</td>
+                          <td data-label="Hostname"><a href="${base}/${d.id}">${d.hostname}</a></td>
+                          <td data-label="Status">${pill(d.status)}</td>
+                          <td data-label="Monitor">
+                            ${pill(d.monitorStatus)}<br /><span class="muted">${d.monitorMessage}</span>
+                          </td>
+                          <td data-label="Origin"><code>${d.originUrl}</code></td>
+                          <td data-label="Last check">${when(d.lastCheckedAt)}</td>
                         </tr>`,
                     )}
                   </tbody>
@@ -231,9 +233,9 @@ function recordsTable(d: DomainDetail): Html {
     if (d.deletedAt) return html`<p class="muted">Not checked: the domain is deleted.</p>`;
     return html`<p class="muted">DNS could not be read just now: ${d.check.error}</p>`;
   }
-  // Focusable: on a phone the table scrolls sideways inside its box, and keyboards must reach it.
+  // Focusable: a wide value scrolls inside its box (stacked on a phone), and keyboards must reach it.
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label="DNS records">
-    <table>
+    <table class="stack">
       <thead>
         <tr>
           <th scope="col">Type</th>
@@ -247,13 +249,15 @@ function recordsTable(d: DomainDetail): Html {
         ${d.check.records.map(
           (r) =>
             html`<tr>
-              <td>${r.type}</td>
-              <td><code>${r.name}</code></td>
-              <td><code>${r.value}</code></td>
-              <td>
+              <td data-label="Type">${r.type}</td>
+              <td data-label="Name"><code>${r.name}</code></td>
+              <td data-label="Required value"><code>${r.value}</code></td>
+              <td data-label="Observed now">
                 ${r.seen.length ? r.seen.map((s) => html`<code>${s}</code><br />`) : html`<span class="muted">nothing</span>`}${r.error ? html`<span class="muted">${r.error}</span>` : ''}
               </td>
-              <td>${pill(r.status === 'found' ? 'verified' : r.status === 'error' ? 'pending' : 'failed')}</td>
+              <td data-label="Match">
+                ${pill(r.status === 'found' ? 'verified' : r.status === 'error' ? 'pending' : 'failed')}
+              </td>
             </tr>`,
         )}
       </tbody>
@@ -463,7 +467,6 @@ export function deleteDomainPage(actor: ConsoleActor, w: WorkspaceContext, domai
   });
 }
 
-/** Each recent certificate order attempt, newest first: when, which CA, what happened. */
 /** Every kept order attempt (CA, outcome, the full error support needs) and when the next one starts. */
 function certificateAttempts(certificate: DomainView['certificate']) {
   const { attempts, retryAt } = certificate;
@@ -471,10 +474,10 @@ function certificateAttempts(certificate: DomainView['certificate']) {
   const rows = [...attempts].reverse().map(
     (a) =>
       html`<tr>
-        <td>${when(a.at)}</td>
-        <td><code>${a.issuer}</code></td>
-        <td>${a.outcome === 'issued' ? 'issued' : html`<code>${a.code ?? 'failed'}</code>`}</td>
-        <td>${a.message ?? ''}</td>
+        <td class="nowrap" data-label="When">${when(a.at)}</td>
+        <td data-label="CA"><code class="nowrap">${a.issuer}</code></td>
+        <td data-label="Outcome">${a.outcome === 'issued' ? 'issued' : html`<code>${a.code ?? 'failed'}</code>`}</td>
+        <td data-label="What happened">${a.message ?? ''}</td>
       </tr>`,
   );
   return html`<section class="card">
@@ -483,7 +486,7 @@ function certificateAttempts(certificate: DomainView['certificate']) {
       Next try: ${retryAt ? when(retryAt) : 'none planned (issued, or waiting for a check)'} · the newest attempt first
     </p>
     <div class="table-wrap" tabindex="0" role="region" aria-label="Certificate orders">
-      <table>
+      <table class="stack">
         <thead>
           <tr>
             <th scope="col">When</th>

@@ -1,6 +1,9 @@
 import type { FormProblems } from '../forms/form-problems';
 import { Html, html } from '../html';
 
+const fieldsToCorrect = (count: number) =>
+  count === 1 ? 'Please correct the problem below.' : 'Please correct the problems below.';
+
 /**
  * A refused form's problems at its fields: `attrs(name)` marks the input invalid and points it at
  * its problem, `under(name)` is the problem below the input, `above()` the rest (role=alert).
@@ -17,7 +20,8 @@ export function problemsOf(problems: FormProblems | undefined, idPrefix: string)
     above: (extra?: Html): Html =>
       problems && (problems.form.length || Object.keys(problems.fields).length || extra)
         ? html`<div class="notice bad" role="alert">
-            ${problems.form.length ? problems.form.join(' ') : 'Please correct the problem below.'} ${extra ?? ''}
+            ${problems.form.length ? problems.form.join(' ') : fieldsToCorrect(Object.keys(problems.fields).length)}
+            ${extra ?? ''}
           </div>`
         : html``,
   };
