@@ -66,6 +66,10 @@ interface Outcome {
   retries: Record<string, number>;
   /** Whether other work than the test's took the machine meanwhile (then times are not judged). */
   cpuDuringOutage: CpuShare;
+  /** The same from the dependency's return until every actor took a write: the window recoveredMs measures. */
+  cpuDuringRecovery: CpuShare;
+  /** The busier of the two windows (by other work): what the times are judged by. */
+  cpu: CpuShare;
 }
 
 /** actors_client_retries_total of this process (the test's ActorClient), by reason. */
@@ -127,10 +131,12 @@ describe('recovery from dependency outages (three node processes)', () => {
     const cpu = startCpuAccounting();
     await outage();
     const backAt = Date.now();
+    const cpuDuringOutage = cpu.stop();
     // Every actor takes a write again; the load goes on meanwhile.
+    const recovery = startCpuAccounting();
     const probe: LoadResult = { acked: new Map(), failures: [], total: 0, slowestMs: 0 };
     const recoveredAt = await writeEvery(actors, probe);
-    const cpuDuringOutage = cpu.stop();
+    const cpuDuringRecovery = recovery.stop();
     const stallMs = stall.stop();
     const retries = minus(await clientRetries(), retriesBefore);
     const afterRecovery = load.ackedCount();
@@ -157,6 +163,10 @@ describe('recovery from dependency outages (three node processes)', () => {
       stallMs,
       retries,
       cpuDuringOutage,
+      cpuDuringRecovery,
+      // Other work averaged over a long outage says little of the few seconds that were timed: 0.34 cores
+      // over a 16 s outage (judged quiet) is 5 core-seconds, enough to take most of a 4 s recovery.
+      cpu: cpuDuringRecovery.otherCores > cpuDuringOutage.otherCores ? cpuDuringRecovery : cpuDuringOutage,
     };
     figures[name] = outcome;
     console.log(`${name}: ${JSON.stringify(outcome)}`);
@@ -171,7 +181,7 @@ describe('recovery from dependency outages (three node processes)', () => {
     // Felt: writes stopped while PostgreSQL was down, and the nodes answered "retry" meanwhile.
     expect(outcome.stallMs).toBeGreaterThanOrEqual(outcome.outageMs / 2);
     expect(outcome.retries.database_unavailable).toBeGreaterThan(0);
-    judgeTimes(outcome.cpuDuringOutage, 'recovery', () => {
+    judgeTimes(outcome.cpu, 'recovery', () => {
       expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
       expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
     });
@@ -206,7 +216,7 @@ describe('recovery from dependency outages (three node processes)', () => {
       const during = cluster.nodes.get(id)!.output().slice(logged.get(id));
       expect([id, during.match(/Dropped \d+ shards[^"]*|Nodes gone[^"]*/g)]).toEqual([id, null]);
     }
-    judgeTimes(outcome.cpuDuringOutage, 'recovery', () => {
+    judgeTimes(outcome.cpu, 'recovery', () => {
       expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
       expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
     });
@@ -219,7 +229,7 @@ describe('recovery from dependency outages (three node processes)', () => {
     });
     // Felt: every write waited behind the lock (none failed, none needed a retry: they only waited).
     expect(outcome.stallMs).toBeGreaterThanOrEqual(2_700);
-    judgeTimes(outcome.cpuDuringOutage, 'recovery', () => {
+    judgeTimes(outcome.cpu, 'recovery', () => {
       expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS);
       expect(outcome.slowestMs).toBeLessThan(outcome.outageMs + RECOVERY_BUDGET_MS);
     });
@@ -244,6 +254,6 @@ describe('recovery from dependency outages (three node processes)', () => {
     // Felt: nothing was written while no node served, and the client kept sending.
     expect(outcome.stallMs).toBeGreaterThanOrEqual(outcome.outageMs * 0.9);
     expect(Object.values(outcome.retries).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    judgeTimes(outcome.cpuDuringOutage, 'recovery', () => expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS));
+    judgeTimes(outcome.cpu, 'recovery', () => expect(outcome.recoveredMs).toBeLessThan(RECOVERY_BUDGET_MS));
   });
 });
