@@ -16,6 +16,7 @@ import {
   uniqueDomain,
 } from '@test/support';
 import request from 'supertest';
+import { REGISTRAR_DNS_BACKFILL_SQL } from '../libs/persistence/src/migrations/Migration20261204000000RegistrarDnsBackfill';
 
 /** POST /v1/domain-purchases/{id}/connect (SPEC 4.3 rule 3) over HTTP with the sandbox registrar and payments. */
 describe('/v1/domain-purchases/{id}/connect', () => {
@@ -127,6 +128,48 @@ describe('/v1/domain-purchases/{id}/connect', () => {
     expect(elsewhere.monitorMessage).not.toMatch(/We set up the DNS/);
     await nameservers([]).expect(200);
     expect(await get()).toMatchObject(managed);
+  });
+
+  it('gives registrarDns to domains connected before it existed (the backfill migration), and to no other', async () => {
+    const managed = await buy();
+    const custom = await buy();
+    const [mine, theirs] = [
+      (await connect(managed.id, { originUrl: ORIGIN_URL }).expect(200)).body.domain,
+      (await connect(custom.id, { originUrl: ORIGIN_URL }).expect(200)).body.domain,
+    ];
+    await request(t.server)
+      .put(`/v1/domain-purchases/${custom.id}/nameservers`)
+      .set(auth(key))
+      .send({ nameservers: ['ns1.elsewhere.example', 'ns2.elsewhere.example'] })
+      .expect(200);
+    const stored = async (id: string) =>
+      (
+        await t.db.query<{ registrar_dns: unknown; version: string }>(
+          "select state -> 'registrarDns' as registrar_dns, version from domains where id = $1",
+          [id],
+        )
+      )[0];
+    await eventually(
+      () => stored(theirs.id as string),
+      (row) => row.registrar_dns === null,
+      {
+        what: 'custom nameservers to take registrarDns away',
+      },
+    );
+    // As the previous release stored them: no registrarDns at all.
+    await t.db.query("update domains set state = state - 'registrarDns' where id = any($1)", [[mine.id, theirs.id]]);
+    const before = await stored(mine.id as string);
+
+    await t.db.query(REGISTRAR_DNS_BACKFILL_SQL);
+    const after = await stored(mine.id as string);
+    expect(after.registrar_dns).toEqual({ purchaseId: managed.id });
+    // A node of the previous release still holding it cannot write the old state back.
+    expect(Number(after.version)).toBe(Number(before.version) + 1);
+    // The DNS of a purchase with custom nameservers is its owner's: nothing changes.
+    expect((await stored(theirs.id as string)).registrar_dns).toBeNull();
+    // Run again (a migration replayed): nothing more to do.
+    await t.db.query(REGISTRAR_DNS_BACKFILL_SQL);
+    expect(await stored(mine.id as string)).toEqual(after);
   });
 
   it('keepHost defaults to false; the same Idempotency-Key replays the answer, a new key is a 409', async () => {

@@ -24,6 +24,7 @@ import { Migration20261129000000DnsChallenges } from './Migration20261129000000D
 import { Migration20261130000000HostnameSearchStatistics } from './Migration20261130000000HostnameSearchStatistics';
 import { Migration20261201000000EdgeChanges } from './Migration20261201000000EdgeChanges';
 import { Migration20261203000000TakeoverGuard } from './Migration20261203000000TakeoverGuard';
+import { Migration20261204000000RegistrarDnsBackfill } from './Migration20261204000000RegistrarDnsBackfill';
 import { Migration20261202010000ConsoleFlashes } from './Migration20261202010000ConsoleFlashes';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
@@ -57,4 +58,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261201000000EdgeChanges', class: Migration20261201000000EdgeChanges },
   { name: 'Migration20261202010000ConsoleFlashes', class: Migration20261202010000ConsoleFlashes },
   { name: 'Migration20261203000000TakeoverGuard', class: Migration20261203000000TakeoverGuard },
+  { name: 'Migration20261204000000RegistrarDnsBackfill', class: Migration20261204000000RegistrarDnsBackfill },
 ];
