@@ -1,0 +1,52 @@
+// Jest's node environment, plus a report of what a test file leaves running after its teardown.
+//
+// "A worker process has failed to exit gracefully" means a worker still held a handle (socket,
+// timer, child process) when Jest ended it, and says nothing of which file left it. Here each e2e
+// file's environment counts the process's active resources by type when it starts and again a
+// moment after its teardown; what grew is printed with the file's name, so the leaking file names
+// itself in the run's output (stderr, and test/artifacts/leaked-handles.txt).
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TestEnvironment } from 'jest-environment-node';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+const SETTLE_MS = 300;
+const REPORT = join(here, '..', 'artifacts', 'leaked-handles.txt');
+
+const countByType = () => {
+  const counts = new Map();
+  for (const type of process.getActiveResourcesInfo()) counts.set(type, (counts.get(type) ?? 0) + 1);
+  return counts;
+};
+
+export default class HandleReportEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = relative(config.projectConfig.rootDir, context.testPath);
+  }
+
+  async setup() {
+    await super.setup();
+    this.before = countByType();
+  }
+
+  async teardown() {
+    await super.teardown();
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref());
+    const grown = [...countByType()]
+      .map(([type, n]) => [type, n - (this.before?.get(type) ?? 0)])
+      .filter(([, n]) => n > 0)
+      .map(([type, n]) => `+${n} ${type}`);
+    if (!grown.length) return;
+    const line = `${this.testPath} left running after its teardown: ${grown.join(', ')}`;
+    process.stderr.write(`leaked handles: ${line}\n`);
+    try {
+      mkdirSync(join(here, '..', 'artifacts'), { recursive: true });
+      appendFileSync(REPORT, `${new Date().toISOString()} ${line}\n`);
+    } catch {
+      // the report is a help, never a failure
+    }
+  }
+}
