@@ -16,7 +16,7 @@ a{color:var(--brand)}
 .side a{display:block;padding:7px 10px;border-radius:6px;color:var(--ink);text-decoration:none}
 .side a:hover{background:var(--bg)}.side a[aria-current=page]{background:#e6ebfb;color:#1a2f9c;font-weight:600}
 .side-group{margin:14px 10px 4px;font-size:12px;text-transform:uppercase;letter-spacing:.6px;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-main{padding:28px 36px;max-width:1180px;width:100%;min-width:0}
+main{padding:28px 36px;max-width:1180px;width:100%;min-width:0;overflow-wrap:break-word}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:0 0 12px}h3{font-size:15px;margin:16px 0 8px}
 .lead{color:var(--muted);margin:0 0 20px}.muted{color:var(--muted)}
 .head{display:flex;justify-content:space-between;align-items:flex-start;gap:16px;margin-bottom:20px}

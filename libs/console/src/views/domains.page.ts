@@ -476,7 +476,9 @@ function certificateAttempts(certificate: DomainView['certificate']) {
       html`<tr>
         <td class="nowrap" data-label="When">${when(a.at)}</td>
         <td data-label="CA"><code class="nowrap">${a.issuer}</code></td>
-        <td data-label="Outcome">${a.outcome === 'issued' ? 'issued' : html`<code>${a.code ?? 'failed'}</code>`}</td>
+        <td data-label="Outcome" class="nowrap">
+          ${a.outcome === 'issued' ? 'issued' : html`<code>${a.code ?? 'failed'}</code>`}
+        </td>
         <td data-label="What happened">${a.message ?? ''}</td>
       </tr>`,
   );
