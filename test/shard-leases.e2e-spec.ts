@@ -76,7 +76,7 @@ describe('shard leases in PostgreSQL', () => {
       await writeMayEnd;
     });
     await isFenced;
-    const after = (ms: number) => new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), ms));
+    const after = (ms: number) => new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), ms).unref());
     let claimed: Lease[] | undefined;
     let claim: Promise<unknown> = Promise.resolve();
     try {

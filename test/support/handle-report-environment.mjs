@@ -4,7 +4,10 @@
 // timer, child process) when Jest ended it, and says nothing of which file left it. Here each e2e
 // file's environment counts the process's active resources by type when it starts and again a
 // moment after its teardown; what grew is printed with the file's name, so the leaking file names
-// itself in the run's output (stderr, and test/artifacts/leaked-handles.txt).
+// itself in the run's output (stderr, and test/artifacts/leaked-handles.txt). Counts by type can
+// net out (a file leaves a timer while one from before it ends), so what the worker holds beyond
+// what it held before its first file is reported too, when it changes: the file after which a
+// worker's extra handles first appear is named even when no single file's count grew.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +24,27 @@ const countByType = () => {
   return counts;
 };
 
+/** What grew from `before` to `after`, as `+n Type` items. */
+const growth = (before, after) =>
+  [...after]
+    .map(([type, n]) => [type, n - (before?.get(type) ?? 0)])
+    .filter(([, n]) => n > 0)
+    .map(([type, n]) => `+${n} ${type}`);
+
+/** This worker's resources before its first file, and what it held beyond them when last reported. */
+let workerStart;
+let lastBeyondStart = '';
+
+const report = (line) => {
+  process.stderr.write(`leaked handles: ${line}\n`);
+  try {
+    mkdirSync(join(here, '..', 'artifacts'), { recursive: true });
+    appendFileSync(REPORT, `${new Date().toISOString()} ${line}\n`);
+  } catch {
+    // the report is a help, never a failure
+  }
+};
+
 export default class HandleReportEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
@@ -30,23 +54,20 @@ export default class HandleReportEnvironment extends TestEnvironment {
   async setup() {
     await super.setup();
     this.before = countByType();
+    workerStart ??= this.before;
   }
 
   async teardown() {
     await super.teardown();
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref());
-    const grown = [...countByType()]
-      .map(([type, n]) => [type, n - (this.before?.get(type) ?? 0)])
-      .filter(([, n]) => n > 0)
-      .map(([type, n]) => `+${n} ${type}`);
-    if (!grown.length) return;
-    const line = `${this.testPath} left running after its teardown: ${grown.join(', ')}`;
-    process.stderr.write(`leaked handles: ${line}\n`);
-    try {
-      mkdirSync(join(here, '..', 'artifacts'), { recursive: true });
-      appendFileSync(REPORT, `${new Date().toISOString()} ${line}\n`);
-    } catch {
-      // the report is a help, never a failure
-    }
+    const now = countByType();
+    const grown = growth(this.before, now);
+    if (grown.length) report(`${this.testPath} left running after its teardown: ${grown.join(', ')}`);
+    const beyondStart = growth(workerStart, now).join(', ');
+    if (beyondStart && beyondStart !== lastBeyondStart)
+      report(
+        `worker ${process.pid} holds after ${this.testPath}, beyond what it held before its first file: ${beyondStart}`,
+      );
+    lastBeyondStart = beyondStart;
   }
 }
