@@ -71,12 +71,14 @@ export function wireQuery(
     additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232 } as dnsPacket.Answer],
   });
   const socket = createSocket(isIP(server.host) === 6 ? 'udp6' : 'udp4');
+  // A probe cut short by shutdown must not hold the process open for its timeout: neither its
+  // socket (open until the answer or the timeout) nor its timer keeps the process alive.
+  socket.unref();
   return new Promise<WireAnswer>((resolve, reject) => {
     const timer = setTimeout(
       () => done(new Error(`no answer from ${server.host}:${server.port} within the timeout`)),
       options.timeoutMs ?? 2_000,
     );
-    // A probe cut short by shutdown must not hold the process open for its timeout.
     timer.unref();
     function done(error: Error | undefined, answer?: WireAnswer) {
       clearTimeout(timer);
