@@ -5,6 +5,7 @@ import {
   createWorkspaceVia,
   domainEnv,
   domainZones,
+  eventually,
   independentlyVerify,
   startDnsServer,
   startTestApp,
@@ -62,10 +63,16 @@ describe('POST /v1/webhook-endpoints/{id}/test (real receiver on loopback)', () 
     expect(independentlyVerify(hook.raw, signature, target.secret)).toBe(true);
     expect(independentlyVerify(hook.raw, signature, sibling.secret)).toBe(false);
 
-    const deliveries = await request(t.server)
-      .get(`/v1/webhook-endpoints/${target.id}/deliveries?eventId=${res.body.event.id}`)
-      .set(as())
-      .expect(200);
+    // The receiver has the request before the worker has its answer and records the delivery: wait for that.
+    const deliveries = await eventually(
+      () =>
+        request(t.server)
+          .get(`/v1/webhook-endpoints/${target.id}/deliveries?eventId=${res.body.event.id}`)
+          .set(as())
+          .expect(200),
+      (r) => r.body.deliveries.every((d: { status: string }) => d.status !== 'pending'),
+      { what: 'the test delivery recorded', timeoutMs: 15_000 },
+    );
     expect(deliveries.body.deliveries).toEqual([
       expect.objectContaining({ status: 'delivered', eventType: 'webhook_endpoint.test', endpointId: target.id }),
     ]);
