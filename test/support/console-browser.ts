@@ -85,17 +85,22 @@ export async function expectStackedTablesFit(page: Page): Promise<number> {
   return tables.length;
 }
 
-/** Checks accessibility and that no inline style is used, then writes `test/artifacts/console-<name>.png` (the whole page). */
-export async function consoleShot(page: Page, name: string): Promise<void> {
+/**
+ * Checks accessibility and that no inline style is used (and, at a phone's width, that nothing is
+ * wider than the screen and stacked tables fit), then writes `test/artifacts/console-<name>.png` (the
+ * whole page). Returns how many stacked tables were checked (none above a phone's width).
+ */
+export async function consoleShot(page: Page, name: string): Promise<number> {
   await expectAccessible(page);
   // The console's CSP (style-src 'self') ignores inline style attributes: a page must not rely on one.
   expect(await page.locator('[style]').count()).toBe(0);
-  const width = page.viewportSize()?.width ?? Infinity;
-  if (width <= 640) {
+  let stacked = 0;
+  if ((page.viewportSize()?.width ?? Infinity) <= 640) {
     await expectNoSidewaysScroll(page, name);
-    await expectStackedTablesFit(page);
+    stacked = await expectStackedTablesFit(page);
   }
   await page.screenshot({ path: join(CONSOLE_ARTIFACTS, `console-${name}.png`), fullPage: true });
+  return stacked;
 }
 
 export interface ConsoleLogin {

@@ -1,5 +1,6 @@
 import type { AuditEntry } from '../console-audit.store';
 import { auditDetail, auditTarget } from './audit-entry.view';
+import { htmlText } from '../testing/html-text';
 
 const entry = (over: Partial<AuditEntry>): AuditEntry => ({
   id: 'aud_1',
@@ -11,17 +12,11 @@ const entry = (over: Partial<AuditEntry>): AuditEntry => ({
   createdAt: '2026-11-28T05:48:41Z',
   ...over,
 });
-const text = (html: { toString(): string }) =>
-  html
-    .toString()
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 describe('audit entry view', () => {
   it('reads a list (scopes, events) as words, not a JSON array', () => {
     const detail = auditDetail(entry({ detail: { name: 'Billing sync', scopes: ['domains:write', 'domains:read'] } }));
-    expect(text(detail)).toBe('scopes: domains:write, domains:read');
+    expect(htmlText(detail)).toBe('scopes: domains:write, domains:read');
   });
 
   it('reads a change as before → after, leaving out what did not change', () => {
@@ -31,11 +26,11 @@ describe('audit entry view', () => {
         detail: { before: { mode: 'proxy', x: 1 }, after: { mode: 'redirect', x: 1 } },
       }),
     );
-    expect(text(detail)).toBe('mode: proxy → redirect');
+    expect(htmlText(detail)).toBe('mode: proxy → redirect');
   });
 
   it('keeps an object value whole, and an empty list as a dash', () => {
-    expect(text(auditDetail(entry({ detail: { limits: { a: 1 }, events: [] } })))).toBe(
+    expect(htmlText(auditDetail(entry({ detail: { limits: { a: 1 }, events: [] } })))).toBe(
       'limits: {&quot;a&quot;:1} events: —',
     );
   });
@@ -45,6 +40,6 @@ describe('audit entry view', () => {
       entry({ action: 'domain.created', target: 'dom_1', detail: { hostname: 'shop.example.com' } }),
     ).toString();
     expect(target).toContain('href="/console/w/ws_1/domains/dom_1"');
-    expect(text(target)).toBe('shop.example.com dom_1');
+    expect(htmlText(target)).toBe('shop.example.com dom_1');
   });
 });

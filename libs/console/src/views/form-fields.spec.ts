@@ -1,25 +1,21 @@
 import { problemsOf } from './form-fields';
-
-const text = (html: { toString(): string }) =>
-  html
-    .toString()
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+import { htmlText } from '../testing/html-text';
 
 describe('problemsOf', () => {
   it('asks to correct "the problem" for one field and "the problems" for several', () => {
-    expect(text(problemsOf({ form: [], fields: { name: ['Required'] } }, 'f').above())).toBe(
+    expect(htmlText(problemsOf({ form: [], fields: { name: ['Required'] } }, 'f').above())).toBe(
       'Please correct the problem below.',
     );
-    expect(text(problemsOf({ form: [], fields: { name: ['Required'], url: ['Not a URL'] } }, 'f').above())).toBe(
+    expect(htmlText(problemsOf({ form: [], fields: { name: ['Required'], url: ['Not a URL'] } }, 'f').above())).toBe(
       'Please correct the problems below.',
     );
   });
 
   it("says the form's own problem instead, and nothing when there is none", () => {
-    expect(text(problemsOf({ form: ['That name is taken.'], fields: {} }, 'f').above())).toBe('That name is taken.');
-    expect(text(problemsOf(undefined, 'f').above())).toBe('');
+    expect(htmlText(problemsOf({ form: ['That name is taken.'], fields: {} }, 'f').above())).toBe(
+      'That name is taken.',
+    );
+    expect(htmlText(problemsOf(undefined, 'f').above())).toBe('');
   });
 
   it('points an invalid input at its problem', () => {
