@@ -84,6 +84,8 @@ async function buildTemplate(): Promise<string> {
         await c.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
       }
       const building = `${name}_building`;
+      // Left by a build that failed (a migration error, dist not built): held by nobody, since we hold the lock.
+      await c.query(`drop database if exists ${building} with (force)`);
       await c.query(`create database ${building}`);
       const url = new URL(TEST_DATABASE_URL);
       url.pathname = `/${building}`;
