@@ -12,7 +12,7 @@ import { AsyncResource, createHook } from 'node:async_hooks';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TestEnvironment } from 'jest-environment-node';
+import ProcessHooksEnvironment from './process-hooks-environment.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -78,7 +78,7 @@ const report = (line) => {
   }
 };
 
-export default class HandleReportEnvironment extends TestEnvironment {
+export default class HandleReportEnvironment extends ProcessHooksEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = relative(config.projectConfig.rootDir, context.testPath);
