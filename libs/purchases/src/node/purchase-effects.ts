@@ -22,6 +22,8 @@ export interface PurchaseEffectDeps {
   edge: EdgeTarget;
 }
 
+const originLookupFailed = (error: DomainError) => error.details?.reason === 'origin_lookup_failed';
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -148,7 +150,10 @@ export class PurchaseEffects {
       await this.deps.actors.ask(domainProtocol, domainId, command, { attemptTimeoutMs: 15_000 });
       return { type: 'domain_created', domainId };
     } catch (error) {
-      if (!(error instanceof DomainError) || error.code === 'service_unavailable') throw error;
+      // An outage, or a lookup of the origin that failed (a timeout, SERVFAIL: "try again"), is retried
+      // later like any provider outage; only an answer (blocked, no address, refused) fails the connect.
+      if (!(error instanceof DomainError) || error.code === 'service_unavailable' || originLookupFailed(error))
+        throw error;
       if (await this.domainExists(domainId)) return { type: 'domain_created', domainId };
       return { type: 'connect_failed', reason: error.message, code: error.code, details: error.details };
     }
