@@ -5,6 +5,7 @@ import {
   ActorMetrics,
   ActorRequest,
   PendingWrite,
+  SnapshotStatement,
   SnapshotStore,
   WriteSink,
   shardOf,
@@ -26,7 +27,7 @@ class NothingStored implements SnapshotStore<CounterState> {
   async loadMany() {
     return new Map();
   }
-  async write(): Promise<Set<string>> {
+  statement(): SnapshotStatement {
     throw new Error('writes go to the sink');
   }
 }
@@ -42,6 +43,7 @@ const noDatabase: SqlExecutor = {
   query: () => Promise.reject(new Error('no database here')),
   bound: () => Promise.reject(new Error('no database here')),
   transaction: () => Promise.reject(new Error('no database here')),
+  prepared: () => Promise.reject(new Error('no database here')),
 };
 
 function newHost(sink: WriteSink): ActorHost {

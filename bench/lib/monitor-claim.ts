@@ -22,7 +22,12 @@ export async function timeClaim(
       )
     ).rows as T[];
   };
-  const db: SqlExecutor = { query, bound: query, transaction: (work) => work(db) };
+  const db: SqlExecutor = {
+    query,
+    bound: query,
+    prepared: () => Promise.reject(new Error('not used: the claim runs in the transaction below')),
+    transaction: (work) => work(db),
+  };
   try {
     await client.query('begin');
     const started = performance.now();

@@ -3,7 +3,15 @@ import { InProcessBus } from '@app/bus';
 import { DomainError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { ActorHost } from './actor-host';
-import { ActorContext, ActorKind, ActorResponse, Decision, Snapshot, SnapshotStore } from './actor.types';
+import {
+  ActorContext,
+  ActorKind,
+  ActorResponse,
+  Decision,
+  Snapshot,
+  SnapshotStatement,
+  SnapshotStore,
+} from './actor.types';
 import { ActorMetrics } from './actors.metrics';
 import { PendingWrite } from './snapshot-writer';
 
@@ -16,7 +24,7 @@ class MemoryStore implements SnapshotStore<number> {
     this.loads.push([...ids]);
     return new Map([...this.rows].filter(([id]) => ids.includes(id)));
   }
-  async write(): Promise<Set<string>> {
+  statement(): SnapshotStatement {
     throw new Error('written through the sink');
   }
 }
@@ -44,6 +52,7 @@ const noDatabase: SqlExecutor = {
   query: () => Promise.reject(new Error('no database in this test')),
   bound: () => Promise.reject(new Error('no database in this test')),
   transaction: () => Promise.reject(new Error('no database in this test')),
+  prepared: () => Promise.reject(new Error('no database in this test')),
 };
 
 /** Every host a test started, stopped after it even when it failed (a running sweeper keeps Jest from exiting). */

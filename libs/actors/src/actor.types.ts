@@ -12,9 +12,22 @@ export interface Snapshot<S> {
 export interface SnapshotWrite<S> {
   id: string;
   shard: number;
+  /** The lease epoch the write was made under: written only if its shard's lease is still at it. */
+  epoch: number;
   state: S;
   /** The stored version this write replaces (0: the row must not exist yet). */
   expectedVersion: number;
+}
+
+/** Returns the placeholder (`$n`) of a new parameter of the statement being built. */
+export type StatementParam = (value: unknown) => string;
+
+/** A store's part of the group commit's one statement (see `SnapshotStore.statement`). */
+export interface SnapshotStatement {
+  /** Common table expressions (each `name as (...)`), the last named `<prefix>written` with an `id` column. */
+  ctes: string[];
+  /** Told which ids were written once the statement has committed. */
+  written?(ids: ReadonlySet<string>): void;
 }
 
 /** Where a kind keeps its snapshots. Writes are conditional on the version: a stale writer loses. */
@@ -24,8 +37,14 @@ export interface SnapshotStore<S> {
    * in one statement (one round trip for many, as the writer commits many in one transaction).
    */
   loadMany(db: SqlExecutor, ids: readonly string[]): Promise<Map<string, Snapshot<S>>>;
-  /** Writes the items whose stored version matches and returns their ids; others are conflicts. */
-  write(tx: SqlExecutor, items: SnapshotWrite<S>[]): Promise<Set<string>>;
+  /**
+   * The CTEs that write `items` within the group commit's one statement: an item is written when its
+   * shard's lease is held at its epoch (join the items with the statement's `fence(shard, epoch)`)
+   * and its stored version matches; the others are fenced or conflicts. CTE names start with
+   * `prefix`. The text may not depend on the items (only the parameters do): one prepared statement
+   * serves every batch of the same stores.
+   */
+  statement(items: SnapshotWrite<S>[], prefix: string, param: StatementParam): SnapshotStatement;
 }
 
 export interface ActorContext<S> {

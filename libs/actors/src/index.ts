@@ -17,8 +17,10 @@ export type {
   Decision,
   OutboxEvent,
   Snapshot,
+  SnapshotStatement,
   SnapshotStore,
   SnapshotWrite,
+  StatementParam,
 } from './actor.types';
 export { JsonSnapshotStore } from './json-snapshot.store';
 export { SnapshotRow, snapshotsById } from './snapshot-rows';

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '@app/persistence';
-import { Snapshot, SnapshotStore, SnapshotWrite } from './actor.types';
+import { Snapshot, SnapshotStatement, SnapshotStore, SnapshotWrite, StatementParam } from './actor.types';
 import { SnapshotRow, snapshotsById } from './snapshot-rows';
 
 /** Snapshots as JSON in `actor_snapshots`, for kinds that need no query columns of their own. */
@@ -14,33 +14,30 @@ export class JsonSnapshotStore<S> implements SnapshotStore<S> {
     return snapshotsById(rows);
   }
 
-  async write(tx: SqlExecutor, items: SnapshotWrite<S>[]): Promise<Set<string>> {
-    const written = new Set<string>();
+  statement(items: SnapshotWrite<S>[], prefix: string, param: StatementParam): SnapshotStatement {
     const inserts = items.filter((i) => i.expectedVersion === 0);
     const updates = items.filter((i) => i.expectedVersion > 0);
-    if (inserts.length) {
-      const rows = await tx.query<{ id: string }>(
-        `insert into actor_snapshots (kind, id, shard, version, state)
-         select ?, u.id, u.shard, 1, u.state from unnest(?::text[], ?::int[], ?::jsonb[]) as u(id, shard, state)
-         on conflict do nothing returning id`,
-        [this.kind, inserts.map((i) => i.id), inserts.map((i) => i.shard), inserts.map((i) => JSON.stringify(i.state))],
-      );
-      rows.forEach((r) => written.add(r.id));
-    }
-    if (updates.length) {
-      const rows = await tx.query<{ id: string }>(
-        `update actor_snapshots s set state = u.state, version = s.version + 1, updated_at = now()
-         from unnest(?::text[], ?::bigint[], ?::jsonb[]) as u(id, expected, state)
-         where s.kind = ? and s.id = u.id and s.version = u.expected returning s.id`,
-        [
-          updates.map((i) => i.id),
-          updates.map((i) => i.expectedVersion),
-          updates.map((i) => JSON.stringify(i.state)),
-          this.kind,
-        ],
-      );
-      rows.forEach((r) => written.add(r.id));
-    }
-    return written;
+    const p = prefix;
+    const kind = param(this.kind);
+    return {
+      ctes: [
+        `${p}inserted as (
+           insert into actor_snapshots (kind, id, shard, version, state)
+           select ${kind}::text, u.id, u.shard, 1, u.state
+           from unnest(${param(inserts.map((i) => i.id))}::text[], ${param(inserts.map((i) => i.shard))}::int[],
+             ${param(inserts.map((i) => i.epoch))}::bigint[], ${param(inserts.map((i) => JSON.stringify(i.state)))}::jsonb[])
+             as u(id, shard, epoch, state)
+           join fence f on f.shard = u.shard and f.epoch = u.epoch
+           on conflict do nothing returning id)`,
+        `${p}updated as (
+           update actor_snapshots s set state = u.state, version = s.version + 1, updated_at = now()
+           from unnest(${param(updates.map((i) => i.id))}::text[], ${param(updates.map((i) => i.shard))}::int[],
+             ${param(updates.map((i) => i.epoch))}::bigint[], ${param(updates.map((i) => i.expectedVersion))}::bigint[],
+             ${param(updates.map((i) => JSON.stringify(i.state)))}::jsonb[]) as u(id, shard, epoch, expected, state)
+           join fence f on f.shard = u.shard and f.epoch = u.epoch
+           where s.kind = ${kind}::text and s.id = u.id and s.version = u.expected returning s.id)`,
+        `${p}written as (select id from ${p}inserted union all select id from ${p}updated)`,
+      ],
+    };
   }
 }

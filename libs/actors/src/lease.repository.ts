@@ -35,17 +35,20 @@ export interface TakeOver {
 }
 
 /**
- * The epochs of the shards `owner` holds live, locked until `tx` ends: the fence of a group commit.
+ * The fence of a group commit: the leases among `shards` (placeholder of an int array) that `owner`
+ * (placeholder) holds live, with their epochs, locked until the transaction ends.
  * `for key share` makes another node's claim (`for update`) wait until the write is committed or
  * rolled back, but lets this node's own renewal through (an update of `expires_at` only takes a
  * no-key lock): with `for share`, a write stuck behind a row lock (a long update of `domains`) held
  * the renewal up past the leases' deadline, and the node dropped every shard it had.
  */
+export const fenceSql = (shards: string, owner: string) =>
+  `select shard, epoch from shard_leases where shard = any(${shards}::int[]) and owner = ${owner}::text
+   and expires_at > now() for key share`;
+
+/** The fence (`fenceSql`) on its own in `tx`: the epochs of the shards `owner` holds live. */
 export async function fencedEpochs(tx: SqlExecutor, owner: string, shards: number[]): Promise<Map<number, number>> {
-  const held = await tx.query<{ shard: number; epoch: string }>(
-    'select shard, epoch from shard_leases where shard = any(?::int[]) and owner = ? and expires_at > now() for key share',
-    [shards, owner],
-  );
+  const held = await tx.query<{ shard: number; epoch: string }>(fenceSql('?', '?'), [shards, owner]);
   return new Map(held.map((row) => [Number(row.shard), Number(row.epoch)]));
 }
 

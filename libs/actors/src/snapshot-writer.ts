@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { SqlExecutor, newId } from '@app/persistence';
 import { FencedError, OutboxEvent, SnapshotStore, VersionConflictError } from './actor.types';
-import { fencedEpochs } from './lease.repository';
+import { fenceSql } from './lease.repository';
 
 export interface PendingWrite {
   kind: string;
@@ -65,7 +65,7 @@ export class SnapshotWriter {
   private async flush(batch: Queued[]): Promise<void> {
     let outcomes: Map<Queued, Error | null>;
     try {
-      outcomes = await this.db.transaction((tx) => this.writeBatch(tx, batch));
+      outcomes = await this.writeBatch(batch);
     } catch (error) {
       if (batch.length > 1) {
         // One bad write must not fail its neighbours: retry each alone.
@@ -85,35 +85,33 @@ export class SnapshotWriter {
     if (events) this.onEvents();
   }
 
-  private async writeBatch(tx: SqlExecutor, batch: Queued[]): Promise<Map<Queued, Error | null>> {
-    const outcomes = new Map<Queued, Error | null>();
-    const shards = [...new Set(batch.map((q) => q.write.shard))];
-    // Locked until this transaction ends: another node's claim of these shards waits for it.
-    const epochs = await fencedEpochs(tx, this.owner, shards);
-    const live = batch.filter((q) => {
-      if (epochs.get(q.write.shard) === q.write.epoch) return true;
-      outcomes.set(q, new FencedError(q.write.shard));
-      this.onFenced(q.write.shard);
-      return false;
-    });
-    const written: Queued[] = [];
-    for (const [store, items] of groupBy(live, (q) => q.write.store)) {
-      const ids = await store.write(
-        tx,
-        items.map((q) => ({
-          id: q.write.id,
-          shard: q.write.shard,
-          state: q.write.state,
-          expectedVersion: q.write.expectedVersion,
-        })),
-      );
-      for (const q of items) {
-        if (ids.has(q.write.id)) written.push(q);
-        else outcomes.set(q, new VersionConflictError(q.write.kind, q.write.id));
-      }
+  /**
+   * The batch in one statement, its own transaction: the fence (the shards' leases still ours, locked
+   * against a claim until it commits), each store's writes joined with it, and the outbox events and
+   * command records of what was written. One round trip, parsed once per connection, instead of
+   * begin, fence, writes, events and commit.
+   */
+  private async writeBatch(batch: Queued[]): Promise<Map<Queued, Error | null>> {
+    const groups = [...groupBy(batch, (q) => q.write.store)];
+    const { name, text, values, statements } = groupCommitStatement(this.owner, groups);
+    const rows = await this.db.prepared<{ what: 'fence' | 'written'; n: number; id: string }>(name, text, values);
+    const epochs = new Map<number, number>();
+    const written = groups.map(() => new Set<string>());
+    for (const row of rows) {
+      if (row.what === 'fence') epochs.set(row.n, Number(row.id));
+      else written[row.n].add(row.id);
     }
-    await insertEventsAndCommands(tx, written);
-    written.forEach((q) => outcomes.set(q, null));
+    statements.forEach((statement, i) => statement.written?.(written[i]));
+    const outcomes = new Map<Queued, Error | null>();
+    groups.forEach(([, items], i) => {
+      for (const q of items) {
+        if (written[i].has(q.write.id)) outcomes.set(q, null);
+        else if (epochs.get(q.write.shard) !== q.write.epoch) {
+          outcomes.set(q, new FencedError(q.write.shard));
+          this.onFenced(q.write.shard);
+        } else outcomes.set(q, new VersionConflictError(q.write.kind, q.write.id));
+      }
+    });
     return outcomes;
   }
 }
@@ -124,32 +122,65 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
   return groups;
 }
 
+/** Statement names by text: each distinct text (set of stores) is prepared once per connection. */
+const statementNames = new Map<string, string>();
+
 /**
- * The outbox events and the command records of the written snapshots, in one statement (one round
- * trip of the group commit instead of two; either list may be empty).
+ * The group commit as one statement. Rows out: `fence` (n: shard, id: its epoch) for each lease
+ * held, `written` (n: the store's index in `groups`, id) for each snapshot written.
  */
-async function insertEventsAndCommands(tx: SqlExecutor, written: Queued[]): Promise<void> {
-  const events = written.flatMap((q) => q.write.events.map((event) => ({ q, event })));
-  const commands = written.filter((q) => q.write.command);
-  if (!events.length && !commands.length) return;
-  await tx.query(
-    `with events as (
-       insert into outbox_events (id, workspace_id, type, data, aggregate_kind, aggregate_id)
-       select * from unnest(?::text[], ?::text[], ?::text[], ?::jsonb[], ?::text[], ?::text[])
-     )
-     insert into actor_commands (command_id, kind, actor_id, reply)
-     select * from unnest(?::text[], ?::text[], ?::text[], ?::jsonb[]) on conflict do nothing`,
-    [
-      events.map(() => newId('evt')),
-      events.map((r) => r.event.workspaceId),
-      events.map((r) => r.event.type),
-      events.map((r) => JSON.stringify(r.event.data)),
-      events.map((r) => r.q.write.kind),
-      events.map((r) => r.q.write.id),
-      commands.map((q) => q.write.command?.id),
-      commands.map((q) => q.write.kind),
-      commands.map((q) => q.write.id),
-      commands.map((q) => JSON.stringify(q.write.command?.reply ?? null)),
-    ],
+function groupCommitStatement(owner: string, groups: [SnapshotStore<unknown>, Queued[]][]) {
+  const values: unknown[] = [];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const writes = groups.flatMap(([, items]) => items.map((q) => q.write));
+  const shards = [...new Set(writes.map((w) => w.shard))];
+  const ctes = [
+    // Locked until the statement commits: another node's claim of these shards waits for it.
+    `fence as (${fenceSql(param(shards), param(owner))})`,
+  ];
+  const statements = groups.map(([store, items], i) => {
+    const writesOfStore = items.map(({ write: w }) => ({
+      id: w.id,
+      shard: w.shard,
+      epoch: w.epoch,
+      state: w.state,
+      expectedVersion: w.expectedVersion,
+    }));
+    const statement = store.statement(writesOfStore, `s${i}_`, param);
+    ctes.push(...statement.ctes);
+    return statement;
+  });
+  ctes.push(`written as (${groups.map((_, i) => `select ${i} as store, id from s${i}_written`).join(' union all ')})`);
+  const events = groups.flatMap(([, items], store) =>
+    items.flatMap(({ write: w }) => w.events.map((event) => ({ store, w, event }))),
   );
+  ctes.push(
+    `events as (insert into outbox_events (id, workspace_id, type, data, aggregate_kind, aggregate_id)
+       select e.id, e.workspace_id, e.type, e.data, e.aggregate_kind, e.aggregate_id
+       from unnest(${param(events.map(() => newId('evt')))}::text[], ${param(events.map((e) => e.event.workspaceId))}::text[],
+         ${param(events.map((e) => e.event.type))}::text[], ${param(events.map((e) => JSON.stringify(e.event.data)))}::jsonb[],
+         ${param(events.map((e) => e.w.kind))}::text[], ${param(events.map((e) => e.w.id))}::text[],
+         ${param(events.map((e) => e.store))}::int[])
+         as e(id, workspace_id, type, data, aggregate_kind, aggregate_id, store)
+       join written w on w.store = e.store and w.id = e.aggregate_id)`,
+  );
+  const commands = groups.flatMap(([, items], store) =>
+    items.flatMap(({ write: w }) => (w.command ? [{ store, w, command: w.command }] : [])),
+  );
+  ctes.push(
+    `commands as (insert into actor_commands (command_id, kind, actor_id, reply)
+       select c.command_id, c.kind, c.actor_id, c.reply
+       from unnest(${param(commands.map((c) => c.command.id))}::text[], ${param(commands.map((c) => c.w.kind))}::text[],
+         ${param(commands.map((c) => c.w.id))}::text[], ${param(commands.map((c) => JSON.stringify(c.command.reply ?? null)))}::jsonb[],
+         ${param(commands.map((c) => c.store))}::int[])
+         as c(command_id, kind, actor_id, reply, store)
+       join written w on w.store = c.store and w.id = c.actor_id
+       on conflict do nothing)`,
+  );
+  const text = `with ${ctes.join(',\n')}
+    select 'fence' as what, shard as n, epoch::text as id from fence
+    union all select 'written', store, id from written`;
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `group_commit_${statementNames.size + 1}`));
+  return { name, text, values, statements };
 }

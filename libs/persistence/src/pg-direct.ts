@@ -23,13 +23,21 @@ export class PgDirect {
   }
 
   /** `name` identifies the prepared statement: one name per distinct `text`. */
-  async query<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    const pool = this.knex.client as unknown as KnexPoolClient;
-    const connection = await pool.acquireConnection();
-    try {
-      return (await connection.query<T>({ name, text, values })).rows;
-    } finally {
-      void pool.releaseConnection(connection);
-    }
+  query<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    return namedStatement<T>(this.knex, name, text, values);
+  }
+}
+
+/**
+ * One named prepared statement on a connection of `knex`'s pool, in a transaction of its own
+ * (autocommit): parsed once per connection, then only bound and executed.
+ */
+export async function namedStatement<T>(knex: Knex, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const pool = knex.client as unknown as KnexPoolClient;
+  const connection = await pool.acquireConnection();
+  try {
+    return (await connection.query<T>({ name, text, values })).rows;
+  } finally {
+    void pool.releaseConnection(connection);
   }
 }

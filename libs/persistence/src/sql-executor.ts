@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { Knex, knex } from '@mikro-orm/knex';
+import { namedStatement } from './pg-direct';
 // pg's own serializer turns a JS array into one PostgreSQL array literal, with correct escaping.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => unknown };
@@ -28,6 +29,11 @@ export interface SqlExecutor {
    * statement. Types come from the statement, so cast every parameter (`?::int[]`, `?::text`).
    */
   bound<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * A named prepared statement (`$1` placeholders) in a transaction of its own: for the one-statement
+   * group commit, parsed once per connection and then only bound and run. Not inside `transaction`.
+   */
+  prepared<T = Record<string, unknown>>(name: string, text: string, values: unknown[]): Promise<T[]>;
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
 }
 
@@ -48,6 +54,11 @@ export class MikroSqlExecutor implements SqlExecutor {
 
   async bound<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
     return boundRows<T>(this.connection.getKnex(), this.trx, sql, params);
+  }
+
+  prepared<T = Record<string, unknown>>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    if (this.trx) throw new Error('a prepared statement runs in a transaction of its own, not inside one');
+    return namedStatement<T>(this.connection.getKnex(), name, text, values);
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -84,6 +95,11 @@ export class DedicatedSqlExecutor implements SqlExecutor {
 
   async bound<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
     return boundRows<T>(this.db, this.trx, sql, params);
+  }
+
+  prepared<T = Record<string, unknown>>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    if (this.trx) throw new Error('a prepared statement runs in a transaction of its own, not inside one');
+    return namedStatement<T>(this.db, name, text, values);
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {

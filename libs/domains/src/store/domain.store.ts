@@ -1,4 +1,12 @@
-import { Snapshot, SnapshotRow, SnapshotStore, SnapshotWrite, snapshotsById } from '@app/actors';
+import {
+  Snapshot,
+  SnapshotRow,
+  SnapshotStatement,
+  SnapshotStore,
+  SnapshotWrite,
+  StatementParam,
+  snapshotsById,
+} from '@app/actors';
 import type { SqlExecutor } from '@app/persistence';
 import { DomainRecord } from '../model/domain.record';
 import { FIRST_PROBE_SECONDS } from './pending-backoff';
@@ -31,80 +39,57 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
     return snapshotsById(rows);
   }
 
-  async write(tx: SqlExecutor, items: SnapshotWrite<DomainRecord>[]): Promise<Set<string>> {
-    const written = new Set<string>();
+  statement(items: SnapshotWrite<DomainRecord>[], prefix: string, param: StatementParam): SnapshotStatement {
     const inserts = items.filter((i) => i.expectedVersion === 0);
     const updates = items.filter((i) => i.expectedVersion > 0);
-    if (inserts.length) {
-      // The domain and its monitor schedule in one statement; a hostname conflict inserts neither.
-      const rows = await tx.query<{ id: string }>(
-        `with u as (
-           select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::jsonb[], ?::float8[], ?::timestamptz[], ?::text[])
-             as u(id, workspace_id, hostname, shard, status, monitor_status, state, phase, created_at, project_id)
-         ), inserted as (
+    const p = prefix;
+    return {
+      ctes: [
+        `${p}new as (
+           select u.* from unnest(${param(inserts.map((i) => i.id))}::text[], ${param(inserts.map((i) => i.shard))}::int[],
+             ${param(inserts.map((i) => i.epoch))}::bigint[], ${param(inserts.map((i) => i.state.workspaceId))}::text[],
+             ${param(inserts.map((i) => i.state.hostname))}::text[], ${param(inserts.map((i) => i.state.machine.status))}::text[],
+             ${param(inserts.map((i) => i.state.machine.monitorStatus))}::text[], ${param(inserts.map((i) => JSON.stringify(i.state)))}::jsonb[],
+             ${param(inserts.map((i) => i.state.probePhase))}::float8[], ${param(inserts.map((i) => i.state.createdAt))}::timestamptz[],
+             ${param(inserts.map((i) => i.state.projectId ?? null))}::text[])
+             as u(id, shard, epoch, workspace_id, hostname, status, monitor_status, state, phase, created_at, project_id)
+           join fence f on f.shard = u.shard and f.epoch = u.epoch)`,
+        // The domain and its monitor schedule together; a hostname conflict inserts neither.
+        `${p}inserted as (
            insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, created_at, updated_at, project_id)
-           select u.id, u.workspace_id, u.hostname, u.shard, u.status, u.monitor_status, u.state, 1, u.created_at, u.created_at, u.project_id
-           from u
-           on conflict do nothing returning id
-         ), scheduled as (
+           select id, workspace_id, hostname, shard, status, monitor_status, state, 1, created_at, created_at, project_id from ${p}new
+           on conflict do nothing returning id)`,
+        `${p}scheduled as (
            insert into domain_schedule (id, shard, probe_phase, next_probe_at, backoff_step)
-           select u.id, u.shard, u.phase, now() + ? * interval '1 second', 1 from u join inserted using (id)
-         )
-         select id from inserted`,
-        [
-          inserts.map((i) => i.id),
-          inserts.map((i) => i.state.workspaceId),
-          inserts.map((i) => i.state.hostname),
-          inserts.map((i) => i.shard),
-          inserts.map((i) => i.state.machine.status),
-          inserts.map((i) => i.state.machine.monitorStatus),
-          inserts.map((i) => JSON.stringify(i.state)),
-          inserts.map((i) => i.state.probePhase),
-          inserts.map((i) => i.state.createdAt),
-          inserts.map((i) => i.state.projectId ?? null),
-          this.firstProbeAfterSeconds,
-        ],
-      );
-      rows.forEach((r) => written.add(r.id));
-      if (rows.length) this.firstProbeScheduled?.(this.firstProbeAfterSeconds);
-    }
-    if (updates.length) {
-      const rows = await tx.query<{ id: string }>(
-        `update domains d set state = u.state, status = u.status, monitor_status = u.monitor_status,
-           version = d.version + 1, updated_at = u.updated_at, project_id = u.project_id,
-           deleted_at = case when u.deleted then coalesce(d.deleted_at, now()) else null end,
-           released_at = u.released_at, guarded_until = u.guarded_until
-         from unnest(?::text[], ?::bigint[], ?::jsonb[], ?::text[], ?::text[], ?::bool[], ?::timestamptz[], ?::text[], ?::timestamptz[], ?::timestamptz[])
-           as u(id, expected, state, status, monitor_status, deleted, updated_at, project_id, released_at, guarded_until)
-         where d.id = u.id and d.version = u.expected returning d.id`,
-        [
-          updates.map((i) => i.id),
-          updates.map((i) => i.expectedVersion),
-          updates.map((i) => JSON.stringify(i.state)),
-          updates.map((i) => i.state.machine.status),
-          updates.map((i) => i.state.machine.monitorStatus),
-          updates.map((i) => i.state.machine.deleted),
-          updates.map((i) => i.state.updatedAt),
-          updates.map((i) => i.state.projectId ?? null),
-          updates.map((i) => i.state.releasedAt ?? null),
-          updates.map((i) => guardedUntil(i.state)),
-        ],
-      );
-      rows.forEach((r) => written.add(r.id));
-      // A deleted (or released) domain's certificate goes with it, in the same transaction.
-      const deleted = updates
-        .filter((i) => (i.state.machine.deleted || i.state.releasedAt) && written.has(i.id))
-        .map((i) => i.id);
-      // A deleted domain leaves the monitor's schedule (a released one is still probed).
-      const unscheduled = updates.filter((i) => i.state.machine.deleted && written.has(i.id)).map((i) => i.id);
-      if (deleted.length)
-        await tx.query(
-          `with certificates_gone as (delete from certificates where domain_id = any(?::text[]))
-           delete from domain_schedule where id = any(?::text[])`,
-          [deleted, unscheduled],
-        );
-    }
-    return written;
+           select n.id, n.shard, n.phase, now() + ${param(this.firstProbeAfterSeconds)}::float8 * interval '1 second', 1
+           from ${p}new n join ${p}inserted using (id))`,
+        `${p}changed as (
+           select u.* from unnest(${param(updates.map((i) => i.id))}::text[], ${param(updates.map((i) => i.shard))}::int[],
+             ${param(updates.map((i) => i.epoch))}::bigint[], ${param(updates.map((i) => i.expectedVersion))}::bigint[],
+             ${param(updates.map((i) => JSON.stringify(i.state)))}::jsonb[], ${param(updates.map((i) => i.state.machine.status))}::text[],
+             ${param(updates.map((i) => i.state.machine.monitorStatus))}::text[], ${param(updates.map((i) => i.state.machine.deleted))}::bool[],
+             ${param(updates.map((i) => i.state.updatedAt))}::timestamptz[], ${param(updates.map((i) => i.state.projectId ?? null))}::text[],
+             ${param(updates.map((i) => i.state.releasedAt ?? null))}::timestamptz[], ${param(updates.map((i) => guardedUntil(i.state)))}::timestamptz[])
+             as u(id, shard, epoch, expected, state, status, monitor_status, deleted, updated_at, project_id, released_at, guarded_until)
+           join fence f on f.shard = u.shard and f.epoch = u.epoch)`,
+        `${p}updated as (
+           update domains d set state = u.state, status = u.status, monitor_status = u.monitor_status,
+             version = d.version + 1, updated_at = u.updated_at, project_id = u.project_id,
+             deleted_at = case when u.deleted then coalesce(d.deleted_at, now()) else null end,
+             released_at = u.released_at, guarded_until = u.guarded_until
+           from ${p}changed u where d.id = u.id and d.version = u.expected
+           returning d.id, u.deleted, u.released_at is not null as released)`,
+        // A deleted (or released) domain's certificate goes with it; a deleted one leaves the
+        // monitor's schedule (a released one is still probed).
+        `${p}certificates_gone as (
+           delete from certificates where domain_id in (select id from ${p}updated where deleted or released))`,
+        `${p}unscheduled as (delete from domain_schedule where id in (select id from ${p}updated where deleted))`,
+        `${p}written as (select id from ${p}inserted union all select id from ${p}updated)`,
+      ],
+      written: (ids) => {
+        if (inserts.some((i) => ids.has(i.id))) this.firstProbeScheduled?.(this.firstProbeAfterSeconds);
+      },
+    };
   }
 }
 

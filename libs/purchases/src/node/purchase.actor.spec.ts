@@ -102,6 +102,7 @@ const db: SqlExecutor = {
   query: async <T>(sql: string) => (/from workspaces/.test(sql) ? [{ pm: 'pm_card_visa' }] : []) as T[],
   bound: () => Promise.reject(new Error('not used')),
   transaction: () => Promise.reject(new Error('not used')),
+  prepared: () => Promise.reject(new Error('not used')),
 };
 const unused = new Proxy({}, { get: () => () => Promise.reject(new Error('not used without autoConnect')) });
 
