@@ -1,4 +1,5 @@
 import { failoverBench } from './actors/failover.bench';
+import { groupCommitBench } from './actors/group-commit.bench';
 import { persistedBench } from './actors/persisted.bench';
 import { residentMemoryBench } from './actors/resident-memory.bench';
 import { throughputBench } from './actors/throughput.bench';
@@ -23,6 +24,7 @@ import { webhookThroughputBench } from './webhooks/throughput.bench';
 export const BENCHMARKS: Benchmark[] = [
   throughputBench,
   persistedBench,
+  groupCommitBench,
   residentMemoryBench,
   failoverBench,
   edgeProxyBench,
