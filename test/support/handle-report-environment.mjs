@@ -78,6 +78,23 @@ const report = (line) => {
   }
 };
 
+// Each worker's memory when it exits, for "A worker process has failed to exit gracefully": the
+// worker exits with nothing left running, and a process holding well over a gigabyte took longer
+// than Jest's 500 ms to be gone. Written to test/artifacts/worker-exits.txt only.
+process.once('exit', (code) => {
+  try {
+    const { rss, heapUsed, heapTotal } = process.memoryUsage();
+    const mb = (n) => Math.round(n / 2 ** 20);
+    appendFileSync(
+      join(here, '..', 'artifacts', 'worker-exits.txt'),
+      `${new Date().toISOString()} worker ${process.pid} exits (code ${code}): rss ${mb(rss)} MB, heap ${mb(heapUsed)} of ${mb(heapTotal)} MB, last file ${lastFile}\n`,
+    );
+  } catch {
+    // a help, never a failure
+  }
+});
+let lastFile = '(none)';
+
 export default class HandleReportEnvironment extends ProcessHooksEnvironment {
   constructor(config, context) {
     super(config, context);
@@ -92,6 +109,7 @@ export default class HandleReportEnvironment extends ProcessHooksEnvironment {
   }
 
   async teardown() {
+    lastFile = this.testPath;
     await super.teardown();
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref());
     const now = countByType();
