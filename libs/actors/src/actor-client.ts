@@ -14,6 +14,8 @@ export interface AskOptions {
   attemptTimeoutMs?: number;
   /** Total wait across retries before answering 503. */
   deadlineMs?: number;
+  /** `id` was minted for this command just now (not derived from anything): its first attempt reads no snapshot. */
+  freshId?: boolean;
 }
 
 const DEFAULTS = { attemptTimeoutMs: 5_000, deadlineMs: 30_000 };
@@ -78,7 +80,15 @@ export class ActorClient {
           reason: 'caller_hung_up',
         });
       }
-      const request: ActorRequest = { kind, id, command, commandId, attempt, sentAt: Date.now() };
+      const request: ActorRequest = {
+        kind,
+        id,
+        command,
+        commandId,
+        attempt,
+        sentAt: Date.now(),
+        ...(options.freshId && attempt === 1 && { fresh: true as const }),
+      };
       let reason: string;
       try {
         const remaining = Math.max(1, giveUpAt - Date.now());

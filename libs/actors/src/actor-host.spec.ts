@@ -59,7 +59,7 @@ const noDatabase: SqlExecutor = {
 const started: ActorHost[] = [];
 afterEach(() => started.splice(0).forEach((host) => host.stop()));
 
-function setup(limits = { idleMs: 60_000, maxResident: 1000 }) {
+function setup(limits = { idleMs: 60_000, maxResident: 1000 }, db: SqlExecutor = noDatabase) {
   let now = 1_000_000;
   const kind = new Tally();
   const writes: PendingWrite[] = [];
@@ -69,7 +69,7 @@ function setup(limits = { idleMs: 60_000, maxResident: 1000 }) {
       kind.store.rows.set(write.id, { state: write.state as number, version: write.expectedVersion + 1 });
     },
   };
-  const host = new ActorHost('node-a', new InProcessBus(), noDatabase, sink, ActorMetrics.get(), limits, () => now);
+  const host = new ActorHost('node-a', new InProcessBus(), db, sink, ActorMetrics.get(), limits, () => now);
   host.register(kind);
   host.start({ lease: () => ({ shard: 0, epoch: 7 }) });
   started.push(host);
@@ -100,6 +100,19 @@ describe('ActorHost', () => {
       { ok: true, reply: 1 },
     ]);
     expect(kind.store.loads).toEqual([['a', 'b', 'c']]);
+    host.stop();
+  });
+
+  it('reads no snapshot for an id minted for the command, except on a retry', async () => {
+    // A retry looks for its command's stored reply first: none here.
+    const { host, kind } = setup(undefined, { ...noDatabase, query: async () => [] });
+    const send = (id: string, attempt: number) =>
+      host.dispatch(0, { kind: 'tally', id, command: { add: 1 }, commandId: `${id}-create`, attempt, fresh: true });
+    await expect(send('minted', 1)).resolves.toEqual({ ok: true, reply: 1 });
+    // A retry may follow an attempt that wrote: it reads.
+    kind.store.rows.set('retried', { state: 5, version: 1 });
+    await expect(send('retried', 2)).resolves.toEqual({ ok: true, reply: 6 });
+    expect(kind.store.loads).toEqual([['retried']]);
     host.stop();
   });
 

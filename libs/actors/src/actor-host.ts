@@ -202,7 +202,7 @@ export class ActorHost {
       return { retry: 'not_owner' };
     }
     try {
-      if (!actor.loaded) await this.activate(actor);
+      if (!actor.loaded) await this.activate(actor, request.fresh === true && request.attempt === 1);
       const remembered = await this.rememberedReply(actor, request);
       if (remembered) return { ok: true, reply: remembered.reply };
       const decision = await actor.kind.handle(this.context(actor, lease), request.command);
@@ -274,8 +274,9 @@ export class ActorHost {
     return { ok: false, error: { code: 'internal_error', message: 'The command failed on our side' } };
   }
 
-  private async activate(actor: Resident): Promise<void> {
-    const snapshot = await this.snapshotLoader(actor.kind).load(actor.id);
+  /** `fresh`: the id was minted for this command, nothing can be stored under it (see ActorRequest.fresh). */
+  private async activate(actor: Resident, fresh: boolean): Promise<void> {
+    const snapshot = fresh ? undefined : await this.snapshotLoader(actor.kind).load(actor.id);
     actor.state = snapshot?.state;
     actor.version = snapshot?.version ?? 0;
     actor.loaded = true;

@@ -77,6 +77,12 @@ export interface ActorRequest {
   attempt: number;
   /** When the client sent this attempt (epoch ms): the node reports commands answered late. */
   sentAt?: number;
+  /**
+   * The caller minted `id` for this command, so on its first attempt nothing is stored under it: the
+   * node skips the snapshot read. Only a hint: should a row exist after all, the insert reports a
+   * conflict and the retry reads.
+   */
+  fresh?: true;
 }
 
 /**

@@ -71,7 +71,8 @@ export class CreateDomain {
     // (the key was freed, 5xx) reaches the domain its first try made, and the actor answers it again.
     const id = idempotencyKey ? derivedId('dom', workspaceId, idempotencyKey) : newId('dom');
     const command = { type: 'create' as const, workspaceId, hostname, apex, settings, ...(observed && { observed }) };
-    const create = () => this.actors.send(id, command);
+    // A minted id has nothing stored under it: the actor starts without reading its snapshot.
+    const create = () => this.actors.send(id, command, !idempotencyKey);
     const { domain } = await create().catch((error: unknown) =>
       this.claims.afterConflict(error, workspaceId, hostname, create),
     );

@@ -8,8 +8,9 @@ import { DomainCommand, domainProtocol } from '../model/domain.protocol';
 export class DomainActors {
   constructor(private readonly actors: ActorClient) {}
 
-  send<C extends DomainCommand>(id: string, command: C) {
+  /** `freshId`: the id was minted for this command (a create without an Idempotency-Key). */
+  send<C extends DomainCommand>(id: string, command: C, freshId = false) {
     if (!/^dom_[0-9A-Za-z]{1,64}$/.test(id)) throw new DomainError('not_found', 'Domain was not found');
-    return this.actors.ask(domainProtocol, id, command, { attemptTimeoutMs: 15_000 });
+    return this.actors.ask(domainProtocol, id, command, { attemptTimeoutMs: 15_000, freshId });
   }
 }
