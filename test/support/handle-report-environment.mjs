@@ -8,7 +8,6 @@
 // net out (a file leaves a timer while one from before it ends), so what the worker holds beyond
 // what it held before its first file is reported too, when it changes: the file after which a
 // worker's extra handles first appear is named even when no single file's count grew.
-import { AsyncResource, createHook } from 'node:async_hooks';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +17,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 const SETTLE_MS = 300;
 const REPORT = join(here, '..', 'artifacts', 'leaked-handles.txt');
-
-/** An id above every async resource made so far (ids only grow). */
-const newestAsyncId = () => new AsyncResource('handle-report').asyncId();
 
 const countByType = () => {
   const counts = new Map();
@@ -35,34 +31,45 @@ const growth = (before, after) =>
     .filter(([, n]) => n > 0)
     .map(([type, n]) => `+${n} ${type}`);
 
-// Where each long timer (a second or more: back-offs, retries, schedules) was set, so a timer left
-// running after a file's teardown is reported with the code that set it, not only as "+1 Timeout".
-// Short timers are left out: there are many of them, and they end before anyone waits on them.
+// Where each long timer (a second or more: back-offs, retries, schedules) a file's code set was set,
+// so a timer left running after its teardown is reported with the code that set it, not only as
+// "+1 Timeout". The file's global setTimeout is wrapped (an async hook would see every timer, but
+// with an init hook Node tracks every promise too: 9% more CPU in a worker). Short timers are left
+// out: there are many of them, and they end before anyone waits on them.
 const LONG_TIMER_MS = 1000;
-const longTimers = new Map();
-createHook({
-  init(asyncId, type, _trigger, resource) {
-    if (type !== 'Timeout' || !(resource._idleTimeout >= LONG_TIMER_MS)) return;
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 20;
-    const stack = new Error().stack
-      .split('\n')
-      .slice(2)
-      .filter((frame) => !/\(node:|\/jest-circus\//.test(frame))
-      .join('\n');
-    Error.stackTraceLimit = limit;
-    longTimers.set(asyncId, { timer: new WeakRef(resource), stack, ms: resource._idleTimeout });
-  },
-  destroy(asyncId) {
-    longTimers.delete(asyncId);
-  },
-}).enable();
 
-/** Long timers set since `sinceId` that still hold the process open, with where they were set. */
-const heldLongTimers = (sinceId) =>
-  [...longTimers]
-    .filter(([id, { timer }]) => id > sinceId && timer.deref()?.hasRef())
-    .map(([, { ms, stack }]) => `a ${ms} ms timer set at\n${stack}`);
+/** Wraps `global.setTimeout` of a file's context; `held()` names its long timers still pending and ref'd. */
+function trackLongTimers(global) {
+  const timers = [];
+  const setTimeoutOfFile = global.setTimeout;
+  const tracked = function setTimeout(callback, ms, ...args) {
+    const timer = setTimeoutOfFile(callback, ms, ...args);
+    if (ms >= LONG_TIMER_MS) timers.push({ timer: new WeakRef(timer), ms, stack: stackHere() });
+    return timer;
+  };
+  // promisify(setTimeout) and friends keep working.
+  Object.defineProperties(tracked, Object.getOwnPropertyDescriptors(setTimeoutOfFile));
+  global.setTimeout = tracked;
+  return () =>
+    timers
+      .filter(({ timer }) => {
+        const t = timer.deref();
+        return t && !t._destroyed && t.hasRef();
+      })
+      .map(({ ms, stack }) => `a ${ms} ms timer set at\n${stack}`);
+}
+
+const stackHere = () => {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 20;
+  const stack = new Error().stack
+    .split('\n')
+    .slice(3)
+    .filter((frame) => !/\(node:|\/jest-circus\//.test(frame))
+    .join('\n');
+  Error.stackTraceLimit = limit;
+  return stack;
+};
 
 /** This worker's resources before its first file, and what it held beyond them when last reported. */
 let workerStart;
@@ -99,12 +106,12 @@ export default class HandleReportEnvironment extends ProcessHooksEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = relative(config.projectConfig.rootDir, context.testPath);
+    this.heldLongTimers = trackLongTimers(this.global);
   }
 
   async setup() {
     await super.setup();
     this.before = countByType();
-    this.firstAsyncId = newestAsyncId();
     workerStart ??= this.before;
   }
 
@@ -115,7 +122,7 @@ export default class HandleReportEnvironment extends ProcessHooksEnvironment {
     const now = countByType();
     const grown = growth(this.before, now);
     if (grown.length) {
-      const timers = heldLongTimers(this.firstAsyncId);
+      const timers = this.heldLongTimers();
       report(
         `${this.testPath} left running after its teardown: ${grown.join(', ')}${timers.map((t) => `\n${t}`).join('')}`,
       );
