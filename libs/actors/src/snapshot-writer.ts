@@ -1,16 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { SqlExecutor, newId } from '@app/persistence';
-import { FencedError, OutboxEvent, SnapshotStore, VersionConflictError } from './actor.types';
+import { FencedError, OutboxEvent, SnapshotStore, SnapshotWrite, VersionConflictError } from './actor.types';
 import { fenceSql } from './lease.repository';
 
-export interface PendingWrite {
+/** A snapshot write as its store writes it, with what the group commit stores beside it. */
+export interface PendingWrite extends SnapshotWrite<unknown> {
   kind: string;
   store: SnapshotStore<unknown>;
-  id: string;
-  shard: number;
-  epoch: number;
-  state: unknown;
-  expectedVersion: number;
   events: OutboxEvent[];
   /** Recorded with the write so a retried command is answered, not applied again. */
   command?: { id: string; reply: unknown };
@@ -139,14 +135,11 @@ function groupCommitStatement(owner: string, groups: [SnapshotStore<unknown>, Qu
     `fence as (${fenceSql(param(shards), param(owner))})`,
   ];
   const statements = groups.map(([store, items], i) => {
-    const writesOfStore = items.map(({ write: w }) => ({
-      id: w.id,
-      shard: w.shard,
-      epoch: w.epoch,
-      state: w.state,
-      expectedVersion: w.expectedVersion,
-    }));
-    const statement = store.statement(writesOfStore, `s${i}_`, param);
+    const statement = store.statement(
+      items.map((q) => q.write),
+      `s${i}_`,
+      param,
+    );
     ctes.push(...statement.ctes);
     return statement;
   });
