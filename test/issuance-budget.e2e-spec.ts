@@ -1,9 +1,7 @@
 import { IssuanceBudget } from '../libs/certificates/src/issuance-budget.store';
 import { IssuanceLimit, LETS_ENCRYPT_LIMITS } from '../libs/certificates/src/model/issuance-limits';
-import { MikroSqlExecutor, PersistenceModule } from '@app/persistence';
-import { TestDatabase, createTestDatabase } from './support/test-database';
-import { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { MikroSqlExecutor } from '@app/persistence';
+import { SqlDatabase, startSqlDatabase } from './support/sql-database';
 
 /** A bucket that refills one token a month: nothing comes back while a test runs. */
 const slow = (capacity: number): IssuanceLimit => ({
@@ -14,8 +12,7 @@ const slow = (capacity: number): IssuanceLimit => ({
 
 /** The issuance budget's buckets on a real PostgreSQL, under parallel takes from one pool. */
 describe('issuance budget in PostgreSQL', () => {
-  let database: TestDatabase;
-  let app: INestApplicationContext;
+  let sql: SqlDatabase;
   let db: MikroSqlExecutor;
   let budget: IssuanceBudget;
   const tokens = async (key: string) =>
@@ -24,19 +21,11 @@ describe('issuance budget in PostgreSQL', () => {
 
   beforeAll(async () => {
     // Migrated from the sources here (not from a template built from dist/): only the schema is needed.
-    database = await createTestDatabase({ empty: true });
-    const moduleRef = await Test.createTestingModule({
-      imports: [PersistenceModule.forRoot({ url: database.url, embedded: false, migrateOnStart: true })],
-      providers: [IssuanceBudget],
-    }).compile();
-    app = await moduleRef.init();
-    db = app.get(MikroSqlExecutor);
-    budget = app.get(IssuanceBudget);
+    sql = await startSqlDatabase({ empty: true, providers: [IssuanceBudget] });
+    db = sql.db;
+    budget = sql.app.get(IssuanceBudget);
   });
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-  });
+  afterAll(() => sql?.close());
 
   it('grants exactly the capacity to parallel takes of one bucket', async () => {
     const limit = slow(7);

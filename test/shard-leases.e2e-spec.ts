@@ -1,16 +1,19 @@
-import { Lease, LeaseRepository, fencedEpochs } from '@app/actors';
-import { MikroSqlExecutor, PersistenceModule } from '@app/persistence';
-import { TestDatabase, createTestDatabase } from '@test/support';
-import { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Lease, LeaseRepository, fenceSql } from '@app/actors';
+import { MikroSqlExecutor, SqlExecutor } from '@app/persistence';
+import { SqlDatabase, startSqlDatabase } from '@test/support';
+
+/** The group commit's fence (`fenceSql`) on its own in `tx`: the epochs of the shards `owner` holds live. */
+async function fencedEpochs(tx: SqlExecutor, owner: string, shards: number[]): Promise<Map<number, number>> {
+  const held = await tx.query<{ shard: number; epoch: string }>(fenceSql('?', '?'), [shards, owner]);
+  return new Map(held.map((row) => [Number(row.shard), Number(row.epoch)]));
+}
 
 /**
  * The lease statements on a real PostgreSQL.
  * Renewal sends its 4096-element arrays as bound parameters and answers only the shards it lost.
  */
 describe('shard leases in PostgreSQL', () => {
-  let database: TestDatabase;
-  let app: INestApplicationContext;
+  let sql: SqlDatabase;
   let db: MikroSqlExecutor;
   let leases: LeaseRepository;
   const expiry = async (shards: number[]) =>
@@ -24,18 +27,11 @@ describe('shard leases in PostgreSQL', () => {
 
   beforeAll(async () => {
     // Only the database and its migrations: no node here holds leases of its own.
-    database = await createTestDatabase();
-    const moduleRef = await Test.createTestingModule({
-      imports: [PersistenceModule.forRoot({ url: database.url, embedded: false, migrateOnStart: true })],
-    }).compile();
-    app = await moduleRef.init();
-    db = app.get(MikroSqlExecutor);
+    sql = await startSqlDatabase();
+    db = sql.db;
     leases = new LeaseRepository(db, 10_000);
   });
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-  });
+  afterAll(() => sql?.close());
 
   it('renews the leases still held at their epochs and names each one that was not', async () => {
     const held = await leases.claim('node-a', [1, 2, 3, 4]);

@@ -1,8 +1,6 @@
 import { JsonSnapshotStore, LeaseRepository, OutboxEvent } from '@app/actors';
-import { MikroSqlExecutor, PersistenceModule } from '@app/persistence';
-import { TestDatabase, createTestDatabase } from '@test/support';
-import { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { MikroSqlExecutor } from '@app/persistence';
+import { SqlDatabase, startSqlDatabase } from '@test/support';
 import { FencedError, VersionConflictError } from '../libs/actors/src/actor.types';
 import { PendingWrite, SnapshotWriter } from '../libs/actors/src/snapshot-writer';
 
@@ -12,26 +10,18 @@ import { PendingWrite, SnapshotWriter } from '../libs/actors/src/snapshot-writer
  * events and command record are stored.
  */
 describe('group commit in one statement', () => {
-  let database: TestDatabase;
-  let app: INestApplicationContext;
+  let sql: SqlDatabase;
   let db: MikroSqlExecutor;
   let leases: LeaseRepository;
   const store = new JsonSnapshotStore<{ n: number }>('tally');
   const fencedShards: number[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const moduleRef = await Test.createTestingModule({
-      imports: [PersistenceModule.forRoot({ url: database.url, embedded: false, migrateOnStart: true })],
-    }).compile();
-    app = await moduleRef.init();
-    db = app.get(MikroSqlExecutor);
+    sql = await startSqlDatabase();
+    db = sql.db;
     leases = new LeaseRepository(db, 60_000);
   });
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-  });
+  afterAll(() => sql?.close());
 
   const event = (id: string): OutboxEvent => ({ type: 'tally.added', workspaceId: 'ws_1', data: { id } });
   const write = (id: string, shard: number, epoch: number, expectedVersion: number, n: number): PendingWrite => ({

@@ -22,3 +22,4 @@ export * from './console-browser';
 export * from './prometheus';
 export * from './run-alone';
 export * from './cpu-accounting';
+export * from './sql-database';

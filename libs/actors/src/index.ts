@@ -34,6 +34,6 @@ export { DEFAULT_LEASE_TIMINGS } from './shard-manager';
 export { askClusterStatus, shardRanges } from './cluster-status';
 export type { ClusterStatus } from './cluster-status';
 // The lease statements, which their test drives on a real database.
-export { LeaseRepository, fencedEpochs } from './lease.repository';
+export { LeaseRepository, fenceSql } from './lease.repository';
 export type { Lease, TakeOver } from './lease.repository';
 export { PRESENCE_LOCK_CLASS, PgPresence, PresenceLostError } from './presence';

@@ -46,12 +46,6 @@ export const fenceSql = (shards: string, owner: string) =>
   `select shard, epoch from shard_leases where shard = any(${shards}::int[]) and owner = ${owner}::text
    and expires_at > now() for key share`;
 
-/** The fence (`fenceSql`) on its own in `tx`: the epochs of the shards `owner` holds live. */
-export async function fencedEpochs(tx: SqlExecutor, owner: string, shards: number[]): Promise<Map<number, number>> {
-  const held = await tx.query<{ shard: number; epoch: string }>(fenceSql('?', '?'), [shards, owner]);
-  return new Map(held.map((row) => [Number(row.shard), Number(row.epoch)]));
-}
-
 /**
  * Shard leases in PostgreSQL, the authority on ownership. All times are the database's clock;
  * every claim bumps the epoch, the fencing token that snapshot writes are checked against.
@@ -75,7 +69,7 @@ export class LeaseRepository {
   /**
    * Takes the shards that are free, expired or already ours; returns those taken. The rows are locked
    * `for update` first (in shard order, so two claims cannot deadlock): that lock waits for every
-   * write still fenced on them (`fencedEpochs`), which a plain update of these columns would not.
+   * write still fenced on them (`fenceSql`), which a plain update of these columns would not.
    *
    * With `takeOver`, also the live leases of owners that are gone: in one transaction this node takes
    * each owner's presence lock (shared, so the survivors take over side by side), which succeeds only
