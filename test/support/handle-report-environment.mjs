@@ -16,7 +16,7 @@ import ProcessHooksEnvironment from './process-hooks-environment.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 
 const SETTLE_MS = 300;
-const REPORT = join(here, '..', 'artifacts', 'leaked-handles.txt');
+const ARTIFACTS = join(here, '..', 'artifacts');
 
 const countByType = () => {
   const counts = new Map();
@@ -38,7 +38,7 @@ const growth = (before, after) =>
 // out: there are many of them, and they end before anyone waits on them.
 const LONG_TIMER_MS = 1000;
 
-/** Wraps `global.setTimeout` of a file's context; `held()` names its long timers still pending and ref'd. */
+/** Wraps `global.setTimeout` of a file's context; returns what names its long timers still pending and ref'd. */
 function trackLongTimers(global) {
   const timers = [];
   const setTimeoutOfFile = global.setTimeout;
@@ -75,30 +75,31 @@ const stackHere = () => {
 let workerStart;
 let lastBeyondStart = '';
 
+/** Appends a timestamped line to `file` under test/artifacts/: a help, never a failure. */
+const appendArtifact = (file, line) => {
+  try {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    appendFileSync(join(ARTIFACTS, file), `${new Date().toISOString()} ${line}\n`);
+  } catch {
+    // nothing to do: the line is lost, the test run is not
+  }
+};
+
 const report = (line) => {
   process.stderr.write(`leaked handles: ${line}\n`);
-  try {
-    mkdirSync(join(here, '..', 'artifacts'), { recursive: true });
-    appendFileSync(REPORT, `${new Date().toISOString()} ${line}\n`);
-  } catch {
-    // the report is a help, never a failure
-  }
+  appendArtifact('leaked-handles.txt', line);
 };
 
 // Each worker's memory when it exits, for "A worker process has failed to exit gracefully": the
 // worker exits with nothing left running, and a process holding well over a gigabyte took longer
 // than Jest's 500 ms to be gone. Written to test/artifacts/worker-exits.txt only.
 process.once('exit', (code) => {
-  try {
-    const { rss, heapUsed, heapTotal } = process.memoryUsage();
-    const mb = (n) => Math.round(n / 2 ** 20);
-    appendFileSync(
-      join(here, '..', 'artifacts', 'worker-exits.txt'),
-      `${new Date().toISOString()} worker ${process.pid} exits (code ${code}): rss ${mb(rss)} MB, heap ${mb(heapUsed)} of ${mb(heapTotal)} MB, last file ${lastFile}\n`,
-    );
-  } catch {
-    // a help, never a failure
-  }
+  const { rss, heapUsed, heapTotal } = process.memoryUsage();
+  const mb = (n) => Math.round(n / 2 ** 20);
+  appendArtifact(
+    'worker-exits.txt',
+    `worker ${process.pid} exits (code ${code}): rss ${mb(rss)} MB, heap ${mb(heapUsed)} of ${mb(heapTotal)} MB, last file ${lastFile}`,
+  );
 });
 let lastFile = '(none)';
 
