@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { JsonSnapshotStore, LeaseRepository } from '@app/actors';
 import { DedicatedSqlExecutor } from '@app/persistence';
 import { PendingWrite, SnapshotWriter } from '../../libs/actors/src/snapshot-writer';
+import { migrateDatabase } from '../lib/database';
 import { round } from '../lib/stats';
 import { ACTORS_AREA, BenchEnv, Benchmark, Measured, figure } from '../lib/types';
 
@@ -41,8 +39,7 @@ async function measure(backendPid: number, writes: number, work: () => Promise<v
 }
 
 async function run(env: BenchEnv): Promise<Measured> {
-  const migrate = join(__dirname, '../../libs/persistence/src/migrate.main.js');
-  await promisify(execFile)(process.execPath, [migrate], { env: { ...process.env, DATABASE_URL: env.databaseUrl } });
+  await migrateDatabase(env);
   // One connection: the statements of both paths go to one backend, whose CPU is read from /proc.
   const db = DedicatedSqlExecutor.open(env.databaseUrl, 1, 10_000);
   const client = new Client({ connectionString: env.databaseUrl });

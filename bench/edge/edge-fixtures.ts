@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { TestCertificate, issueCertificate, testCertificateAuthority } from '../../test/fixtures/test-certificates';
+import { migrateDatabase } from '../lib/database';
 import { built } from '../lib/paths';
 import { Child, startScript } from '../lib/processes';
 import { sleep } from '../lib/stats';
@@ -51,18 +52,12 @@ export async function startOrigin(): Promise<number> {
   return Number(await origin.waitFor(/origin ready on (\d+)/, 15_000));
 }
 
-/** `npm run migrate` on the benchmark's database: the edge never migrates (it starts during outages). */
-export async function migrateDatabase(env: BenchEnv): Promise<void> {
-  const proc = startScript('migrate', built('libs/persistence/src/migrate.main'), { DATABASE_URL: env.databaseUrl });
-  await proc.exited;
-  if (proc.child.exitCode !== 0) throw new Error(`Migrations failed: ${proc.output()}`);
-}
-
 /** The real edge process (dist/apps/edge) on the benchmark's database and NATS namespace. */
 export async function startEdge(
   env: BenchEnv,
   extraEnv: Record<string, string> = {},
 ): Promise<{ https: number; metricsUrl: string; proc: Child; spawnedAt: number }> {
+  // The edge never migrates (it starts during outages).
   await migrateDatabase(env);
   const ports = { http: await freePort(), https: await freePort() };
   const spawnedAt = performance.now();

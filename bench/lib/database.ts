@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { built } from './paths';
+import { startScript } from './processes';
+import { BenchEnv } from './types';
 
 /*
  * The same as test/support's createTestDatabase() and uniqueSubjectPrefix(). `npm run build`
@@ -42,4 +45,11 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
 /** A namespace of its own on the shared NATS. */
 export function uniqueSubjectPrefix(): string {
   return `b${randomBytes(5).toString('hex')}`;
+}
+
+/** `npm run migrate` (the built one) on the benchmark's database. */
+export async function migrateDatabase(env: BenchEnv): Promise<void> {
+  const proc = startScript('migrate', built('libs/persistence/src/migrate.main'), { DATABASE_URL: env.databaseUrl });
+  await proc.exited;
+  if (proc.child.exitCode !== 0) throw new Error(`Migrations failed: ${proc.output()}`);
 }
