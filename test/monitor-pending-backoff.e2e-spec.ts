@@ -10,6 +10,8 @@ import request from 'supertest';
 
 const INTERVAL_S = 300;
 const SECOND = 1_000;
+/** `next_probe_at` read back as float epoch milliseconds may round by a millisecond. */
+const CLOCK_ROUNDING_MS = 2;
 
 /**
  * The pending back-off with a 300 s interval: the phase schedule alone would probe a new domain again
@@ -67,6 +69,24 @@ describe(`the pending back-off (standalone, ${INTERVAL_S} s interval, Pebble)`, 
     return row;
   };
 
+  /**
+   * The row once the claim of the probe at `probeAt` has moved the domain to back-off `step`, checked
+   * to come due `waitS` after that probe. The wait counts from the claim (the transaction's `now()`); the probe's
+   * first DNS query comes later by however long the machine takes to start it, so two probes are at
+   * least the wait apart less that delay (up to a second or so on a busy machine), and never before
+   * the time the claim set.
+   */
+  const nextWait = async (id: string, step: number, probeAt: number, waitS: number) => {
+    const row = await eventually(
+      () => schedule(id),
+      (r) => r.step === step,
+      { timeoutMs: 5 * SECOND, what: `the back-off at step ${step}` },
+    );
+    expect(row.next - probeAt).toBeGreaterThan((waitS - 1.5) * SECOND);
+    expect(row.next - probeAt).toBeLessThan((waitS + 1) * SECOND);
+    return row;
+  };
+
   /** A domain whose DNS is fixed after its first probe: pending_ssl at the second probe, 20 s later. */
   async function fixedAfterFirstProbe() {
     const hostname = 'fixed.customer-p.com';
@@ -78,12 +98,15 @@ describe(`the pending back-off (standalone, ${INTERVAL_S} s interval, Pebble)`, 
     // DNS is fixed once that probe is over (its answer written), not while it may still be asking:
     // on a busy machine a probe's later lookups would otherwise already see the fix.
     await stack.waitFor(id, (d) => d.monitorStatus === 'dns_not_resolving');
+    const afterFirst = await nextWait(id, 2, first, 20);
     stack.dns.setRecords(hostname, [{ type: 'CNAME', data: EDGE }]);
     const fixedAt = Date.now();
     const reached = await stack.waitFor(id, (d) => d.monitorStatus === 'pending_ssl' || d.status === 'verified');
     const tookMs = Date.now() - fixedAt;
     const [, second] = probes(hostname, answeredAt);
-    expect(second - first).toBeGreaterThanOrEqual(19.5 * SECOND);
+    // Not before the wait the first claim set, 20 s after that claim (see `nextWait`).
+    expect(second).toBeGreaterThanOrEqual(afterFirst.next - CLOCK_ROUNDING_MS);
+    expect(second - first).toBeGreaterThanOrEqual(18.5 * SECOND);
     // Slack for a busy machine (claims and probes late by seconds); the phase slot is minutes away.
     expect(second - first).toBeLessThan(30 * SECOND);
     // The phase schedule would have waited 150-450 s after the first probe.
@@ -100,13 +123,7 @@ describe(`the pending back-off (standalone, ${INTERVAL_S} s interval, Pebble)`, 
     const { id, answeredAt } = await connect(hostname, [{ type: 'CNAME', data: 'other-host.saas-test.net' }]);
     const [first] = await waitForProbes(hostname, answeredAt, 1, 20 * SECOND);
     // The claim that made the first probe moved the domain to the second wait: 20 s.
-    const afterFirst = await eventually(
-      () => schedule(id),
-      (row) => row.step === 2,
-      { timeoutMs: 5 * SECOND, what: 'the back-off at step 2' },
-    );
-    expect(afterFirst.next - first).toBeGreaterThan(18.5 * SECOND);
-    expect(afterFirst.next - first).toBeLessThan(21 * SECOND);
+    await nextWait(id, 2, first, 20);
 
     const checkSentAt = Date.now();
     const { body } = await request(stack.t.server).post(`/v1/domains/${id}/check`).set(auth).expect(200);
@@ -118,18 +135,15 @@ describe(`the pending back-off (standalone, ${INTERVAL_S} s interval, Pebble)`, 
     expect(restarted.next - checkedAt).toBeLessThanOrEqual(10.5 * SECOND);
 
     // 10 s after the check (not 20 s after the first probe), although the monitor slept until then.
-    const [p1, p2] = await waitForProbes(hostname, checkedAt, 2, 40 * SECOND);
+    const [p1] = await waitForProbes(hostname, checkedAt, 1, 20 * SECOND);
     expect(p1 - checkSentAt).toBeGreaterThanOrEqual(9.5 * SECOND);
     expect(p1 - checkedAt).toBeLessThan(16 * SECOND);
-    expect(p2 - p1).toBeGreaterThanOrEqual(19.5 * SECOND);
+    const second = await nextWait(id, 2, p1, 20);
+    const [, p2] = await waitForProbes(hostname, checkedAt, 2, 30 * SECOND);
+    expect(p2).toBeGreaterThanOrEqual(second.next - CLOCK_ROUNDING_MS);
+    expect(p2 - p1).toBeGreaterThanOrEqual(18.5 * SECOND);
     expect(p2 - p1).toBeLessThan(28 * SECOND);
-    const third = await eventually(
-      () => schedule(id),
-      (row) => row.step === 3,
-      { timeoutMs: 5 * SECOND, what: 'the back-off at step 3' },
-    );
-    expect(third.next - p2).toBeGreaterThan(28.5 * SECOND);
-    expect(third.next - p2).toBeLessThan(31 * SECOND);
+    await nextWait(id, 3, p2, 30);
     expect(probes(hostname, checkedAt)).toHaveLength(2);
   }
 
@@ -149,7 +163,7 @@ describe(`the pending back-off (standalone, ${INTERVAL_S} s interval, Pebble)`, 
     const seen = await waitForProbes(hostname, answeredAt, 1, 5 * SECOND);
     const last = seen[seen.length - 1];
     seen.slice(1).forEach((at, i) => {
-      expect(at - seen[i]).toBeGreaterThanOrEqual(20 * 2 ** i * SECOND - 500);
+      expect(at - seen[i]).toBeGreaterThanOrEqual(20 * 2 ** i * SECOND - 1_500);
       expect(at - seen[i]).toBeLessThan(20 * 2 ** i * SECOND + 3 * SECOND);
     });
     // Its phase slot: the first offset `phase * interval` at least half an interval after that claim.
