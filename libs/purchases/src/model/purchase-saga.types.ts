@@ -49,6 +49,12 @@ export interface SagaState {
   registerAttempts: number;
   failure?: SagaFailure;
   /**
+   * Why the current step waits for a retry: the outage its last attempt met, which a 503 names. In
+   * the snapshot so that the node a shard moves to answers the same; cleared when the saga moves on.
+   * Optional: snapshots written before it existed have none.
+   */
+  outage?: string;
+  /**
    * A connect call (SPEC 4.3 rule 3) is running the autoConnect steps on this completed purchase:
    * its failure rolls back to `completed`, unconnected, and refunds nothing.
    */

@@ -149,6 +149,19 @@ describe('purchase saga', () => {
     expect(last.effects).toEqual(['refund']);
   });
 
+  it('keeps why a step waits until the saga moves on', () => {
+    const waiting = transition(at('charging'), {
+      type: 'effect_unavailable',
+      effect: 'charge',
+      reason: 'socket hang up',
+    });
+    expect(waiting.state).toMatchObject({ step: 'charging', outage: 'socket hang up' });
+    const late = transition(waiting.state, { type: 'routing_set' });
+    expect(late.state.outage).toBe('socket hang up');
+    const moved = transition(waiting.state, { type: 'charged', chargeId: 'pi_1' });
+    expect(moved.state).toMatchObject({ step: 'registering', outage: undefined });
+  });
+
   describe('a step that can never succeed (the database refuses a value for good)', () => {
     const refused = (effect: SagaEffect): SagaEvent => ({
       type: 'effect_failed',

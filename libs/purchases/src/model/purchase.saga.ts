@@ -51,9 +51,17 @@ const unchanged = (state: SagaState) => result(state, [], false);
  * connect, complete; a refusal after the charge refunds it; a failed autoConnect removes the Domain
  * and refunds. A later connect call (`beginConnect`) runs the same connect steps; its failure
  * removes the Domain and ends completed and unconnected. Events that do not fit the step (late or duplicated outcomes) change nothing, and
- * terminal steps are final.
+ * terminal steps are final. A step that waits for a retry keeps the outage's reason (`outage`) until
+ * the saga moves on.
  */
 export function transition(state: SagaState, event: SagaEvent): SagaResult {
+  const next = step(state, event);
+  if (next.retryLater && 'reason' in event) return { ...next, state: { ...next.state, outage: event.reason } };
+  if (next.state === state || next.state.outage === undefined) return next;
+  return { ...next, state: { ...next.state, outage: undefined } };
+}
+
+function step(state: SagaState, event: SagaEvent): SagaResult {
   if (isTerminal(state)) return unchanged(state);
   if (event.type === 'effect_unavailable') return unavailable(state, event.effect, event.reason);
   if (event.type === 'effect_failed') return failedForGood(state, event.effect, event.reason);

@@ -127,8 +127,11 @@ const ORDER: PurchaseOrder = {
 /** What PostgreSQL raises for a value it can never store (a NUL bound as text). */
 const unstorable = () => Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
 
-/** `refuseSave`: the database refuses these states for good (as a trigger or a narrower column would). */
-function setup(refuseSave: (next: PurchaseRecord) => boolean = () => false) {
+/**
+ * `refuseSave`: the database refuses these states for good (as a trigger or a narrower column would);
+ * `snapshot`: the state a new actor starts from (as on the node a shard moved to).
+ */
+function setup(refuseSave: (next: PurchaseRecord) => boolean = () => false, snapshot?: PurchaseRecord) {
   const registrar = new MemoryRegistrar();
   const payments = new MemoryPayments();
   const actor = new PurchaseActor({
@@ -142,7 +145,7 @@ function setup(refuseSave: (next: PurchaseRecord) => boolean = () => false) {
     fees: { percent: 15, minCents: 200 },
     steps: noSagaStepListener,
   });
-  let state: PurchaseRecord | undefined;
+  let state: PurchaseRecord | undefined = snapshot;
   const events: OutboxEvent[] = [];
   const ctx: Ctx = {
     kind: 'purchase',
@@ -175,6 +178,12 @@ const codeOf = (promise: Promise<unknown>) =>
     (error: unknown) => (error instanceof DomainError ? error.code : `thrown: ${String(error)}`),
   );
 
+const messageOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok',
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+
 describe('PurchaseActor with providers that fail', () => {
   it('a payments outage leaves the purchase pending (503); a later resume charges once and completes', async () => {
     const t = setup();
@@ -190,6 +199,24 @@ describe('PurchaseActor with providers that fail', () => {
     // The caller's retry of the same create answers from the state: no second charge.
     expect(await codeOf(t.create())).toBe('ok');
     expect(t.payments.charges.size).toBe(1);
+  });
+
+  it('keeps why a step waits in the snapshot: the node a shard moves to answers with the same reason', async () => {
+    const first = setup();
+    first.payments.down = true;
+    const answer = await messageOf(first.create());
+    expect(answer).toMatch(/^The purchase is pending \(charging\): socket hang up;/);
+    // The shard moves: a new actor on another node starts from the persisted snapshot alone.
+    const snapshot = JSON.parse(JSON.stringify(first.state())) as PurchaseRecord;
+    expect(snapshot.saga).toMatchObject({ step: 'charging', outage: 'socket hang up' });
+    const moved = setup(undefined, snapshot);
+    moved.payments.down = true;
+    expect(await messageOf(moved.create())).toBe(answer);
+    // The step that goes on clears it: a completed purchase waits for nothing.
+    moved.payments.down = false;
+    await moved.send({ type: 'resume' });
+    expect(moved.state().saga.status).toBe('completed');
+    expect(moved.state().saga.outage).toBeUndefined();
   });
 
   it('registrar outages are retried, then the charge is refunded', async () => {

@@ -39,8 +39,6 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
   private readonly logger = new Logger(PurchaseActor.name);
   private readonly effects: PurchaseEffects;
   private readonly renewals: RenewalDriver;
-  /** The provider outage that paused a saga, for the 503 its caller gets. */
-  private readonly lastOutage = new Map<string, string>();
 
   constructor(private readonly deps: PurchaseActorDeps) {
     this.effects = new PurchaseEffects(deps);
@@ -60,10 +58,9 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
   /** Each command on an existing purchase, after its unfinished saga went on (`record`). */
   private readonly handlers: ProtocolHandlers<PurchaseRecord, PurchaseProtocol, PurchaseRecord> = {
     create: async (_ctx, _command, record) => this.answer(record),
-    resume: async (_ctx, _command, record) => {
-      this.lastOutage.delete(record.id);
-      return { reply: { purchase: toPurchaseView(record, this.deps.registrar.defaultNameservers) } };
-    },
+    resume: async (_ctx, _command, record) => ({
+      reply: { purchase: toPurchaseView(record, this.deps.registrar.defaultNameservers) },
+    }),
     set_auto_renew: async (ctx, command, record) => {
       const state = { ...record, autoRenew: command.autoRenew, retryAt: undefined, updatedAt: ctx.now().toISOString() };
       return { state, reply: { purchase: toPurchaseView(state, this.deps.registrar.defaultNameservers) } };
@@ -126,10 +123,7 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
         record = await this.record(ctx, record, next);
       }
       this.deps.steps.reached(next.state.step);
-      if (next.retryLater) {
-        this.lastOutage.set(record.id, 'reason' in event ? event.reason : 'unavailable');
-        break;
-      }
+      if (next.retryLater) break;
     }
     return record;
   }
@@ -172,8 +166,7 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
         details,
       );
     }
-    const reason = this.lastOutage.get(record.id) ?? 'a provider is unavailable';
-    this.lastOutage.delete(record.id);
+    const reason = saga.outage ?? 'a provider is unavailable';
     throw new DomainError(
       'service_unavailable',
       `The purchase is pending (${saga.step}): ${reason}; it is retried automatically`,
@@ -234,8 +227,7 @@ export class PurchaseActor implements ProtocolActor<PurchaseRecord, PurchaseProt
     }
     if (saga.step === 'completed')
       return { reply: { purchase: toPurchaseView(record, this.deps.registrar.defaultNameservers) } };
-    const reason = this.lastOutage.get(record.id) ?? 'a provider is unavailable';
-    this.lastOutage.delete(record.id);
+    const reason = saga.outage ?? 'a provider is unavailable';
     throw new DomainError(
       'service_unavailable',
       `Connecting ${record.hostname} is pending (${saga.step}): ${reason}; it is retried automatically`,
