@@ -3,7 +3,7 @@
 // Every lib sits in one layer; a layer may import its own layer and the layers below it, never above:
 //
 //   kernel      shared vocabulary: errors, clock, cache, hostnames, edge messages (no framework, no I/O)
-//   model       pure state machines and rules (libs/domain-model, libs/*/src/model): kernel only, no I/O
+//   model       pure state machines and rules (libs/hostname-rules, libs/*/src/model): kernel only, no I/O
 //   platform    transport and runtime: config, bus, persistence, http, actors, auth, metrics, ...
 //   adapters    outside systems: DNS, registrars, payments
 //   features    what the service does: domains, purchases, webhooks, console, ...
@@ -12,7 +12,7 @@
 /** Which layer each lib is in. A lib missing here fails the boundary test, so a new lib gets a place. */
 const LAYERS = {
   kernel: ['kernel'],
-  model: ['domain-model'],
+  model: ['hostname-rules'],
   platform: [
     'config',
     'bus',
@@ -129,7 +129,7 @@ const boundaries = [
     why: 'The kernel imports no other lib: everything else builds on it.',
   }),
   restrict([...libFiles(LAYERS.model), ...MODEL_FILES], {
-    libs: ['@app/*', '!@app/kernel', '!@app/domain-model'],
+    libs: ['@app/*', '!@app/kernel', '!@app/hostname-rules'],
     pure: true,
     why: 'A pure model imports only the kernel and other models.',
   }),

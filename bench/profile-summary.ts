@@ -34,7 +34,7 @@ const STAGES: [string, RegExp][] = [
   ['logging', /pino|nestjs-pino|sonic-boom|fast-redact|libs\/http\/src\/request-logger/],
   ['bus', /\/nats\/|libs\/bus\//],
   ['actor', /libs\/actors\//],
-  ['domain code', /libs\/domains\/|libs\/domain-model\/|libs\/workspaces\/|libs\/projects\//],
+  ['domain code', /libs\/domains\/|libs\/hostname-rules\/|libs\/workspaces\/|libs\/projects\//],
   ['DNS', /libs\/dns\/|node:dns|\(dns\)|dns-packet/],
   ['serialization', /JSON|fast-json-stringify|serializ/],
   ['metrics', /prom-client|libs\/health\//],

@@ -1,4 +1,4 @@
-import { ownershipChallenge, ownershipKey } from '@app/domain-model';
+import { ownershipChallenge, ownershipKey } from '@app/hostname-rules';
 import { RouteStore } from '@app/edge';
 import {
   DnsServer,

@@ -31,16 +31,16 @@ describe('architecture boundaries (eslint.boundaries.cjs)', () => {
   it.each([
     [
       'a pure model importing persistence',
-      'libs/domain-model/src/probe.ts',
+      'libs/hostname-rules/src/probe.ts',
       "import { Database } from '@app/persistence';",
     ],
     ['a model folder importing an adapter', 'libs/purchases/src/model/probe.ts', "import { x } from '@app/registrar';"],
     [
       'a pure model importing a framework',
-      'libs/domain-model/src/probe.ts',
+      'libs/hostname-rules/src/probe.ts',
       "import { Injectable } from '@nestjs/common';",
     ],
-    ['a pure model opening sockets', 'libs/domain-model/src/probe.ts', "import { connect } from 'node:net';"],
+    ['a pure model opening sockets', 'libs/hostname-rules/src/probe.ts', "import { connect } from 'node:net';"],
     ['the kernel importing another lib', 'libs/kernel/src/probe.ts', "import { Bus } from '@app/bus';"],
     ['the kernel doing I/O', 'libs/kernel/src/probe.ts', "import { readFileSync } from 'node:fs';"],
     ['the actor runtime importing the HTTP lib', 'libs/actors/src/probe.ts', "import { x } from '@app/http';"],
@@ -65,12 +65,12 @@ describe('architecture boundaries (eslint.boundaries.cjs)', () => {
   });
 
   it.each([
-    ['a model importing the kernel', 'libs/domain-model/src/probe.ts', "import { DomainError } from '@app/kernel';"],
-    ['a model parsing addresses', 'libs/domain-model/src/probe.ts', "import { isIP } from 'node:net';"],
+    ['a model importing the kernel', 'libs/hostname-rules/src/probe.ts', "import { DomainError } from '@app/kernel';"],
+    ['a model parsing addresses', 'libs/hostname-rules/src/probe.ts', "import { isIP } from 'node:net';"],
     [
       'a feature importing platform and model',
       'libs/domains/src/probe.ts',
-      "import { Bus } from '@app/bus';\nimport { x } from '@app/domain-model';",
+      "import { Bus } from '@app/bus';\nimport { x } from '@app/hostname-rules';",
     ],
     ['a feature importing another feature', 'libs/purchases/src/probe.ts', "import { x } from '@app/domains';"],
     ['the composition importing features', 'libs/runtime/src/probe.ts', "import { x } from '@app/domains';"],

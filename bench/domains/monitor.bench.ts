@@ -1,7 +1,6 @@
 import { shardOf } from '@app/actors';
 import { DnsProber, DnsResolver } from '@app/dns';
-import { DomainState, transition } from '@app/domain-model';
-import { probePhaseOf } from '@app/domains';
+import { DomainState, probePhaseOf, transition } from '@app/domains';
 import type { Pool } from 'pg';
 import type { DnsRecord, DnsZones } from '../../test/support/dns-server';
 import { startEdgeStandIn } from '../edge/edge-fixtures';

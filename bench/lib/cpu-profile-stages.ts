@@ -13,7 +13,7 @@ interface CpuProfile {
 /** A stage and how to recognise its frames: the first rule whose pattern matches a frame's URL or name. */
 const STAGES: [string, RegExp][] = [
   ['monitor (claim loop, probe logic)', /libs\/domains\/src\/(domain-monitor|monitor\.|domain-certificate)/],
-  ['state machine', /libs\/domain-model\//],
+  ['state machine', /libs\/domains\/src\/model\/domain\.(machine|rules)/],
   ['actor runtime (host, leases, shards)', /libs\/actors\//],
   ['outbox relay and webhook deliveries', /libs\/webhooks\//],
   ['DNS (resolver, c-ares)', /libs\/dns\/src\/dns-|node:internal\/dns|getaddrinfo|QueryReqWrap/],

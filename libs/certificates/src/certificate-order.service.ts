@@ -10,7 +10,7 @@ import {
   delegationState,
   isWildcard,
   wildcardBase,
-} from '@app/domain-model';
+} from '@app/hostname-rules';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AcmeIssuers } from './acme/acme-issuers.service';
 import { describeAcmeError } from './acme/describe-error';

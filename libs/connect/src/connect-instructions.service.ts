@@ -1,4 +1,4 @@
-import { ChallengeDelegation, challengeDelegation, isWildcard, wildcardBase } from '@app/domain-model';
+import { ChallengeDelegation, challengeDelegation, isWildcard, wildcardBase } from '@app/hostname-rules';
 import { DomainRepository } from '@app/domains';
 import { KeyObject } from 'node:crypto';
 import { buildApplyUrl, DomainConnectDiscovery, DomainConnectView } from './domain-connect';

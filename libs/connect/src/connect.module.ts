@@ -1,7 +1,7 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { edgeSettingsOf } from '@app/kernel';
 import { DnsModule, DnsResolver, climbCaa } from '@app/dns';
-import { caaIssuersWarning } from '@app/domain-model';
+import { caaIssuersWarning } from '@app/hostname-rules';
 import { DomainRepository, DomainsApiModule } from '@app/domains';
 import { Module } from '@nestjs/common';
 import { createPrivateKey } from 'node:crypto';

@@ -1,4 +1,4 @@
-import { checkResolvedAddresses } from '@app/domain-model';
+import { checkResolvedAddresses } from '@app/hostname-rules';
 import { DnsResolver } from '@app/dns';
 import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';

@@ -1,4 +1,4 @@
-import { isWildcard } from '@app/domain-model';
+import { isWildcard } from '@app/hostname-rules';
 import { DomainConnectView } from './domain-connect';
 import { ProviderProfile } from './provider-profile';
 

@@ -1,5 +1,5 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { wildcardBase } from '@app/domain-model';
+import { wildcardBase } from '@app/hostname-rules';
 import { DomainRepository, toDomainView } from '@app/domains';
 import { DomainError, edgeSettingsOf } from '@app/kernel';
 import { RecordChecks } from '@app/tools';

@@ -1,7 +1,7 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError, edgeSettingsOf } from '@app/kernel';
 import { ConnectSessions } from '@app/connect-sessions';
-import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domain-model';
+import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domains';
 import { CreateDomainDto, DomainCommands, DomainRepository, UpdateDomainDto, toDomainView } from '@app/domains';
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';

@@ -1,4 +1,4 @@
-import { CaaClimbStep } from '@app/domain-model';
+import { CaaClimbStep } from '@app/hostname-rules';
 import { DnsResolver } from './dns-resolver';
 
 /**

@@ -1,4 +1,4 @@
-import { DnsAnswers, DnsProblem, checkResolvedAddresses, classifyDnsAnswers, EdgeAddresses } from '@app/domain-model';
+import { DnsAnswers, DnsProblem, checkResolvedAddresses, classifyDnsAnswers, EdgeAddresses } from '@app/hostname-rules';
 import { getDomain } from 'tldts';
 import { DnsLookupError, DnsResolver } from './dns-resolver';
 import { DnsServerAddress, WireAnswer, parseServerAddress, wireQuery } from './dns-wire';

@@ -6,7 +6,7 @@ import {
   classifyDnsAnswers,
   delegationState,
   probeNameOf,
-} from '@app/domain-model';
+} from '@app/hostname-rules';
 import { canonicalHostname } from '@app/kernel';
 import { DnsDiagnostics, isServfail } from './dns-diagnostics';
 import { DnsLookupError, DnsResolver } from './dns-resolver';
@@ -28,7 +28,7 @@ export interface DnsProbe {
 /**
  * Does the hostname point at the edge? Correct when its CNAME is the edge target, or when it
  * resolves only to the edge's addresses (apex A records, or a provider that flattens the CNAME).
- * When it does not, `problem` names the mistake (libs/domain-model dns-problem.ts); the deeper
+ * When it does not, `problem` names the mistake (libs/hostname-rules dns-problem.ts); the deeper
  * questions (SERVFAIL, cached answers) go to DnsDiagnostics only then.
  */
 export class DnsProber {

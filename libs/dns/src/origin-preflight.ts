@@ -4,7 +4,7 @@ import {
   checkResolvedAddresses,
   classifyAddress,
   parseOriginUrl,
-} from '@app/domain-model';
+} from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
 import { DnsLookupError, DnsResolver } from './dns-resolver';
 

@@ -1,5 +1,5 @@
-import { probeNameOf } from '@app/domain-model';
-import type { ServedCertificate } from '@app/domain-model';
+import { probeNameOf } from '@app/hostname-rules';
+import type { ServedCertificate } from '@app/hostname-rules';
 import { SecureContext, connect, createSecureContext } from 'node:tls';
 import { DnsResolver } from './dns-resolver';
 

@@ -1,4 +1,7 @@
-/** What other libs use of connected domains: the modules, the read side, and the actor's protocol. */
+/**
+ * What other libs use of connected domains: the modules, the read side, the actor's protocol, and the
+ * state machine's vocabulary (statuses for the edge, the console and the API documents).
+ */
 export { DomainsApiModule, DomainsNodeModule } from './domains.module';
 export { DomainReadFastPath } from './api/domain-read.fast-path';
 export { DomainCommands } from './api/domain-commands';
@@ -11,6 +14,10 @@ export type { DomainRecord, DomainSettings, TakeoverGuard } from './model/domain
 export { DNS_RECORD_PURPOSES, DNS_RECORD_VIEW_TYPES, requiredDnsRecords, toDomainView } from './model/domain.view';
 export { CERTIFICATE_ATTEMPT_OUTCOMES } from './model/domain.record';
 export type { DnsRecordView, DomainView } from './model/domain.view';
+export { transition } from './model/domain.machine';
+export { DOMAIN_STATUSES, MONITOR_STATUSES, STATUS_REASONS } from './model/domain.types';
+export type { DomainState, DomainStatus, MonitorStatus } from './model/domain.types';
+export { registrarDnsMessage } from './model/monitor-message';
 export { probePhaseOf } from './node/probe-phase';
 export { DomainRepository } from './store/domain.repository';
 /** The monitor's claim query, measured by bench/lib/monitor-claim.ts. */

@@ -1,4 +1,4 @@
-import type { DomainStatus, MonitorStatus } from '@app/domain-model';
+import type { DomainStatus, MonitorStatus } from '@app/domains';
 
 /** What the edge knows about a hostname: its live domain, read from `domains`. */
 export interface EdgeRoute {

@@ -1,4 +1,4 @@
-import { OriginUrlError, ParsedOrigin, parseOriginUrl } from '@app/domain-model';
+import { OriginUrlError, ParsedOrigin, parseOriginUrl } from '@app/hostname-rules';
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { plainAddress, upstreamHeaders } from './forwarded-headers';
 import { PageName } from './pages';

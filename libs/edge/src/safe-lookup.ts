@@ -1,4 +1,4 @@
-import { checkResolvedAddresses, classifyAddress } from '@app/domain-model';
+import { checkResolvedAddresses, classifyAddress } from '@app/hostname-rules';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 

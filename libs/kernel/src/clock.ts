@@ -18,3 +18,6 @@ export class SystemClock implements Clock {
 
 /** The wall clock, for code that is not built by Nest (caches, scripts). */
 export const systemClock: Clock = new SystemClock();
+
+/** ISO-8601 instants, so snapshots and messages survive JSON round trips unchanged. */
+export type Instant = string;

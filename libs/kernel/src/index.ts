@@ -6,7 +6,7 @@
 export { badRequest, DomainError, ERROR_CODES, notFound } from './domain-error';
 export type { ErrorCode } from './domain-error';
 export { CLOCK, SystemClock, systemClock } from './clock';
-export type { Clock } from './clock';
+export type { Clock, Instant } from './clock';
 export { canonicalHostname, wwwTwin } from './hostname';
 export { edgeSettingsOf } from './edge-settings';
 export type { EdgeSettings } from './edge-settings';

@@ -1,4 +1,4 @@
-import { DOMAIN_STATUSES, STATUS_REASONS } from '@app/domain-model';
+import { DOMAIN_STATUSES, STATUS_REASONS } from '@app/domains';
 import { EDGE_INVALIDATE_SUBJECT } from '@app/kernel';
 import { RENEWAL_FAILURE_CODES } from '@app/purchases';
 import { EVENT_TYPES, eventSubject } from '@app/webhooks';

@@ -2,7 +2,8 @@ import { ALL_SCOPES } from '@app/auth';
 import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
-import { DOMAIN_STATUSES, MONITOR_STATUSES, PREFLIGHT_WARNING_CODES } from '@app/domain-model';
+import { PREFLIGHT_WARNING_CODES } from '@app/hostname-rules';
+import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domains';
 import {
   CERTIFICATE_ATTEMPT_OUTCOMES,
   DNS_RECORD_PURPOSES,
@@ -56,7 +57,7 @@ const FROM_CODE: Record<string, readonly unknown[]> = {
 
 /** Enums that stay literal: single fixed values, not lists the code could grow. */
 const LITERAL: Record<string, readonly unknown[]> = {
-  // The ownership challenge is a TXT record by construction (domain-model/ownership-challenge.ts).
+  // The ownership challenge is a TXT record by construction (hostname-rules/ownership-challenge.ts).
   'OwnershipChallenge.type': ['TXT'],
   // Constant markers of an answer, not values of a field.
   'DomainDeleted.deleted': [true],

@@ -3,7 +3,8 @@ import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
 import { CUSTOMER_DOMAIN_FIELDS } from '@app/connect-sessions';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
-import { DOMAIN_STATUSES, MONITOR_STATUSES, PREFLIGHT_WARNING_CODES } from '@app/domain-model';
+import { PREFLIGHT_WARNING_CODES } from '@app/hostname-rules';
+import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domains';
 import {
   CERTIFICATE_ATTEMPT_OUTCOMES,
   DNS_RECORD_PURPOSES,

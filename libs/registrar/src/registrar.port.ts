@@ -1,4 +1,4 @@
-import type { Registrant } from '@app/domain-model';
+import type { Registrant } from '@app/hostname-rules';
 
 /** The record types the registrar's DNS takes (SPEC 2.7); the purchases DTO validates against this list. */
 export const REGISTRAR_DNS_RECORD_TYPES = [

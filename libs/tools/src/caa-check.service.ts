@@ -1,5 +1,5 @@
 import { DnsLookupError, DnsResolver, climbCaa } from '@app/dns';
-import { CA_DOMAINS, caaWarning, evaluateCaa, formatCaaRecord, normalizeLookupHostname } from '@app/domain-model';
+import { CA_DOMAINS, caaWarning, evaluateCaa, formatCaaRecord, normalizeLookupHostname } from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 

@@ -1,5 +1,5 @@
 import { DnsLookupError, DnsResolver, LOOKUP_TYPES, LookupRecord, LookupType } from '@app/dns';
-import { normalizeLookupHostname } from '@app/domain-model';
+import { normalizeLookupHostname } from '@app/hostname-rules';
 import { Injectable } from '@nestjs/common';
 
 /** `error`: the resolver did not answer (timeout, SERVFAIL, refused); `error` then holds its code. */

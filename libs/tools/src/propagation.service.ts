@@ -1,6 +1,6 @@
 import { APP_CONFIG, AppConfig, NamedResolver } from '@app/config';
 import { DnsLookupError, DnsResolver, LookupType } from '@app/dns';
-import { normalizeLookupHostname } from '@app/domain-model';
+import { normalizeLookupHostname } from '@app/hostname-rules';
 import { Inject, Injectable } from '@nestjs/common';
 import { normalizeValue, splitExpected, valueSeen } from './record-values';
 

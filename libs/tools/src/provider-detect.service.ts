@@ -1,5 +1,5 @@
 import { ProviderDetector, registrableDomain } from '@app/connect';
-import { normalizeLookupHostname } from '@app/domain-model';
+import { normalizeLookupHostname } from '@app/hostname-rules';
 import { canonicalHostname, DomainError } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 

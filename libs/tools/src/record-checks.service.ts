@@ -1,5 +1,5 @@
 import { DnsResolver, LookupType } from '@app/dns';
-import { normalizeLookupHostname } from '@app/domain-model';
+import { normalizeLookupHostname } from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 import { TypeLookup, lookupOne } from './dns-lookup.service';

@@ -1,6 +1,6 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsLookupError, DnsResolver } from '@app/dns';
-import { checkResolvedAddresses, normalizeLookupHostname } from '@app/domain-model';
+import { checkResolvedAddresses, normalizeLookupHostname } from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
 import { Inject, Injectable } from '@nestjs/common';
 import { isIPv4 } from 'node:net';

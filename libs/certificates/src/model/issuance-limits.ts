@@ -43,7 +43,7 @@ export function issuanceLimits(overrides: IssuanceLimitOverrides = {}): Issuance
 /**
  * The registered domain as Let's Encrypt counts it: the public suffix list with its private section
  * (each `*.github.io` site is its own), unlike the ICANN-only `registrableDomain` of
- * @app/domain-model. A name with none (an IP address, a bare suffix) counts on its own.
+ * @app/hostname-rules. A name with none (an IP address, a bare suffix) counts on its own.
  */
 export function registeredDomain(hostname: string): string {
   // `*.example.com` counts against example.com, as the CA counts it.

@@ -1,4 +1,4 @@
-import { registrarDnsMessage } from '@app/domain-model';
+import { registrarDnsMessage } from '@app/domains';
 import { Html, html } from '../html';
 
 /** A domain bought through us whose DNS we set up at our registrar (connected, on the registrar's own nameservers). */
@@ -7,7 +7,7 @@ export interface ManagedDns {
   hostname: string;
 }
 
-/** What the customer sees for a domain on our registrar's DNS (domain-model's rule, as the API says it). */
+/** What the customer sees for a domain on our registrar's DNS (the domain model's rule, as the API says it). */
 export const managedCustomerLine = registrarDnsMessage;
 
 /** The line under it (and above the records) saying why, with the purchase it comes from. */

@@ -1,4 +1,4 @@
-import { PreflightWarning } from '@app/domain-model';
+import { PreflightWarning } from '@app/hostname-rules';
 import { ErrorEnvelope, createValidationPipe, mapError } from '@app/http';
 import { DomainError } from '@app/kernel';
 import { Injectable, Logger } from '@nestjs/common';

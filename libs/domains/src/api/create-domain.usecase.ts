@@ -1,4 +1,4 @@
-import { PreflightWarning } from '@app/domain-model';
+import { PreflightWarning } from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
 import { derivedId, newId } from '@app/persistence';
 import { WorkspaceRepository } from '@app/workspaces';

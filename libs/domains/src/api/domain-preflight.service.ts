@@ -11,7 +11,7 @@ import {
   isWildcard,
   normalizeHostname,
   wildcardBase,
-} from '@app/domain-model';
+} from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { FreshAnswers } from './fresh-answers';

@@ -1,5 +1,5 @@
 import type { AppConfig } from '@app/config';
-import { PreflightWarning } from '@app/domain-model';
+import { PreflightWarning } from '@app/hostname-rules';
 import { DomainError, EDGE_INVALIDATE_SUBJECT } from '@app/kernel';
 import { ProjectRepository } from '@app/projects';
 import { WorkspaceRepository } from '@app/workspaces';

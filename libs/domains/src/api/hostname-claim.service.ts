@@ -2,7 +2,7 @@ import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsLookupError, DnsResolver } from '@app/dns';
-import { OwnershipChallenge, isWildcard, ownershipChallenge, ownershipKey, ownershipProven } from '@app/domain-model';
+import { OwnershipChallenge, isWildcard, ownershipChallenge, ownershipKey, ownershipProven } from '@app/hostname-rules';
 import { DomainError, publishEdgeInvalidation } from '@app/kernel';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainRepository } from '../store/domain.repository';

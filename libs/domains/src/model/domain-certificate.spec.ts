@@ -1,4 +1,4 @@
-import { initialDomainState } from '@app/domain-model';
+import { initialDomainState } from './domain.machine';
 import { DomainRecord } from './domain.record';
 import { probePhaseOf } from '../node/probe-phase';
 import { certificateState, observedCertificate, probeChangesNothing, servedCheckDue } from './domain-certificate';

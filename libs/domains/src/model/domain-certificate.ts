@@ -1,5 +1,7 @@
-import { CertificateObservation, DnsProblem, DomainState, transition } from '@app/domain-model';
-import type { ServedCertificate } from '@app/domain-model';
+import { CertificateObservation, DnsProblem } from '@app/hostname-rules';
+import { transition } from './domain.machine';
+import { DomainState } from './domain.types';
+import type { ServedCertificate } from '@app/hostname-rules';
 import { DomainRecord } from './domain.record';
 
 export type CertificateState = 'none' | 'valid' | 'renewal_due' | 'expired';

@@ -1,4 +1,5 @@
-import { DnsProblem, initialDomainState } from '@app/domain-model';
+import { DnsProblem } from '@app/hostname-rules';
+import { initialDomainState } from './domain.machine';
 import {
   decideCheck,
   decideCreate,

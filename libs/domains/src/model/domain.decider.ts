@@ -1,14 +1,7 @@
 import type { CommandOf, OutboxEvent, ReplyOf } from '@app/kernel';
-import {
-  ChallengeDelegation,
-  DomainEvent,
-  DomainInput,
-  DomainState,
-  challengeDelegation,
-  initialDomainState,
-  isWildcard,
-  transition,
-} from '@app/domain-model';
+import { ChallengeDelegation, challengeDelegation, isWildcard } from '@app/hostname-rules';
+import { initialDomainState, transition } from './domain.machine';
+import { DomainEvent, DomainInput, DomainState } from './domain.types';
 import { DomainError, notFound, wwwTwin } from '@app/kernel';
 import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
 import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome } from './domain.effects';
@@ -19,7 +12,7 @@ import { DomainView, toDomainView } from './domain.view';
 /**
  * The domain actor's decisions, pure: for each command, the next record, its outbox events, the
  * reply and the effects to run (or first a query to answer). The status machine itself is
- * `transition` in domain-model; this adds what the record holds around it (settings, certificate
+ * `transition` in domain.machine.ts; this adds what the record holds around it (settings, certificate
  * retries, the release of a hostname) and the certificate orders a probe calls for.
  */
 type Command<K extends keyof DomainProtocol> = CommandOf<DomainProtocol, K>;

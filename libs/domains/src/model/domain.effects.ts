@@ -1,6 +1,6 @@
 import type { Decision } from '@app/kernel';
-import type { ServedCertificate } from '@app/domain-model';
-import { ChallengeDelegation, DnsObservation, DnsProblem } from '@app/domain-model';
+import type { ServedCertificate } from '@app/hostname-rules';
+import { ChallengeDelegation, DnsObservation, DnsProblem } from '@app/hostname-rules';
 import { DomainRecord } from './domain.record';
 import type { EdgeSettings } from '@app/kernel';
 

@@ -1,6 +1,6 @@
 import { defineProtocol } from '@app/kernel';
-import type { ServedCertificate } from '@app/domain-model';
-import { DnsObservation, DnsProblem } from '@app/domain-model';
+import type { ServedCertificate } from '@app/hostname-rules';
+import { DnsObservation, DnsProblem } from '@app/hostname-rules';
 import { CertificateAttempt, DomainSettings, RegistrarDns } from './domain.record';
 import { DomainView } from './domain.view';
 

@@ -1,4 +1,4 @@
-import { DomainState } from '@app/domain-model';
+import { DomainState } from './domain.types';
 
 export const DOMAIN_MODES = ['proxy', 'redirect'] as const;
 export type DomainMode = (typeof DOMAIN_MODES)[number];

@@ -1,4 +1,6 @@
-import { MONITOR_MESSAGES, MonitorStatus, challengeDelegation, registrarDnsMessage } from '@app/domain-model';
+import { challengeDelegation } from '@app/hostname-rules';
+import { MONITOR_MESSAGES, MonitorStatus } from './domain.types';
+import { registrarDnsMessage } from './monitor-message';
 import type { EdgeSettings } from '@app/kernel';
 import { CertificateAttempt, DomainRecord } from './domain.record';
 

@@ -1,4 +1,4 @@
-import type { DomainState } from '@app/domain-model';
+import type { DomainState } from './domain.types';
 import { firstCertificateSeconds } from './time-to-https';
 
 const now = new Date('2026-11-27T12:00:00Z');

@@ -1,4 +1,4 @@
-import type { DomainState } from '@app/domain-model';
+import type { DomainState } from './domain.types';
 
 /**
  * Seconds from DNS first pointing at the edge to the domain's first certificate (what the

@@ -1,5 +1,5 @@
 import { DnsProber, OriginPreflight, ServedCertificateProbe } from '@app/dns';
-import type { ChallengeDelegation, DnsObservation } from '@app/domain-model';
+import type { ChallengeDelegation, DnsObservation } from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
 import { ProbeOutcome } from '../model/domain.effects';
 

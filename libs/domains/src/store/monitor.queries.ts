@@ -1,4 +1,4 @@
-import type { DomainState } from '@app/domain-model';
+import type { DomainState } from '../model/domain.types';
 import type { SqlExecutor } from '@app/persistence';
 import { pendingProbeWaits } from './pending-backoff';
 

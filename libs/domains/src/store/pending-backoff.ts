@@ -1,4 +1,4 @@
-import type { DomainState } from '@app/domain-model';
+import type { DomainState } from '../model/domain.types';
 
 /**
  * A new domain's first probe comes this soon (the customer may have set DNS up already), and so does

@@ -1,4 +1,4 @@
-import type { DomainStatus, MonitorStatus } from '@app/domain-model';
+import type { DomainStatus, MonitorStatus } from '@app/domains';
 import { wwwTwin } from '@app/kernel';
 import type { EdgeRoute } from '../edge-route';
 

@@ -1,4 +1,4 @@
-import { HostnameError, normalizePurchaseHostname } from '@app/domain-model';
+import { HostnameError, normalizePurchaseHostname } from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
 import { newId } from '@app/persistence';
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 import { defineProtocol } from '@app/kernel';
-import type { Registrant } from '@app/domain-model';
+import type { Registrant } from '@app/hostname-rules';
 import { AutoConnectSettings } from './purchase.record';
 import { PurchaseView, RenewalView } from './purchase.view';
 

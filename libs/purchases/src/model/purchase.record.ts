@@ -1,4 +1,4 @@
-import type { Registrant } from '@app/domain-model';
+import type { Registrant } from '@app/hostname-rules';
 import { SagaState } from './purchase-saga.types';
 import { RenewalState } from './renewal.saga';
 

@@ -1,4 +1,4 @@
-import { HostnameError, normalizeLookupHostname } from '@app/domain-model';
+import { HostnameError, normalizeLookupHostname } from '@app/hostname-rules';
 import { ValidationArguments, registerDecorator } from 'class-validator';
 
 function problem(value: unknown): string | undefined {

@@ -1,4 +1,4 @@
-import { DOMAIN_STATUSES, DomainStatus } from '@app/domain-model';
+import { DOMAIN_STATUSES, DomainStatus } from '../../model/domain.types';
 import { PageQueryDto } from '@app/http';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 

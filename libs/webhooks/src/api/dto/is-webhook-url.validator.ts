@@ -1,4 +1,4 @@
-import { OriginUrlError, parseOriginUrl } from '@app/domain-model';
+import { OriginUrlError, parseOriginUrl } from '@app/hostname-rules';
 import { ValidationArguments, ValidationOptions, registerDecorator } from 'class-validator';
 
 /** Why `value` cannot be a webhook URL (named `property` in the message), or undefined when it can. */

@@ -1,4 +1,4 @@
-import { dnsProblemMessage } from './dns-problem';
+import { dnsProblemMessage } from '@app/hostname-rules';
 import { DomainState, MONITOR_MESSAGES } from './domain.types';
 
 export const MOVED_TO_ANOTHER_OWNER_MESSAGE =

@@ -1,4 +1,5 @@
-import type { DnsProblem } from './dns-problem';
+import type { CertificateObservation, DnsObservation, DnsProblem } from '@app/hostname-rules';
+import type { Instant } from '@app/kernel';
 
 /** The state and events of a connected domain (SPEC 3.1, 3.3, 6) as plain, JSON-safe data. */
 
@@ -45,9 +46,6 @@ export const STATUS_REASONS = [
 ] as const;
 export type StatusReason = (typeof STATUS_REASONS)[number];
 
-/** ISO-8601 instants, so snapshots survive JSON round trips unchanged. */
-export type Instant = string;
-
 export interface DomainState {
   readonly status: DomainStatus;
   readonly statusReason?: StatusReason;
@@ -66,9 +64,6 @@ export interface DomainState {
   /** The DNS mistake the last wrong probe named; its message replaces the generic one. */
   readonly dnsProblem?: DnsProblem;
 }
-
-export type DnsObservation = 'not_resolving' | 'incorrect' | 'correct';
-export type CertificateObservation = 'none' | 'valid' | 'expired' | 'failed';
 
 /** What the monitor, the certificate manager, billing and the API tell a domain. */
 export type DomainInput =

@@ -1,4 +1,5 @@
-import { CaaClimbStep, PreflightWarning, caaIssuer, formatCaaRecord } from './caa';
+import { CaaClimbStep, caaIssuer, formatCaaRecord } from './caa';
+import type { PreflightWarning } from './preflight-warning';
 
 /**
  * CAA for one certificate authority of ours (RFC 8659), with the account binding of RFC 8657:

@@ -5,8 +5,7 @@
  */
 import * as ipaddr from 'ipaddr.js';
 import { CLOUDFLARE_IPV4_RANGES, CLOUDFLARE_IPV6_RANGES } from './data/cloudflare-ip-ranges';
-import type { PreflightWarning } from './caa';
-import type { DnsObservation, Instant } from './domain.types';
+import type { Instant } from '@app/kernel';
 
 export type DnsProblem =
   /** A records point at the edge, but AAAA records point elsewhere: CAs validate over IPv6 too. */
@@ -19,6 +18,9 @@ export type DnsProblem =
   | { kind: 'stale_cache'; hostname: string; cached: string; ttl?: number; expiresAt?: Instant };
 
 export type DnsProblemKind = DnsProblem['kind'];
+
+/** Whether a hostname's DNS points at the edge, as a probe judged its answers. */
+export type DnsObservation = 'not_resolving' | 'incorrect' | 'correct';
 
 /** What the resolver answered for a hostname. */
 export interface DnsAnswers {
@@ -111,28 +113,4 @@ export function dnsProblemMessage(problem: DnsProblem): string {
       );
     }
   }
-}
-
-/** The records a problem concerns, in presentation form. */
-function problemRecords(problem: DnsProblem): string[] {
-  switch (problem.kind) {
-    case 'stray_aaaa':
-      return problem.aaaa.map((address) => `AAAA ${address}`);
-    case 'proxied':
-      return problem.addresses.map((address) => `${address.includes(':') ? 'AAAA' : 'A'} ${address}`);
-    case 'broken_delegation':
-      return problem.nameservers.map((ns) => `NS ${ns}`);
-    case 'stale_cache':
-      return [problem.cached];
-  }
-}
-
-/** The create answer's warning for a DNS problem found before connecting (`dns_<kind>`). */
-export function dnsProblemWarning(problem: DnsProblem): PreflightWarning {
-  return {
-    code: `dns_${problem.kind}`,
-    message: dnsProblemMessage(problem),
-    caaRecords: [],
-    records: problemRecords(problem),
-  };
 }

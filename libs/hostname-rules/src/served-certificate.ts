@@ -7,3 +7,6 @@ export interface ServedCertificate {
   expiresAt?: string;
   reason?: string;
 }
+
+/** What a probe concluded about the domain's certificate, as the domain's state machine takes it. */
+export type CertificateObservation = 'none' | 'valid' | 'expired' | 'failed';

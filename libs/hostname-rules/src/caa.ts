@@ -1,4 +1,4 @@
-import type { DnsProblemKind } from './dns-problem';
+import type { PreflightWarning } from './preflight-warning';
 
 /**
  * CAA evaluation after RFC 8659, without DNS: the caller climbs from the hostname towards the root
@@ -27,29 +27,6 @@ export interface CaaEvaluation {
   records: string[];
   /** A critical property with a tag no CA understands, which forbids issuance by everyone. */
   criticalUnknownTag?: string;
-}
-
-/**
- * The codes of a PreflightWarning: CAA, then `dns_<kind>` for each DnsProblemKind. `satisfies` rejects
- * a code that names no kind; dnsProblemWarning's `dns_${kind}` fails to compile when a kind is missing.
- */
-export const PREFLIGHT_WARNING_CODES = [
-  'caa_blocks_letsencrypt',
-  'dns_stray_aaaa',
-  'dns_proxied',
-  'dns_broken_delegation',
-  'dns_stale_cache',
-] as const satisfies readonly ('caa_blocks_letsencrypt' | `dns_${DnsProblemKind}`)[];
-export type PreflightWarningCode = (typeof PREFLIGHT_WARNING_CODES)[number];
-
-/** A non-blocking finding of domain create: CAA, or a DNS mistake named by dns-problem.ts. */
-export interface PreflightWarning {
-  code: PreflightWarningCode;
-  message: string;
-  /** The CAA records found (empty for DNS warnings, which name theirs in `records`). */
-  caaRecords: string[];
-  /** DNS warnings: the records concerned, e.g. `AAAA 2001:db8::1`. */
-  records?: string[];
 }
 
 export const CA_DOMAINS = { letsencrypt: 'letsencrypt.org', google: 'pki.goog' } as const;

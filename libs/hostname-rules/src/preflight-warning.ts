@@ -1,0 +1,48 @@
+import { DnsProblem, DnsProblemKind, dnsProblemMessage } from './dns-problem';
+
+/**
+ * The codes of a PreflightWarning: CAA, then `dns_<kind>` for each DnsProblemKind. `satisfies` rejects
+ * a code that names no kind; dnsProblemWarning's `dns_${kind}` fails to compile when a kind is missing.
+ */
+export const PREFLIGHT_WARNING_CODES = [
+  'caa_blocks_letsencrypt',
+  'dns_stray_aaaa',
+  'dns_proxied',
+  'dns_broken_delegation',
+  'dns_stale_cache',
+] as const satisfies readonly ('caa_blocks_letsencrypt' | `dns_${DnsProblemKind}`)[];
+export type PreflightWarningCode = (typeof PREFLIGHT_WARNING_CODES)[number];
+
+/** A non-blocking finding of domain create: CAA, or a DNS mistake named by dns-problem.ts. */
+export interface PreflightWarning {
+  code: PreflightWarningCode;
+  message: string;
+  /** The CAA records found (empty for DNS warnings, which name theirs in `records`). */
+  caaRecords: string[];
+  /** DNS warnings: the records concerned, e.g. `AAAA 2001:db8::1`. */
+  records?: string[];
+}
+
+/** The create answer's warning for a DNS problem found before connecting (`dns_<kind>`). */
+export function dnsProblemWarning(problem: DnsProblem): PreflightWarning {
+  return {
+    code: `dns_${problem.kind}`,
+    message: dnsProblemMessage(problem),
+    caaRecords: [],
+    records: problemRecords(problem),
+  };
+}
+
+/** The records a problem concerns, in presentation form. */
+function problemRecords(problem: DnsProblem): string[] {
+  switch (problem.kind) {
+    case 'stray_aaaa':
+      return problem.aaaa.map((address) => `AAAA ${address}`);
+    case 'proxied':
+      return problem.addresses.map((address) => `${address.includes(':') ? 'AAAA' : 'A'} ${address}`);
+    case 'broken_delegation':
+      return problem.nameservers.map((ns) => `NS ${ns}`);
+    case 'stale_cache':
+      return [problem.cached];
+  }
+}
