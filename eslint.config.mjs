@@ -37,6 +37,21 @@ export default tseslint.config(
     },
   },
   {
+    // An actor command names its kind through a declared protocol, so its command and reply are
+    // checked; the string form of `ask` is for test fixtures and benchmarks (the counter actor).
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='ask'][arguments.0.type='Literal']",
+          message: 'Send actor commands through a declared protocol (defineProtocol), not a kind string.',
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', '**/*.spec.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

@@ -56,7 +56,7 @@ export class ActorClient {
     command: C,
     options?: AskOptions,
   ): Promise<ReplyOf<M, Extract<C['type'], keyof M>>>;
-  /** A kind named only by its string (libs that must not depend on the kind's lib, test fixtures). */
+  /** A kind named only by its string: test fixtures and benchmarks (lint keeps it out of libs and apps). */
   ask<R>(kind: string, id: string, command: unknown, options?: AskOptions): Promise<R>;
   async ask(
     target: string | { kind: string },

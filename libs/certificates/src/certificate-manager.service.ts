@@ -1,7 +1,7 @@
 import { ActorClient } from '@app/actors';
 import { Bus } from '@app/bus';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DomainError, publishEdgeInvalidation } from '@app/kernel';
+import { DomainError, domainCertificateProtocol, publishEdgeInvalidation } from '@app/kernel';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CertificateOrders, OrderOutcome, OrderRequest } from './certificate-order.service';
 import { CertificateOrderMetrics } from './certificate-orders.metrics';
@@ -136,7 +136,7 @@ export class CertificateManager {
   private async report(domain: OrderRequest, outcome: OrderOutcome): Promise<void> {
     if (outcome.result === 'issued') publishEdgeInvalidation(this.bus, domain.hostname);
     try {
-      await this.actors.ask('domain', domain.id, outcome);
+      await this.actors.ask(domainCertificateProtocol, domain.id, outcome);
       // After the commit: the API's cached view of the domain (certificate fields) is now stale.
       publishEdgeInvalidation(this.bus, domain.hostname);
     } catch (error) {

@@ -11,6 +11,7 @@ import {
   isWildcard,
   wildcardBase,
 } from '@app/hostname-rules';
+import type { CertificateAttempt, CertificateOutcome } from '@app/kernel';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AcmeIssuers } from './acme/acme-issuers.service';
 import { describeAcmeError } from './acme/describe-error';
@@ -32,27 +33,8 @@ export interface OrderRequest {
   twin?: string;
 }
 
-export interface Attempt {
-  at: string;
-  issuer: string;
-  outcome: 'issued' | 'failed';
-  code?: string;
-  message?: string;
-}
-
-/** The domain actor's `certificate` command (libs/domains' protocol), built here. */
-export type OrderOutcome =
-  | { type: 'certificate'; result: 'issued'; expiresAt: string; renewAt: string; issuer: string; attempts: Attempt[] }
-  | { type: 'certificate'; result: 'failed'; code: string; message: string; retryAt: string; attempts: Attempt[] }
-  | {
-      type: 'certificate';
-      result: 'deferred';
-      code: string;
-      message: string;
-      retryAt: string;
-      retryOnCheck: boolean;
-      attempts: Attempt[];
-    };
+/** What an order tells its domain: every outcome of the `certificate` command but the CA's renewal advice. */
+export type OrderOutcome = Exclude<CertificateOutcome, { result: 'renewal_advised' }>;
 
 const HOUR = 3_600_000;
 
@@ -97,7 +79,7 @@ export class CertificateOrders {
 
     const current = await this.certificates.find(request.id);
     const names = [request.hostname, ...(await this.reachableTwin(request.twin))];
-    const attempts: Attempt[] = [];
+    const attempts: CertificateAttempt[] = [];
     const failures: Array<{ code: string; message: string; retryAt: Date }> = [];
     for (const issuer of allowed) {
       const paused = this.pausedUntil.get(issuer.name);
@@ -171,7 +153,7 @@ export class CertificateOrders {
   /** Every CA refused or waits: the soonest retry decides; refusals by all of them are the customer's to lift. */
   private nothingIssued(
     failures: Array<{ code: string; message: string; retryAt: Date }>,
-    attempts: Attempt[],
+    attempts: CertificateAttempt[],
   ): OrderOutcome {
     const soonest = failures.reduce((a, b) => (b.retryAt < a.retryAt ? b : a));
     const latest = attempts.length ? failures[failures.length - 1] : soonest;
@@ -210,7 +192,13 @@ export class CertificateOrders {
     const message = caaMessage(name, records, allowing);
     this.metrics.attempts.inc({ issuer: 'caa', outcome: 'caa_forbids' });
     const retryAt = new Date(now.getTime() + HOUR).toISOString();
-    const attempt: Attempt = { at: now.toISOString(), issuer: 'caa', outcome: 'failed', code: 'caa_forbids', message };
+    const attempt: CertificateAttempt = {
+      at: now.toISOString(),
+      issuer: 'caa',
+      outcome: 'failed',
+      code: 'caa_forbids',
+      message,
+    };
     return { type: 'certificate', result: 'failed', code: 'caa_forbids', message, retryAt, attempts: [attempt] };
   }
 
@@ -290,7 +278,7 @@ export class CertificateOrders {
     if (!wildcard) return {};
     const retryAt = new Date(now.getTime() + retryBackoffMs(request.failures + 1, 60_000, 3_600_000));
     const message = delegationMessage(request.hostname, delegation, found, retryAt, now);
-    const attempt: Attempt = {
+    const attempt: CertificateAttempt = {
       at: now.toISOString(),
       issuer: 'dns',
       outcome: 'failed',

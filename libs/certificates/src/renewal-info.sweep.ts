@@ -1,5 +1,6 @@
 import { ActorClient, ActorNode } from '@app/actors';
 import { BackgroundLoop } from '@app/background';
+import { domainCertificateProtocol } from '@app/kernel';
 import { MikroSqlExecutor } from '@app/persistence';
 import { Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { AcmeIssuers } from './acme/acme-issuers.service';
@@ -51,8 +52,8 @@ export class RenewalInfoSweep implements OnApplicationBootstrap, BeforeApplicati
       const plan = await this.planner.plan(issuer, cert, cert.renewAt ?? undefined);
       await this.certificates.replan(cert.domainId, cert.certId, plan);
       if (cert.renewAt?.getTime() === plan.renewAt.getTime()) continue;
-      const command = { type: 'certificate', result: 'renewal_advised', renewAt: plan.renewAt.toISOString() };
-      await this.actors.ask('domain', cert.domainId, command).catch((err: unknown) => {
+      const command = { type: 'certificate', result: 'renewal_advised', renewAt: plan.renewAt.toISOString() } as const;
+      await this.actors.ask(domainCertificateProtocol, cert.domainId, command).catch((err: unknown) => {
         this.logger.warn({ err, domainId: cert.domainId }, 'Telling a domain its new renewal time failed');
       });
     }

@@ -1,8 +1,15 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DomainError, edgeSettingsOf } from '@app/kernel';
 import { ConnectSessions } from '@app/connect-sessions';
-import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domains';
-import { CreateDomainDto, DomainCommands, DomainRepository, UpdateDomainDto, toDomainView } from '@app/domains';
+import {
+  CreateDomainDto,
+  DOMAIN_STATUSES,
+  DomainCommands,
+  DomainRepository,
+  MONITOR_STATUSES,
+  toDomainView,
+  UpdateDomainDto,
+} from '@app/domains';
 import { Body, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';

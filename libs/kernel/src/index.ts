@@ -1,6 +1,7 @@
 /**
  * The shared vocabulary of every lib: error codes (and which database failures are transient), time,
- * bounded caches, hostnames, the question whether an HTTP caller still waits, and the edge's settings and invalidation message. Plain TypeScript: no
+ * bounded caches, hostnames, the question whether an HTTP caller still waits, the edge's settings and invalidation message, and the
+ * messages one feature sends another's actor (a certificate order's outcome to its domain). Plain TypeScript: no
  * framework, transport or database here.
  */
 export { badRequest, DomainError, ERROR_CODES, notFound } from './domain-error';
@@ -26,3 +27,10 @@ export type { ActorProtocol, CommandOf, Decision, OutboxEvent, ProtocolMap, Repl
 export { isTransientDatabaseError } from './transient-database-error';
 export { databaseDataError, unstorableValueError } from './database-data-error';
 export type { DatabaseDataError } from './database-data-error';
+export { CERTIFICATE_ATTEMPT_OUTCOMES, DOMAIN_KIND, domainCertificateProtocol } from './certificate-outcome';
+export type {
+  CertificateAttempt,
+  CertificateFailure,
+  CertificateOutcome,
+  DomainCertificateProtocol,
+} from './certificate-outcome';

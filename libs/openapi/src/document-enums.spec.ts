@@ -3,14 +3,15 @@ import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
 import { PREFLIGHT_WARNING_CODES } from '@app/hostname-rules';
-import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domains';
 import {
-  CERTIFICATE_ATTEMPT_OUTCOMES,
   DNS_RECORD_PURPOSES,
   DNS_RECORD_VIEW_TYPES,
   DOMAIN_MODES,
+  DOMAIN_STATUSES,
+  MONITOR_STATUSES,
   REDIRECT_STATUSES,
 } from '@app/domains';
+import { CERTIFICATE_ATTEMPT_OUTCOMES } from '@app/kernel';
 import { GRANT_TYPES } from '@app/oauth';
 import { CURRENCIES, PURCHASE_STATUSES, RENEWAL_STEPS } from '@app/purchases';
 import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';

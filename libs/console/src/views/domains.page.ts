@@ -1,6 +1,5 @@
 import { customerCertificate } from '@app/connect-sessions';
-import { DOMAIN_STATUSES, MONITOR_STATUSES } from '@app/domains';
-import type { DomainView, TakeoverGuard } from '@app/domains';
+import { DOMAIN_STATUSES, type DomainView, MONITOR_STATUSES, type TakeoverGuard } from '@app/domains';
 import type { HostnameCheckView } from '@app/tools';
 import { ConsoleActor } from '../access';
 import { Html, html } from '../html';

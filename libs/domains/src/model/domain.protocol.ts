@@ -1,20 +1,10 @@
-import { defineProtocol } from '@app/kernel';
+import { CertificateOutcome, defineProtocol, DOMAIN_KIND } from '@app/kernel';
 import type { ServedCertificate } from '@app/hostname-rules';
 import { DnsObservation, DnsProblem } from '@app/hostname-rules';
-import { CertificateAttempt, DomainSettings, RegistrarDns } from './domain.record';
+import { DomainSettings, RegistrarDns } from './domain.record';
 import { DomainView } from './domain.view';
 
 type WithDomain = { domain: DomainView };
-
-export interface CertificateFailure {
-  /** What went wrong (`ca_unavailable`, `validation_failed`, `caa_forbids`, ...). */
-  code?: string;
-  /** What to do, in words a customer can act on. `reason`: the same, from nodes before this field. */
-  message?: string;
-  reason?: string;
-  retryAt: string;
-  attempts?: CertificateAttempt[];
-}
 
 /**
  * What the API, the monitor and the certificate manager send a domain actor, and what each gets
@@ -65,32 +55,13 @@ export type DomainProtocol = {
     };
     reply: WithDomain | { unchanged: true };
   };
-  /**
-   * The outcome of a certificate order (sent by the node's CertificateManager), with every attempt it
-   * made (one per CA tried). `failed`: no CA will issue until the customer acts (ssl_failed); a check
-   * orders again at once. `deferred`: the order waits until `retryAt` (a CA outage, a rate limit, a
-   * failed validation, the issuance budget); `retryOnCheck` says whether a check may order sooner.
-   * `renewal_advised`: the CA moved the renewal time of the current certificate (ARI).
-   */
+  /** The outcome of a certificate order, or the CA's renewal advice (libs/kernel certificate-outcome.ts). */
   certificate: {
-    command:
-      | {
-          type: 'certificate';
-          result: 'issued';
-          expiresAt: string;
-          renewAt?: string;
-          /** Our name of the CA that issued it. */
-          issuer?: string;
-          attempts?: CertificateAttempt[];
-        }
-      | (CertificateFailure & { type: 'certificate'; result: 'failed' })
-      | (CertificateFailure & { type: 'certificate'; result: 'deferred'; retryOnCheck?: boolean })
-      | { type: 'certificate'; result: 'renewal_advised'; renewAt: string };
+    command: CertificateOutcome;
     reply: WithDomain;
   };
 };
 
-export const DOMAIN_KIND = 'domain';
 export const domainProtocol = defineProtocol<DomainProtocol>(DOMAIN_KIND);
 
 export type DomainCommand = DomainProtocol[keyof DomainProtocol]['command'];

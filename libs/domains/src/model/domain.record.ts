@@ -1,3 +1,4 @@
+import type { CertificateAttempt } from '@app/kernel';
 import { DomainState } from './domain.types';
 
 export const DOMAIN_MODES = ['proxy', 'redirect'] as const;
@@ -5,18 +6,6 @@ export type DomainMode = (typeof DOMAIN_MODES)[number];
 
 export const REDIRECT_STATUSES = [301, 302] as const;
 export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
-
-export const CERTIFICATE_ATTEMPT_OUTCOMES = ['issued', 'failed'] as const;
-
-/** One try at one CA: what the customer and support see on the domain. */
-export interface CertificateAttempt {
-  at: string;
-  /** Our name of the CA (ACME_ISSUERS), or `caa` / `budget` when no CA was asked. */
-  issuer: string;
-  outcome: (typeof CERTIFICATE_ATTEMPT_OUTCOMES)[number];
-  code?: string;
-  message?: string;
-}
 
 /** What the customer configures; PATCH changes only the fields it sends. */
 export interface DomainSettings {

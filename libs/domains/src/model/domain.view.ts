@@ -2,7 +2,8 @@ import { challengeDelegation } from '@app/hostname-rules';
 import { MONITOR_MESSAGES, MonitorStatus } from './domain.types';
 import { registrarDnsMessage } from './monitor-message';
 import type { EdgeSettings } from '@app/kernel';
-import { CertificateAttempt, DomainRecord } from './domain.record';
+import type { CertificateAttempt } from '@app/kernel';
+import { DomainRecord } from './domain.record';
 
 /** The record types a domain asks for: A at an apex, CNAME below it. */
 export const DNS_RECORD_VIEW_TYPES = ['A', 'CNAME'] as const;

@@ -1,5 +1,6 @@
+import { DOMAIN_KIND } from '@app/kernel';
 import { ActorContext, Decision, ProtocolActor } from '@app/actors';
-import { DOMAIN_KIND, DomainCommand, DomainProtocol, DomainReply } from '../model/domain.protocol';
+import { DomainCommand, DomainProtocol, DomainReply } from '../model/domain.protocol';
 import { DomainRecord } from '../model/domain.record';
 import { checkRestartsBackoff } from '../store/pending-backoff';
 

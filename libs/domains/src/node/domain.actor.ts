@@ -1,3 +1,4 @@
+import { DOMAIN_KIND } from '@app/kernel';
 import { ActorContext, Decision, ProtocolActor, ProtocolHandlers, dispatch } from '@app/actors';
 import {
   decideCertificate,
@@ -18,7 +19,7 @@ import {
   DomainQuery,
   HostnameHold,
 } from '../model/domain.effects';
-import { DOMAIN_KIND, DomainCommand, DomainProtocol, DomainReply } from '../model/domain.protocol';
+import { DomainCommand, DomainProtocol, DomainReply } from '../model/domain.protocol';
 import { DomainRecord } from '../model/domain.record';
 import { firstCertificateSeconds } from '../model/time-to-https';
 import { probePhaseOf } from './probe-phase';
