@@ -103,6 +103,22 @@ function restrict(files, { libs = [], pure = false, noHttp = false, extra = [], 
 
 // Later blocks win for a file matched by several, so the most specific (model folders) comes last.
 const boundaries = [
+  {
+    files: ['apps/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../../*/src/**', '**/apps/**'],
+              message: 'An app imports libs, not another app: what several apps run belongs in libs/runtime.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   restrict(libFiles(LAYERS.composition), {}),
   restrict(libFiles(LAYERS.platform.filter((lib) => !NOT_HTTP.includes(lib))), {
     libs: libsAbove('platform'),

@@ -1,3 +1,4 @@
+import { edgeFeatures } from '@app/runtime';
 import { EDGE_REPLICA, EdgeModule, EdgeReplica, EdgeReplicaWriter, replicaKey } from '@app/edge';
 import {
   DnsServer,
@@ -23,7 +24,6 @@ import {
   untilServed,
   websocketEcho,
 } from '@test/support';
-import { edgeFeatures } from '../apps/edge/src/edge.module';
 import { createHash, randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';

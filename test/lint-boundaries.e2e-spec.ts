@@ -54,6 +54,11 @@ describe('architecture boundaries (eslint.boundaries.cjs)', () => {
     ],
     ['a feature importing the composition', 'libs/domains/src/probe.ts', "import { apiFeatures } from '@app/runtime';"],
     [
+      'an app importing another app',
+      'apps/standalone/src/probe.ts',
+      "import { ApiModule } from '../../api/src/api.module';",
+    ],
+    [
       'a lib importing an app',
       'libs/domains/src/probe.ts',
       "import { ApiModule } from '../../../apps/api/src/api.module';",

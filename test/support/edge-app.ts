@@ -1,11 +1,9 @@
 import { AppConfig, Env, loadConfig } from '@app/config';
 import { EdgeModule, EdgeOptions } from '@app/edge';
 import { createHttpApp } from '@app/http';
-import { ResolvedDatabase, RuntimeModule } from '@app/runtime';
+import { ResolvedDatabase, RuntimeModule, apiFeatures, nodeFeatures } from '@app/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { apiFeatures } from '../../apps/api/src/api.module';
-import { nodeFeatures } from '../../apps/node/src/node.module';
 import { TEST_ENCRYPTION_KEY } from './test-app';
 
 /** The edge's traffic ports bound to loopback only, for tests. */

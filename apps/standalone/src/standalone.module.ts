@@ -1,9 +1,6 @@
 import { AppConfig } from '@app/config';
-import { ResolvedDatabase, RuntimeModule } from '@app/runtime';
+import { apiFeatures, edgeFeatures, nodeFeatures, ResolvedDatabase, RuntimeModule } from '@app/runtime';
 import { DynamicModule, Module } from '@nestjs/common';
-import { apiFeatures } from '../../api/src/api.module';
-import { edgeFeatures } from '../../edge/src/edge.module';
-import { nodeFeatures } from '../../node/src/node.module';
 
 /** api + node + edge in one process, on the in-process bus. */
 @Module({})
