@@ -1,7 +1,7 @@
 import { DomainError } from '@app/kernel';
 import type { SqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarRefusedError, RegistrarUnavailableError } from '@app/registrar';
-import { FeePolicy, PurchasePrice, priceWithFee } from './model/purchase-pricing';
+import { FeePolicy, PurchasePrice, priceChanged, priceWithFee } from './model/purchase-pricing';
 import { hostnameHeld } from './store/purchase-lookups.queries';
 
 /** Registrar failures outside the saga: a refusal is the registrar's reason (502), an outage a 503. */
@@ -49,13 +49,4 @@ export async function quotePurchase(
   if (order.maxTotalCents !== undefined && price.totalCents > order.maxTotalCents)
     throw priceChanged(price.totalCents, order.maxTotalCents);
   return price;
-}
-
-/** 409 price_changed: the live total is above the caller's ceiling (a purchase's or a renewal's); nothing was charged. */
-export function priceChanged(totalCents: number, maxTotalCents: number): DomainError {
-  return new DomainError(
-    'price_changed',
-    `The live total is ${totalCents} cents, above maxTotalCents ${maxTotalCents}; nothing was charged`,
-    { totalCents, maxTotalCents, currency: 'USD' },
-  );
 }

@@ -1,3 +1,5 @@
+import { DomainError } from '@app/kernel';
+
 export interface FeePolicy {
   percent: number;
   minCents: number;
@@ -14,4 +16,13 @@ export interface PurchasePrice {
 export function priceWithFee(wholesaleCents: number, policy: FeePolicy): PurchasePrice {
   const feeCents = Math.max(policy.minCents, Math.ceil((wholesaleCents * policy.percent) / 100));
   return { wholesaleCents, feeCents, totalCents: wholesaleCents + feeCents, currency: 'USD' };
+}
+
+/** 409 price_changed: the live total is above the caller's ceiling (a purchase's or a renewal's); nothing was charged. */
+export function priceChanged(totalCents: number, maxTotalCents: number): DomainError {
+  return new DomainError(
+    'price_changed',
+    `The live total is ${totalCents} cents, above maxTotalCents ${maxTotalCents}; nothing was charged`,
+    { totalCents, maxTotalCents, currency: 'USD' },
+  );
 }

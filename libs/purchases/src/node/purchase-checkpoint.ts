@@ -1,5 +1,6 @@
 import { ActorContext, OutboxEvent } from '@app/actors';
 import { Registrar } from '@app/registrar';
+import { PurchaseEnv } from '../model/purchase-decisions.types';
 import { FeePolicy } from '../model/purchase-pricing';
 import { PurchaseEffectDeps } from './purchase-effects';
 import { PurchaseRecord } from '../model/purchase.record';
@@ -22,4 +23,16 @@ export async function checkpoint(
   const saved = { ...record, updatedAt: ctx.now().toISOString() };
   await ctx.save(saved, events);
   return saved;
+}
+
+/** Read afresh for every decision: a lookup before it may have taken a while. */
+export function purchaseEnv(ctx: Ctx, deps: PurchaseActorDeps): PurchaseEnv {
+  const { fees, registrar } = deps;
+  return {
+    id: ctx.id,
+    now: ctx.now(),
+    fees,
+    registrar: registrar.name,
+    registrarNameservers: registrar.defaultNameservers,
+  };
 }

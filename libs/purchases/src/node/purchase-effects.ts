@@ -7,7 +7,9 @@ import { PaymentDeclinedError, Payments, RefundRefusedError } from '@app/payment
 import type { SqlExecutor } from '@app/persistence';
 import { Registrar, RegistrarRefusedError } from '@app/registrar';
 import { Logger } from '@nestjs/common';
+import { PurchaseEffect } from '../model/purchase-decisions.types';
 import { SagaEffect, SagaEvent } from '../model/purchase-saga.types';
+import { registrarFailure } from '../purchase-quote';
 import { EdgeTarget, mergeRoutingRecords } from '../model/routing-records';
 import { liveDomainExists, savedCard } from '../store/purchase-lookups.queries';
 import { PurchaseRecord, connectedDomainIdOf } from '../model/purchase.record';
@@ -40,7 +42,8 @@ export function permanentFailure(error: unknown): string | undefined {
  * Runs one saga effect against the outside world and reports its outcome as a saga event. Every
  * effect is safe to run again after a crash: charges and refunds carry keys derived from the
  * purchase and step, registration asks the registrar first, the Domain's id is derived from the
- * purchase, and the routing merge is idempotent.
+ * purchase, and the routing merge is idempotent. Also carries out a command's effects
+ * (`carryOut`: new nameservers), whose failure fails the command.
  */
 export class PurchaseEffects {
   private readonly logger = new Logger(PurchaseEffects.name);
@@ -159,7 +162,36 @@ export class PurchaseEffects {
     }
   }
 
-  async domainExists(domainId: string): Promise<boolean> {
+  /** A command's effect; an error is the command's (nothing of it is stored). */
+  async carryOut(effect: PurchaseEffect): Promise<void> {
+    switch (effect.type) {
+      case 'set_nameservers':
+        await this.deps.registrar.setNameservers(effect.hostname, effect.nameservers).catch(registrarFailure);
+        return;
+      case 'registrar_dns':
+        return this.tellDomainWhoseDns(effect);
+    }
+  }
+
+  /** A deleted Domain has nothing to be told. */
+  private async tellDomainWhoseDns(effect: Extract<PurchaseEffect, { type: 'registrar_dns' }>): Promise<void> {
+    const command = {
+      type: 'registrar_dns' as const,
+      workspaceId: effect.workspaceId,
+      registrarDns: effect.registrarDns,
+    };
+    const told = await this.deps.actors.ask(domainProtocol, effect.domainId, command).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof DomainError && error.code === 'not_found') return false;
+        throw error;
+      },
+    );
+    // Every api's cached view of the domain is dropped (the domain's writers tell them after a commit).
+    if (told) publishEdgeInvalidation(this.deps.bus, effect.hostname);
+  }
+
+  private async domainExists(domainId: string): Promise<boolean> {
     return liveDomainExists(this.deps.db, domainId);
   }
 
