@@ -8,6 +8,7 @@ import {
   ActorKind,
   ActorResponse,
   Decision,
+  FencedError,
   Snapshot,
   SnapshotStatement,
   SnapshotStore,
@@ -195,6 +196,47 @@ describe('ActorHost', () => {
     expect(await ask('b', { add: 1 })).toEqual({ ok: true, reply: 2 });
     expect(kind.store.loads.slice(loaded)).toEqual([['b']]);
     host.stop();
+  });
+
+  it('counts idle actors leaving memory as passivations, and actors dropped by a failed write or a moved shard as evictions by reason', async () => {
+    const metrics = ActorMetrics.get();
+    const count = async (name: string) =>
+      Object.fromEntries(
+        (await metrics[name === 'passivations' ? 'passivations' : 'evictions'].get()).values
+          .filter((v) => v.labels.kind === 'tally')
+          .map((v) => [(v.labels as { reason?: string }).reason ?? 'idle', v.value]),
+      );
+    const [passivatedBefore, evictedBefore] = [await count('passivations'), await count('evictions')];
+    const { host, kind, ask, advance } = setup({ idleMs: 1_000, maxResident: 1000 });
+    await ask('a', { add: 1 });
+    advance(1_500);
+    host.passivate();
+    const fencing = new ActorHost(
+      'node-a',
+      new InProcessBus(),
+      noDatabase,
+      { submit: () => Promise.reject(new FencedError(0)) },
+      metrics,
+      { idleMs: 60_000, maxResident: 10 },
+    );
+    fencing.register(kind);
+    fencing.start({ lease: () => ({ shard: 0, epoch: 7 }) });
+    started.push(fencing);
+    expect(
+      await fencing.dispatch(0, { kind: 'tally', id: 'b', command: { add: 1 }, commandId: 'c-b', attempt: 1 }),
+    ).toEqual({
+      retry: 'fenced',
+    });
+    await ask('c', { add: 1 });
+    host.drop(0);
+    const delta = (after: Record<string, number>, before: Record<string, number>) =>
+      Object.fromEntries(
+        Object.entries(after)
+          .map(([k, v]) => [k, v - (before[k] ?? 0)])
+          .filter(([, v]) => v),
+      );
+    expect(delta(await count('passivations'), passivatedBefore)).toEqual({ idle: 1 });
+    expect(delta(await count('evictions'), evictedBefore)).toEqual({ fenced: 1, shard_moved: 1 });
   });
 
   it('refuses messages for shards it does not hold', async () => {

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Bus } from '@app/bus';
 import type DataLoader from 'dataloader';
-import { DomainError, isTransientDatabaseError, unstorableValueError } from '@app/kernel';
 import { type SqlExecutor, batchedReads } from '@app/persistence';
 import {
   ActorContext,
@@ -10,16 +9,15 @@ import {
   ActorProbeAnswer,
   ActorRequest,
   ActorResponse,
-  FencedError,
   OutboxEvent,
   Snapshot,
-  VersionConflictError,
 } from './actor.types';
 import { storedReply } from './actor-command.store';
 import { ActorMetrics } from './actors.metrics';
+import { EvictionReason, failureVerdict } from './command-failure';
 import { Lease } from './lease.repository';
-import { Mailbox } from './mailbox';
 import { shardSubject } from './shard';
+import { newResident, recentReply, rememberReply, Resident } from './resident';
 import { PendingWrite } from './snapshot-writer';
 
 /** Where the host sends writes: the group-committing SnapshotWriter in production. */
@@ -30,8 +28,8 @@ export interface WriteSink {
 const isProbe = (payload: unknown): payload is ActorProbe =>
   typeof payload === 'object' && payload !== null && 'probe' in payload;
 
-/** Replies remembered per actor, so a retried command is answered without a database read. */
-const RECENT_COMMANDS = 8;
+/** Why an actor leaves memory: passivated (idle, or the least recently used at the cap), or evicted. */
+type Departure = 'idle' | 'capacity' | 'shard_moved' | EvictionReason;
 
 /**
  * A reply this long after the client sent the request (transit, mailbox wait and work) is logged:
@@ -39,19 +37,6 @@ const RECENT_COMMANDS = 8;
  * log says the request was not lost.
  */
 const LATE_REPLY_MS = 2_000;
-
-interface Resident {
-  kind: ActorKind;
-  id: string;
-  shard: number;
-  loaded: boolean;
-  state: unknown;
-  version: number;
-  mailbox: Mailbox;
-  lastActive: number;
-  evicted: boolean;
-  recent?: [string, unknown][];
-}
 
 export interface HostLimits {
   /** Idle actors are passivated after this long. */
@@ -137,14 +122,14 @@ export class ActorHost {
     this.unsubscribe(shard);
     const actors = [...this.residents.values()].filter((r) => r.shard === shard);
     await Promise.all(actors.map((r) => r.mailbox.idle()));
-    actors.forEach((r) => this.evict(r));
+    actors.forEach((r) => this.evict(r, 'shard_moved'));
   }
 
   /** Immediate: the lease is gone; in-flight writes will be fenced. */
   drop(shard: number): void {
     this.leaving.add(shard);
     this.unsubscribe(shard);
-    for (const r of [...this.residents.values()]) if (r.shard === shard) this.evict(r);
+    for (const r of [...this.residents.values()]) if (r.shard === shard) this.evict(r, 'shard_moved');
   }
 
   answerProbe(probe: ActorProbe): ActorProbeAnswer {
@@ -179,19 +164,8 @@ export class ActorHost {
   }
 
   private newResident(kind: ActorKind, id: string, shard: number): Resident {
-    const resident: Resident = {
-      kind,
-      id,
-      shard,
-      loaded: false,
-      state: undefined,
-      version: 0,
-      mailbox: new Mailbox(),
-      lastActive: 0,
-      evicted: false,
-    };
     if (this.residents.size >= this.limits.maxResident) this.evictOldestIdle();
-    return resident;
+    return newResident(kind, id, shard);
   }
 
   private async process(actor: Resident, request: ActorRequest): Promise<ActorResponse> {
@@ -212,7 +186,7 @@ export class ActorHost {
         await this.persist(actor, lease, state, decision.events ?? [], record);
       }
       decision.afterWrite?.();
-      this.remember(actor, request.commandId, decision.reply);
+      rememberReply(actor, request.commandId, decision.reply);
       this.metrics.commands.inc({ kind: request.kind, outcome: 'ok' });
       return { ok: true, reply: decision.reply };
     } catch (error) {
@@ -234,44 +208,12 @@ export class ActorHost {
   }
 
   private failure(actor: Resident, request: ActorRequest, error: unknown): ActorResponse {
-    if (error instanceof DomainError) {
-      this.metrics.commands.inc({ kind: request.kind, outcome: 'rejected' });
-      return { ok: false, error: { code: error.code, message: error.message, details: error.details } };
-    }
-    if (error instanceof FencedError) {
-      this.metrics.fencedWrites.inc();
-      this.evict(actor);
-      return { retry: 'fenced' };
-    }
-    if (error instanceof VersionConflictError) {
-      this.evict(actor);
-      return { retry: 'conflict' };
-    }
-    const unstorable = unstorableValueError(error);
-    if (unstorable) {
-      // A value the database can never store: retrying would fail the same way, so the caller is told (400).
-      this.logger.warn(
-        { kind: request.kind, id: request.id, sqlstate: unstorable.details?.sqlstate },
-        'Value refused by the database',
-      );
-      this.evict(actor);
-      this.metrics.commands.inc({ kind: request.kind, outcome: 'rejected' });
-      return { ok: false, error: { code: unstorable.code, message: unstorable.message, details: unstorable.details } };
-    }
-    if (isTransientDatabaseError(error)) {
-      // Whether the write committed is unknown: the retry re-activates and finds its command record.
-      this.logger.warn({ err: error, kind: request.kind, id: request.id }, 'Database unavailable; the client retries');
-      this.evict(actor);
-      this.metrics.commands.inc({ kind: request.kind, outcome: 'unavailable' });
-      return { retry: 'database_unavailable' };
-    }
-    this.logger.error(
-      { err: error, kind: request.kind, id: request.id, commandId: request.commandId, attempt: request.attempt },
-      'Actor command failed',
-    );
-    this.evict(actor);
-    this.metrics.commands.inc({ kind: request.kind, outcome: 'error' });
-    return { ok: false, error: { code: 'internal_error', message: 'The command failed on our side' } };
+    const verdict = failureVerdict(request, error);
+    if (verdict.log) this.logger[verdict.log.level](verdict.log.fields, verdict.log.message);
+    if (verdict.evict === 'fenced') this.metrics.fencedWrites.inc();
+    if (verdict.evict) this.evict(actor, verdict.evict);
+    if (verdict.outcome) this.metrics.commands.inc({ kind: request.kind, outcome: verdict.outcome });
+    return verdict.response;
   }
 
   /** `fresh`: the id was minted for this command, nothing can be stored under it (see ActorRequest.fresh). */
@@ -303,16 +245,9 @@ export class ActorHost {
 
   /** A retry (attempt > 1) may have been applied by a previous owner: look it up before applying. */
   private async rememberedReply(actor: Resident, request: ActorRequest): Promise<{ reply: unknown } | undefined> {
-    const hit = actor.recent?.find(([id]) => id === request.commandId);
-    if (hit) return { reply: hit[1] };
-    if (request.attempt <= 1) return undefined;
+    const recent = recentReply(actor, request.commandId);
+    if (recent || request.attempt <= 1) return recent;
     return storedReply(this.db, request.commandId);
-  }
-
-  private remember(actor: Resident, commandId: string, reply: unknown): void {
-    actor.recent ??= [];
-    actor.recent.push([commandId, reply]);
-    if (actor.recent.length > RECENT_COMMANDS) actor.recent.shift();
   }
 
   private context(actor: Resident, lease: Lease): ActorContext<unknown> {
@@ -360,18 +295,18 @@ export class ActorHost {
     this.metrics.shardsOwned.dec();
   }
 
-  private evict(actor: Resident): void {
+  private evict(actor: Resident, why: Departure): void {
     const key = `${actor.kind.kind}:${actor.id}`;
     if (this.residents.get(key) === actor) this.residents.delete(key);
-    if (!actor.evicted) {
-      actor.evicted = true;
-      this.metrics.passivations.inc({ kind: actor.kind.kind });
-    }
+    if (actor.evicted) return;
+    actor.evicted = true;
+    if (why === 'idle' || why === 'capacity') this.metrics.passivations.inc({ kind: actor.kind.kind });
+    else this.metrics.evictions.inc({ kind: actor.kind.kind, reason: why });
   }
 
   private evictOldestIdle(): void {
     for (const actor of this.residents.values()) {
-      if (actor.mailbox.depth === 0) return this.evict(actor);
+      if (actor.mailbox.depth === 0) return this.evict(actor, 'capacity');
     }
   }
 
@@ -379,7 +314,7 @@ export class ActorHost {
   passivate(now = this.clock()): void {
     for (const actor of [...this.residents.values()]) {
       if (now - actor.lastActive < this.limits.idleMs) break;
-      if (actor.mailbox.depth === 0) this.evict(actor);
+      if (actor.mailbox.depth === 0) this.evict(actor, 'idle');
     }
   }
 }

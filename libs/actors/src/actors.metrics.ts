@@ -61,8 +61,16 @@ export class ActorMetrics {
   });
   readonly passivations = new Counter({
     name: 'actors_passivations_total',
-    help: 'Actors evicted from memory',
+    help: 'Idle actors taken out of memory (ACTOR_IDLE_SECONDS), or the least recently used at ACTOR_MAX_RESIDENT',
     labelNames: ['kind'],
+    registers: [metricsRegistry],
+  });
+  readonly evictions = new Counter({
+    name: 'actors_evictions_total',
+    help:
+      'Actors dropped from memory for another reason than idleness, by reason: shard_moved, or a failed ' +
+      'command whose state in memory may not be the stored one (fenced, conflict, unstorable, database_unavailable, error)',
+    labelNames: ['kind', 'reason'],
     registers: [metricsRegistry],
   });
 
