@@ -1,9 +1,8 @@
 import { AcmeIssuerConfig, acmeIssuers } from './acme-issuers-config';
-import { createPrivateKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { ChallengeZoneConfig, challengeZoneConfig } from './challenge-zone-config';
 import { ConsoleOidcConfig, consoleOidcConfig } from './console-oidc-config';
+import { DomainConnectConfig, domainConnectConfig } from './domain-connect-config';
 import {
   ConfigError,
   Env,
@@ -21,42 +20,13 @@ import {
   url,
   urlList,
 } from './env-parsers';
+import { NamecheapConfig, namecheapConfig, StripeConfig, stripeConfig } from './provider-accounts-config';
 
 /** Which process reads the configuration; some variables are required by some roles only. */
 export type ProcessRole = 'standalone' | 'api' | 'node' | 'edge' | 'tool';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-export interface NamecheapConfig {
-  apiUrl: string;
-  apiUser: string;
-  apiKey: string;
-  username: string;
-  clientIp: string;
-  /** Every API call is abandoned after this long (domains.create can take half a minute). */
-  timeoutMs: number;
-}
-
-/** Domain Connect (domainconnect.org v2 synchronous flow) as a Service Provider. */
-export interface DomainConnectConfig {
-  /** Our providerId in the service template, usually our own domain. */
-  providerId: string;
-  serviceId: string;
-  /** PEM of the RSA key that signs apply URLs; unset: unsigned URLs. */
-  privateKeyPem?: string;
-  /** The host of the public key TXT records under the template's syncPubKeyDomain (the `key` parameter). */
-  keyHost: string;
-  /** PEM file of extra CAs to trust for DNS providers' Domain Connect endpoints (tests). */
-  caFile?: string;
-}
-
-export interface StripeConfig {
-  apiUrl: string;
-  secretKey: string;
-  /** Per attempt; the client retries network failures a couple of times under the same idempotency key. */
-  timeoutMs: number;
-}
 
 /** Every setting of the service, typed and validated once at start. */
 export interface AppConfig {
@@ -258,79 +228,7 @@ function nodeId(env: Env): string {
   return value;
 }
 
-function required(env: Env, name: string, because: string): string {
-  const value = raw(env, name);
-  if (value === undefined) throw new ConfigError(name, `is required when ${because}`);
-  return value;
-}
-
-function namecheapConfig(env: Env): NamecheapConfig {
-  const because = 'REGISTRAR=namecheap';
-  return {
-    apiUrl: url(env, 'NAMECHEAP_API_URL', ['https:', 'http:']) ?? 'https://api.namecheap.com/xml.response',
-    apiUser: required(env, 'NAMECHEAP_API_USER', because),
-    apiKey: required(env, 'NAMECHEAP_API_KEY', because),
-    username: raw(env, 'NAMECHEAP_USERNAME') ?? required(env, 'NAMECHEAP_API_USER', because),
-    clientIp: required(env, 'NAMECHEAP_CLIENT_IP', because),
-    timeoutMs: integer(env, 'NAMECHEAP_TIMEOUT_MS', 60_000, 100, 300_000),
-  };
-}
-
-function stripeConfig(env: Env): StripeConfig {
-  return {
-    apiUrl: url(env, 'STRIPE_API_URL', ['https:', 'http:']) ?? 'https://api.stripe.com',
-    secretKey: required(env, 'STRIPE_SECRET_KEY', 'PAYMENTS=stripe'),
-    timeoutMs: integer(env, 'STRIPE_TIMEOUT_MS', 30_000, 100, 300_000),
-  };
-}
-
 /** An HTTP(S) API base URL without its trailing slash. */
 function apiBase(env: Env, name: string, fallback: string): string {
   return (url(env, name, ['https:', 'http:']) ?? fallback).replace(/\/+$/, '');
-}
-
-const DC_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-function domainConnectConfig(env: Env): DomainConnectConfig {
-  const id = (name: string, fallback: string) => {
-    const value = raw(env, name) ?? fallback;
-    if (!DC_ID.test(value)) throw new ConfigError(name, 'may hold only letters, digits, dot, dash and underscore');
-    return value;
-  };
-  const keyHost = raw(env, 'DOMAIN_CONNECT_KEY_HOST') ?? '_dcpubkeyv1';
-  if (!/^[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})*$/.test(keyHost)) {
-    throw new ConfigError(
-      'DOMAIN_CONNECT_KEY_HOST',
-      'must be a DNS host name (labels of letters, digits, dash, underscore)',
-    );
-  }
-  return {
-    providerId: id('DOMAIN_CONNECT_PROVIDER_ID', 'custom-domains.example'),
-    serviceId: id('DOMAIN_CONNECT_SERVICE_ID', 'custom-domain'),
-    privateKeyPem: domainConnectKey(env),
-    keyHost,
-    caFile: raw(env, 'DOMAIN_CONNECT_CA_FILE'),
-  };
-}
-
-/** DOMAIN_CONNECT_PRIVATE_KEY: the PEM itself (`\n` escapes allowed) or the path of a PEM file; RSA only. */
-function domainConnectKey(env: Env): string | undefined {
-  const value = raw(env, 'DOMAIN_CONNECT_PRIVATE_KEY');
-  if (value === undefined) return undefined;
-  let pem: string;
-  try {
-    pem = value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : readFileSync(value, 'utf8');
-  } catch (error) {
-    throw new ConfigError('DOMAIN_CONNECT_PRIVATE_KEY', `cannot read the key file: ${(error as Error).message}`);
-  }
-  try {
-    const key = createPrivateKey(pem);
-    if (key.asymmetricKeyType !== 'rsa') throw new Error(`a ${key.asymmetricKeyType} key`);
-  } catch (error) {
-    throw new ConfigError(
-      'DOMAIN_CONNECT_PRIVATE_KEY',
-      `must be an RSA private key in PEM (${(error as Error).message})`,
-    );
-  }
-  return pem;
 }
