@@ -39,7 +39,7 @@ export const SLOS = [
     alert: 'EdgeAvailabilityBudgetBurn',
     objective: 0.999,
     what: "edge answers that are not the service's own fault (unavailable: no routing answer for a visitor)",
-    errors: (w) => `sum by (namespace) (rate(edge_requests_total{outcome="unavailable"}[${w}]))`,
+    errors: (w) => `sum by (namespace) (rate(edge_requests_total{outcome="edge_error"}[${w}]))`,
     total: (w) => `sum by (namespace) (rate(edge_requests_total[${w}]))`,
   },
   {

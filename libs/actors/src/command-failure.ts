@@ -8,7 +8,7 @@ export type EvictionReason = 'fenced' | 'conflict' | 'unstorable' | 'database_un
 export interface FailureVerdict {
   response: ActorResponse;
   /** `actors_commands_total`'s outcome; none for the retries the client makes itself (fenced, conflict). */
-  outcome?: 'rejected' | 'unavailable' | 'error';
+  outcome?: 'rejected' | 'database_unavailable' | 'error';
   evict?: EvictionReason;
   log?: { level: 'warn' | 'error'; message: string; fields: Record<string, unknown> };
 }
@@ -45,7 +45,7 @@ export function failureVerdict(request: ActorRequest, error: unknown): FailureVe
     // Whether the write committed is unknown: the retry re-activates and finds its command record.
     return {
       response: { retry: 'database_unavailable' },
-      outcome: 'unavailable',
+      outcome: 'database_unavailable',
       evict: 'database_unavailable',
       log: { level: 'warn', message: 'Database unavailable; the client retries', fields: { err: error, kind, id } },
     };

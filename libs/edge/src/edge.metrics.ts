@@ -10,7 +10,7 @@ export class EdgeMetrics {
     help:
       'Edge requests by outcome (proxied, redirected, https_redirect, www_redirect, websocket, acme_challenge, ' +
       'acme_challenge_missing, unknown_host, not_active, bad_request, misdirected, too_large, origin_unreachable, ' +
-      'origin_blocked, origin_timeout, unavailable)',
+      'origin_blocked, origin_timeout, edge_error: the edge failed on its side and answered 503)',
     labelNames: ['outcome'],
     registers: [metricsRegistry],
   });

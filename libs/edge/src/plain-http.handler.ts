@@ -54,7 +54,7 @@ export class PlainHttpHandler {
       },
       (error: unknown) => {
         this.logger.error({ err: error }, 'ACME challenge lookup failed');
-        this.metrics.requests.inc({ outcome: 'unavailable' });
+        this.metrics.requests.inc({ outcome: 'edge_error' });
         sendPage(res, 'unavailable');
       },
     );

@@ -33,7 +33,7 @@ export class TrafficHandler {
       },
       (error: unknown) => {
         this.logger.error({ err: error, host: req.headers.host }, 'Route lookup failed');
-        this.metrics.requests.inc({ outcome: 'unavailable' });
+        this.metrics.requests.inc({ outcome: 'edge_error' });
         if (!res.headersSent) sendPage(res, 'unavailable');
       },
     );

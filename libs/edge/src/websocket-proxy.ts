@@ -58,7 +58,7 @@ export class WebSocketProxy {
       },
       (error: unknown) => {
         this.logger.error({ err: error, host: req.headers.host }, 'Route lookup failed');
-        this.metrics.requests.inc({ outcome: 'unavailable' });
+        this.metrics.requests.inc({ outcome: 'edge_error' });
         writeRawPage(socket, 'unavailable');
       },
     );
