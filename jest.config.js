@@ -34,7 +34,7 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      // Names a file that leaves a socket, timer or process running (issue 32: workers that would not exit).
+      // Names a file that leaves a socket, timer or process running (what keeps a Jest worker from exiting).
       testEnvironment: '<rootDir>/test/support/handle-report-environment.mjs',
       // Fails a test whose HTTP exchanges the OpenAPI document does not describe (test/support/openapi-exchanges.ts).
       setupFilesAfterEnv: ['<rootDir>/test/support/openapi-jest-setup.ts'],

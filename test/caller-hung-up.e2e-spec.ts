@@ -67,7 +67,7 @@ describe('a command whose HTTP client hung up (api + a node that dies with it)',
     // The node dies with the command; a new one takes its shards over.
     n1.child.kill('SIGKILL');
     // Started once more if it exits at start, as Kubernetes would: 2 of ~10 runs saw this node give up at start
-    // ("Knex: Timeout acquiring a connection", 10 s) right after n1's kill, not explained yet (issue 32's note).
+    // ("Knex: Timeout acquiring a connection", 10 s) right after n1's kill, not explained yet.
     const startN2 = async () => {
       const proc = startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: 'n2' });
       await waitForUrl(proc, 120_000);

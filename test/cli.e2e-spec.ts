@@ -38,7 +38,7 @@ describe('the admin CLI', () => {
     expect(workspaces[0]).toMatchObject({ id: workspace.id, name: 'Acme' });
   });
 
-  it("sets and resets a console user's password, and names a new key (issue 34)", async () => {
+  it("sets and resets a console user's password, and names a new key", async () => {
     const env = { DATA_DIR: dataDir };
     const email = 'cli-password@example.com';
     expect(
@@ -85,7 +85,7 @@ describe('the admin CLI', () => {
     expect(listed.code).toBe(0);
   });
 
-  it('names the URL it tried when nothing answers there (issue 20: it said only "fetch failed")', async () => {
+  it('names the URL it tried when nothing answers there (it said only "fetch failed")', async () => {
     const port = await freePort();
     const failed = await cli({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, PORT: String(port), DATA_DIR: '/nonexistent' }, [
       'list-workspaces',

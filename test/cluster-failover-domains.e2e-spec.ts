@@ -1,5 +1,5 @@
 /**
- * @run-alone: its assertions include times (goals of issue 32), so it starts after every other file
+ * @run-alone: its assertions include times (the failover and outage goals), so it starts after every other file
  * and waits for them to finish (test/support/run-alone.ts); times are judged only when the CPU
  * accounting says the machine was not busy with other work (judgeTimes).
  */
@@ -35,7 +35,7 @@ const DOMAINS = Array.from({ length: 120 }, (_, i) => `f${i}.failover-domains.co
 const WRITE_EVERY_MS = 4_000;
 const CLIENT_TIMEOUT_MS = 10_000;
 /**
- * Issue 32: every domain writable again within 5 s of the SIGKILL, no request failed, p99 of requests
+ * The failover goal: every domain writable again within 5 s of the SIGKILL, no request failed, p99 of requests
  * meanwhile under 5 s: 1.96 s (p99 1.9 s) here, 1.24 s in the `actors.failover` bench. Asserted when
  * the test had the machine: it runs alone (`@run-alone`), and the CPU accounting of the failover window
  * says whether other work took more than a third of the machine anyway (someone else's busy machine).
@@ -57,7 +57,7 @@ interface Write {
 const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.99) - 1] ?? 0;
 
 /**
- * The issue's measurement with real processes: one api and three nodes on PostgreSQL and NATS, 120
+ * The failover measured with real processes: one api and three nodes on PostgreSQL and NATS, 120
  * domains each patched every 4 s by a client with a 10 s timeout, and one node SIGKILLed. At the kill
  * every domain is written once more, and the slowest of those says when every domain took writes again.
  */

@@ -1,5 +1,5 @@
 /**
- * @run-alone: its assertions include times (goals of issue 32), so it starts after every other file
+ * @run-alone: its assertions include times (the failover and outage goals), so it starts after every other file
  * and waits for them to finish (test/support/run-alone.ts); times are judged only when the CPU
  * accounting says the machine was not busy with other work (judgeTimes).
  */
@@ -29,7 +29,7 @@ import {
 } from '@test/support';
 import { Client } from 'pg';
 
-/** Issue 32: the purchase is answered and completed within this of the kill; a client waits 10 s at most. */
+/** The failover goal: the purchase is answered and completed within this of the kill; a client waits 10 s at most. */
 const GOAL_MS = 5_000;
 const CLIENT_TIMEOUT_MS = 10_000;
 /** Purchases tried until one lands on the node armed to die (each does with a chance of 1 in 3). */

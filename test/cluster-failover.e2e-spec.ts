@@ -1,5 +1,5 @@
 /**
- * @run-alone: its assertions include times (goals of issue 32), so it starts after every other file
+ * @run-alone: its assertions include times (the failover and outage goals), so it starts after every other file
  * and waits for them to finish (test/support/run-alone.ts); times are judged only when the CPU
  * accounting says the machine was not busy with other work (judgeTimes).
  */
@@ -20,7 +20,7 @@ import {
 } from '@test/support';
 
 const ACTORS = Array.from({ length: 1000 }, (_, i) => `counter-${i}`);
-/** Issue 32: a killed node's actors answer again within 5 s, and no command waits that long. */
+/** The failover goal: a killed node's actors answer again within 5 s, and no command waits that long. */
 const FAILOVER_GOAL_MS = 5_000;
 
 describe('actor cluster under failure (three node processes)', () => {

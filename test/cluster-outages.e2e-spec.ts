@@ -1,5 +1,5 @@
 /**
- * @run-alone: its assertions include times (goals of issue 32), so it starts after every other file
+ * @run-alone: its assertions include times (the failover and outage goals), so it starts after every other file
  * and waits for them to finish (test/support/run-alone.ts); times are judged only when the CPU
  * accounting says the machine was not busy with other work (judgeTimes).
  */

@@ -25,7 +25,7 @@ interface ClusterAnswer {
 }
 
 /**
- * Issue 34 (cluster page): every process is listed (api and edge too, not only nodes), and a node
+ * The cluster page: every process is listed (api and edge too, not only nodes), and a node
  * that left stays visible for an hour with when and why: one shut down (SIGTERM), one killed.
  */
 describe('the cluster as support sees it: every process, and the nodes that left', () => {

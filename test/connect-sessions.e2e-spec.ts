@@ -190,7 +190,7 @@ describe('connect sessions', () => {
     await request(t.server).get('/v1/domains').set('authorization', `Bearer ${token}`).expect(403);
   });
 
-  it("the end customer sees the widget's fields of the domain, nothing private to the SaaS (issue 33)", async () => {
+  it("the end customer sees the widget's fields of the domain, nothing private to the SaaS", async () => {
     const project = await request(t.server)
       .post('/v1/projects')
       .set('authorization', `Bearer ${key}`)

@@ -28,7 +28,7 @@ const cents = (text: string | null) => Math.round(Number(/([\d.]+) USD/.exec(tex
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 /**
- * Buying and paying in the console (issue 34): renewals priced and confirmed before the charge, the
+ * Buying and paying in the console: renewals priced and confirmed before the charge, the
  * nameservers the API and the console name, the workspace's card, in headless Chromium at desktop
  * and phone width. Payments go through the Stripe adapter to a fake speaking Stripe's wire format.
  */

@@ -21,7 +21,7 @@ const VIEWPORTS = [
 ] as const;
 const ORIGIN = 'http://93.184.216.34';
 
-/** Forms, passwords, keys and create-once pages (issue 34), in headless Chromium at desktop and phone width. */
+/** Forms, passwords, keys and create-once pages, in headless Chromium at desktop and phone width. */
 describe('console forms are not dead ends', () => {
   let t: TestApp;
   let dns: DnsServer;

@@ -12,7 +12,7 @@ import request from 'supertest';
 
 /**
  * Where a console sign-in sends the browser (`next`): a console path parsed and normalized, never a
- * header injection (CR/LF used to be a 500: Node refuses the header) nor another site (issue 33 item 6).
+ * header injection (CR/LF used to be a 500: Node refuses the header) nor another site.
  */
 const OPERATOR = { email: 'next-ops@example.com', password: 'operator-password-1' };
 

@@ -370,7 +370,7 @@ describe('console single sign-on (OpenID Connect) against a real issuer, in head
         `select action from console_audit where target = 'new.member@example.com' order by created_at`,
       )
     ).map((r) => r.action);
-    // Password sign-ins are in the log too (issue 34): the member signed in before and after being disabled.
+    // Password sign-ins are in the log too: the member signed in before and after being disabled.
     expect(actions).toEqual([
       'user.created',
       'user.signed_in',

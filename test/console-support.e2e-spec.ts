@@ -34,7 +34,7 @@ const VIEWPORTS = [
   ['phone', { width: 390, height: 844 }],
 ] as const;
 
-/** What support looks for (issue 34), in headless Chromium at desktop and phone width. */
+/** What support looks for, in headless Chromium at desktop and phone width. */
 describe('the console answers support questions', () => {
   let t: TestApp;
   let dns: DnsServer;

@@ -91,7 +91,7 @@ describe('the web console in headless Chromium', () => {
     expect(key).toMatch(/^sk_/);
     await consoleShot(page, 'keys-created');
     await request(t.server).get('/v1/domains').set('authorization', `Bearer ${key}`).expect(200);
-    // Revoking asks first (issue 34), saying when the key was last used.
+    // Revoking asks first, saying when the key was last used.
     await page.getByRole('link', { name: 'Revoke…' }).click();
     await expect(page.locator('main').textContent()).resolves.toContain("It is this workspace's only active key.");
     await consoleShot(page, 'key-revoke-confirm');
@@ -113,7 +113,7 @@ describe('the web console in headless Chromium', () => {
     await expect(page.getByText('No domains yet').count()).resolves.toBe(1);
     await consoleShot(page, 'domains-empty');
 
-    // Bad input comes back as the form, with what was typed and the problem under its field (issue 34).
+    // Bad input comes back as the form, with what was typed and the problem under its field.
     await page.getByLabel('Hostname', { exact: true }).fill('not a hostname');
     await page.getByLabel(/Origin URL/).fill('https://origin.saas-test.net');
     await page.getByRole('button', { name: 'Connect domain' }).click();

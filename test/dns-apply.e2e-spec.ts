@@ -278,7 +278,7 @@ describe('POST /v1/domains/{id}/dns/apply', () => {
     const res = await apply(id, { provider: 'cloudflare', token: CF_TOKEN }, token).expect(200);
     expect(res.body.applied.written).toHaveLength(1);
     await apply(other, { provider: 'cloudflare', token: CF_TOKEN }, token).expect(403);
-    // The audit log (issue 34) says the end customer's connect link applied it, at which provider, and no token.
+    // The audit log says the end customer's connect link applied it, at which provider, and no token.
     const audited = await eventually(
       () =>
         t.db.query<{ actor: string; detail: Record<string, unknown> }>(

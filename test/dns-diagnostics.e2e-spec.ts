@@ -14,7 +14,7 @@ import {
 import request from 'supertest';
 
 /**
- * Issue 17 part 3: the DNS mistakes named precisely, at create (a warning) and by the monitor
+ * The DNS mistakes named precisely, at create (a warning) and by the monitor
  * (monitorStatus + monitorMessage). Two loopback DNS servers: `resolver` is what DNS_RESOLVERS asks
  * (it plays the caching recursive resolver), `authoritative` plays the customers' nameservers and
  * the TLD's (DNS_AUTHORITATIVE_PORT points there; their NS names resolve to 127.0.0.1).

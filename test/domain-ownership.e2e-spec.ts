@@ -18,7 +18,7 @@ import {
 } from '@test/support';
 import request from 'supertest';
 
-/** Issue 17 part 2: a workspace that proves control of a hostname (TXT) takes it over from another. */
+/** A workspace that proves control of a hostname (TXT) takes it over from another. */
 describe('claiming a hostname another workspace holds', () => {
   let dns: DnsServer;
   let receiver: WebhookReceiver;

@@ -200,7 +200,7 @@ describe('/v1/domains', () => {
       'https://internal.saas-test.net',
       'originUrl is not allowed: internal.saas-test.net resolves to a blocked address: 10.1.2.3 is a private network address (RFC 1918)',
     ],
-  ])('names a blocked origin %s once in the message (issue 20)', async (originUrl, message) => {
+  ])('names a blocked origin %s once in the message', async (originUrl, message) => {
     const res = await create({ hostname: 'ssrf.customer-a.com', originUrl }).expect(400);
     expect(res.body.message).toBe(message);
   });
@@ -251,7 +251,7 @@ describe('/v1/domains', () => {
     expect(after.body.domain).toMatchObject({ originUrl: ORIGIN_URL, mode: 'redirect' });
   });
 
-  it('refuses null in typed fields with 400 (issue 20: originUrl null was a 500, the others stored null)', async () => {
+  it('refuses null in typed fields with 400 (originUrl null was a 500, the others stored null)', async () => {
     const { body } = await create({ hostname: 'nulls.customer-a.com', originUrl: ORIGIN_URL }).expect(201);
     const id = body.domain.id as string;
     for (const field of ['originUrl', 'keepHost', 'mode', 'redirectStatus', 'redirectWww', 'metadata']) {

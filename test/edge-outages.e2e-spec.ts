@@ -35,7 +35,7 @@ import {
 } from '@test/support';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
-/** Each outage lasts this long under traffic (the figure is 5 minutes: EDGE_OUTAGE_SECONDS=300). */
+/** Each outage lasts this long under traffic (5 minutes for the full measure: EDGE_OUTAGE_SECONDS=300). */
 const OUTAGE_MS = Number(process.env.EDGE_OUTAGE_SECONDS ?? 15) * 1_000;
 const PROXIED = 24;
 const REDIRECTED = 8;

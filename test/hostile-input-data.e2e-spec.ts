@@ -17,7 +17,7 @@ import { scanRoutes } from '../libs/openapi/src/route-scanner';
 import { bodyFields, bodyWith } from './support/body-fields';
 
 /**
- * Values PostgreSQL can never store (issue 33): NUL, lone surrogates, invisible characters in
+ * Values PostgreSQL can never store: NUL, lone surrogates, invisible characters in
  * addresses, JSON nested thousands of levels deep and cursors at instants PostgreSQL cannot
  * represent are refused at the door with 400 naming the field, on every route that takes them;
  * never a 500 or a 503 "retry shortly". Behind the door, a data error PostgreSQL raises is a 400 too.
@@ -88,7 +88,7 @@ describe('values the database can never store', () => {
       const res = await send(route, undefined, pathOf(route, 'dom_\u0000'));
       expectNamed(res, route.pathParams, /NUL character \(U\+0000\)/, `${route.method} ${route.path}`);
     }
-    // The route of the issue, with the domain read's fast path in front of it.
+    // GET /v1/domains/{id} on its own, with the domain read's fast path in front of it.
     const read = await request(t.server).get('/v1/domains/dom_%00').set('authorization', `Bearer ${key}`);
     expectNamed(read, 'id', /NUL/, 'GET /v1/domains/dom_%00');
   });

@@ -35,7 +35,7 @@ import request from 'supertest';
 import { pinoOptions } from '../libs/http/src/http-core.module';
 import { ormOptions } from '../libs/persistence/src/orm-options';
 
-/** Secrets never reach the logs (issue 33): database errors, and a whole run at LOG_LEVEL=debug. */
+/** Secrets never reach the logs: database errors, and a whole run at LOG_LEVEL=debug. */
 
 const unique = (label: string) => `${label}-${randomBytes(9).toString('base64url')}`;
 

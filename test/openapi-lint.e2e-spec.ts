@@ -51,7 +51,7 @@ describe('OpenAPI document under Redocly lint (recommended rules, redocly.yaml)'
     expect(problems).toEqual([]);
   });
 
-  it('describes what the server accepts and answers (the findings of issue 18)', async () => {
+  it('describes what the server accepts and answers', async () => {
     const doc = await document();
     const schemas = doc.components.schemas;
     const body = (path: string, method: string) => doc.paths[path][method].requestBody;

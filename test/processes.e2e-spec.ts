@@ -47,7 +47,7 @@ describe('standalone on the embedded PostgreSQL', () => {
       const env = { PORT: '0', DATA_DIR: dataDir, ...(await freeEdgePorts()) };
       const first = startProcess('dist/apps/standalone/src/main.js', env);
       const url = await waitForUrl(first, STANDALONE_START_MS);
-      // Piped output is a log stream: the banner names the file, never the token (issue 33).
+      // Piped output is a log stream: the banner names the file, never the token.
       expect(await first.waitFor(/Admin token: (in \S+)/)).toBe(`in ${dataDir}/admin-token`);
       const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
       expect(first.output()).not.toContain(token);

@@ -211,22 +211,19 @@ describe('/v1/domain-purchases: API', () => {
       ['MX with the priority in the value', { type: 'MX', value: '10 mx.example', priority: 10 }, 'exchange hostname'],
       ['SRV without a port', { type: 'SRV', value: '10 5 sip.example.com' }, 'priority weight port target'],
       ['URL301 not a URL', { type: 'URL301', value: 'example.org/landing' }, 'http(s) URL'],
-    ])(
-      'refuses a value that does not fit its type (%s) naming the record index (issue 20)',
-      async (_n, bad, problem) => {
-        const before = (await dns()).body.records;
-        const res = await putDns([
-          { type: 'TXT', name: '@', value: 'ok' },
-          { name: 'x', ...bad },
-        ]);
-        expect([res.status, res.body.error]).toEqual([400, 'bad_request']);
-        expect(res.body.details.fields).toEqual([
-          { field: 'records.1.value', problems: [expect.stringContaining(problem)] },
-        ]);
-        expect(res.body.message).toMatch(/^Invalid request: records\.1\.value must be/);
-        expect((await dns()).body.records).toEqual(before);
-      },
-    );
+    ])('refuses a value that does not fit its type (%s) naming the record index', async (_n, bad, problem) => {
+      const before = (await dns()).body.records;
+      const res = await putDns([
+        { type: 'TXT', name: '@', value: 'ok' },
+        { name: 'x', ...bad },
+      ]);
+      expect([res.status, res.body.error]).toEqual([400, 'bad_request']);
+      expect(res.body.details.fields).toEqual([
+        { field: 'records.1.value', problems: [expect.stringContaining(problem)] },
+      ]);
+      expect(res.body.message).toMatch(/^Invalid request: records\.1\.value must be/);
+      expect((await dns()).body.records).toEqual(before);
+    });
 
     it('accepts a value of every type in its own form', async () => {
       const records = [
@@ -288,7 +285,7 @@ describe('/v1/domain-purchases: API', () => {
       await putNs(Array.from({ length: 13 }, (_, i) => `ns${i}.example.net`)).expect(200);
 
       const reverted = await putNs([]).expect(200);
-      // The answer names the registrar's nameservers it restored, not the empty list sent (issue 20).
+      // The answer names the registrar's nameservers it restored, not the empty list sent.
       expect(reverted.body).toEqual({ hostname: p.hostname, nameservers: SANDBOX_DEFAULT_NAMESERVERS });
       const restored = await request(t.server).get(`/v1/domain-purchases/${p.id}/details`).set(auth());
       expect(restored.body.live.usingRegistrarDns).toBe(true);
@@ -310,7 +307,7 @@ describe('/v1/domain-purchases: API', () => {
     it('charges and pushes expiresAt out by the years; a retry with the Idempotency-Key does not charge again', async () => {
       const p = await bought();
       const first = await renew(p.id, { years: 2 }, `renew-${p.id}`).expect(200);
-      // The renewal's own charge is in the answer; the purchase keeps the registration's (issue 20).
+      // The renewal's own charge is in the answer; the purchase keeps the registration's.
       expect(first.body.renewal).toMatchObject({
         n: 1,
         years: 2,

@@ -14,7 +14,7 @@ import request from 'supertest';
 
 /**
  * A purchase whose step the database refuses for good (a data error, not an outage) ends through
- * its compensation, never a retry loop (issue 33 item 2): charged once and refunded, `refunded` with
+ * its compensation, never a retry loop: charged once and refunded, `refunded` with
  * the reason, one outcome event, and no further charge however long the sweeper runs. The values the
  * door lets through but this database refuses come from triggers the test installs in its own
  * database (a NUL never gets this far: the door refuses it, checked first).

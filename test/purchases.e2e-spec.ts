@@ -215,7 +215,7 @@ describe('/v1/domain-purchases: the saga', () => {
       .get(`/v1/domains/${p.connectedDomainId}`)
       .set('authorization', `Bearer ${key}`)
       .expect(200);
-    // www works too: the Domain redirects its www twin to the apex (issue 20: www answered "Site not found").
+    // www works too: the Domain redirects its www twin to the apex (www used to answer "Site not found").
     expect(domain.body.domain).toMatchObject({
       hostname,
       apex: true,

@@ -47,7 +47,7 @@ function exportedEnv(block: string): Record<string, string> {
 }
 
 /**
- * The README's recipes as a user copies them (issue 20: the cluster recipe's api exited 78
+ * The README's recipes as a user copies them (the cluster recipe's api once exited 78
  * "ENCRYPTION_KEY is required"): every process the recipe starts accepts the environment it exports.
  */
 describe('README recipes', () => {
@@ -105,7 +105,7 @@ function innerFields(shown: string): string[] {
 }
 
 /**
- * The Quickstart as written (issue 20 items 8 and 12): its CLI lines and its numbered curl steps run,
+ * The Quickstart as written: its CLI lines and its numbered curl steps run,
  * in order, by a real shell against the built standalone on a free port (PORT and DATA_DIR
  * substituted, `dom_...`/`whe_...` replaced by the ids the earlier steps printed); each answer has
  * the top-level shape the README shows, and step 5's check the verdict it shows.

@@ -92,7 +92,7 @@ function split(output: string): { logs: string[]; tail: string[] } {
   };
 }
 
-describe('npm start: the banner comes last; logs pretty on a terminal, JSON otherwise (issue 20 item 10); the admin token only on a terminal (issue 33)', () => {
+describe('npm start: the banner comes last; logs pretty on a terminal, JSON otherwise; the admin token only on a terminal', () => {
   let db: TestDatabase;
   let dataDir: string;
   let run: Run | undefined;
@@ -131,7 +131,7 @@ describe('npm start: the banner comes last; logs pretty on a terminal, JSON othe
     expect(tail.every((l) => /^ {2}\S| {15}/.test(l))).toBe(true);
   });
 
-  it('on a terminal, a request line shows its status (it was null on every line, issue 33)', async () => {
+  it('on a terminal, a request line shows its status (it was null on every line)', async () => {
     const settings = await env();
     run = start(settings, true);
     await waitForBanner(run);

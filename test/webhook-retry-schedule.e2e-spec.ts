@@ -16,7 +16,7 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
-/** The schedule as the issue states it, written out independently of the code. */
+/** The schedule as README states it, written out independently of the code. */
 const EXPECTED_OFFSETS = [
   0,
   30_000,

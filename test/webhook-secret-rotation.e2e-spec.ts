@@ -19,7 +19,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /**
- * Secret rotation without a gap (issue 17 part 4): a real receiver on loopback that knows one
+ * Secret rotation without a gap: a real receiver on loopback that knows one
  * secret at a time and answers 401 to anything it cannot verify. The webhook clock is injected, so
  * the 24 h overlap ends without waiting.
  */

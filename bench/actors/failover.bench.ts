@@ -15,11 +15,11 @@ const SURVIVORS = NODES.filter((n) => n !== VICTIM);
 /** Counters living on the victim, asked again after the kill. */
 const SAMPLE = 20;
 const GIVE_UP_MS = 40_000;
-/** The issue's load: this many counters, each written every 4 s by a client that waits 10 s at most. */
+/** The load: this many counters, each written every 4 s by a client that waits 10 s at most. */
 const LOAD_COUNTERS = 120;
 const WRITE_EVERY_MS = 4_000;
 const CLIENT_DEADLINE_MS = 10_000;
-/** Issue 32: every actor writable again within 5 s of the kill, p99 of writes meanwhile under 5 s. */
+/** The failover goal: every actor writable again within 5 s of the kill, p99 of writes meanwhile under 5 s. */
 const GOAL_S = 5;
 
 interface Write {
@@ -30,7 +30,7 @@ interface Write {
   ok: boolean;
 }
 
-/** One write of `add 1` as the issue's client sends it: one command id, given up after 10 s. */
+/** One write of `add 1`: one command id, given up after 10 s. */
 async function writeOnce(actors: ActorClient, id: string, into: Write[]): Promise<Write> {
   const commandId = randomUUID();
   const sentAt = performance.now();
@@ -167,7 +167,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     return {
       method:
         `Three counter node processes on one database and NATS; once all 4096 shards are leased where placement puts them, ${SAMPLE} ` +
-        `counters placed on ${VICTIM} are written once, and ${LOAD_COUNTERS} other counters are written as issue 32 measured ` +
+        `counters placed on ${VICTIM} are written once, and ${LOAD_COUNTERS} other counters are written as the domain failover test writes ` +
         `domains: each every ${WRITE_EVERY_MS / 1000} s, one write at a time, by a client that gives up after ` +
         `${CLIENT_DEADLINE_MS / 1000} s (ActorClient deadline; attempts of 5 s, probed each second). After two intervals ` +
         `${VICTIM} is killed with SIGKILL and, at the same moment, every one of the ${LOAD_COUNTERS} counters is written ` +
@@ -177,8 +177,8 @@ async function run(env: BenchEnv): Promise<Measured> {
         `sent at the kill is acknowledged; the p99 of the writes in flight during the first ${GOAL_S} s; writes that ` +
         `failed; and afterwards, acknowledged writes missing from actor_commands and counters whose value is not ` +
         `their number of commands (applied twice). Baseline: the lease TTL ` +
-        `(DEFAULT_LEASE_TIMINGS.ttlMs in libs/actors/src/shard-manager.ts), the floor for a crashed owner before ` +
-        `issue 32, when the survivors waited for its leases to run out.`,
+        `(DEFAULT_LEASE_TIMINGS.ttlMs in libs/actors/src/shard-manager.ts), the floor for a crashed owner ` +
+        `while the survivors waited for its leases to run out, before they took a gone node's shards over at once.`,
       figures: [
         figure({
           label: 'Until all shards of a SIGKILLed node are served again',

@@ -39,7 +39,7 @@ import {
   warnings,
 } from './stack';
 
-/** The issue's 10,000 hostnames; fewer where 2 cores cannot issue them within the time limit (see the method). */
+/** 10,000 hostnames; fewer where 2 cores cannot issue them within the time limit (see the method). */
 const DOMAINS = Number(process.env.BENCH_CERT_DOMAINS ?? 10_000);
 const NODES = ['n1', 'n2', 'n3'];
 const ACME_CONCURRENCY = Number(process.env.BENCH_CERT_ACME_CONCURRENCY ?? 16);

@@ -1,3 +1,3 @@
 import { Area } from '../lib/types';
 
-export const CHALLENGE_DNS_AREA: Area = { order: 31, title: 'DNS-01 challenge zone (issue 31)' };
+export const CHALLENGE_DNS_AREA: Area = { order: 31, title: 'DNS-01 challenge zone' };

@@ -27,9 +27,9 @@ import { Child, stopAll } from '../lib/processes';
 import { formatNumber, round, sleep } from '../lib/stats';
 import { Area, BenchEnv, Benchmark, Measured, figure } from '../lib/types';
 
-export const OPERATIONS_AREA: Area = { order: 10, title: 'Operations: the cluster at scale (issue 10)' };
+export const OPERATIONS_AREA: Area = { order: 10, title: 'Operations: the cluster at scale' };
 
-/** The issue's size; BENCH_SCALE_DOMAINS=20000 for a quick run on a small machine. */
+/** The size to hold; BENCH_SCALE_DOMAINS=20000 for a quick run on a small machine. */
 const DOMAINS = Number(process.env.BENCH_SCALE_DOMAINS ?? 1_000_000);
 /** The SPEC's 5 minutes for 1,000,000 domains; smaller runs keep the same probes per second due. */
 const INTERVAL_S = Number(process.env.BENCH_SCALE_INTERVAL ?? Math.max(10, Math.round((DOMAINS * 300) / 1_000_000)));
@@ -51,10 +51,10 @@ const LEAD_MS = 45_000;
 const GRACE_MS = 5_000;
 const OUTCOMES = ['correct', 'incorrect', 'not_resolving', 'origin_blocked', 'lookup_failed', 'error'];
 
-/** Warnings and errors a process logged (JSON lines at LOG_LEVEL=warn), counted by message. */
 /**
- * The warnings and errors the processes logged, each with when (seconds from the interval's first
- * slot: negative is before it, during the arming update) and which node; the first 12, then a count.
+ * The warnings and errors the processes logged (JSON lines at LOG_LEVEL=warn), each with when
+ * (seconds from the interval's first slot: negative is before it, during the arming update) and
+ * which node, in time order; the first 12, then how many more.
  */
 function loggedProblems(children: Child[], names: string[], firstSlotAt: number): string {
   const problems: { at: number; text: string }[] = [];
@@ -380,7 +380,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           label: 'Domains probed within their interval',
           value: round(probedShare * 100, 2),
           unit: '%',
-          // Issue 14's goal at 1,000,000 domains.
+          // The goal at 1,000,000 domains.
           goal: { of: 'value', atLeast: 99.9 },
         }),
         figure({
@@ -388,7 +388,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           value: round(maxRss),
           unit: 'MiB',
           baseline: { label: 'the same node settled, nothing due', value: round(rssIdle[rssPeak.indexOf(maxRss)]) },
-          // Issue 14's goal (the node's memory limit in k8s/base/node.yaml is 1536 MiB).
+          // The goal (the node's memory limit in k8s/base/node.yaml is 1536 MiB).
           goal: { of: 'value', atMost: 1024 },
         }),
         figure({

@@ -1,3 +1,3 @@
 import { Area } from '../lib/types';
 
-export const DOMAINS_AREA: Area = { order: 4, title: 'Connected domains (issue 4)' };
+export const DOMAINS_AREA: Area = { order: 4, title: 'Connected domains' };

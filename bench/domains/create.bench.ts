@@ -87,7 +87,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           value: round(s.perSecond),
           unit: '/s',
           baseline: { label: 'bare NestJS-on-Fastify handler', value: round(b.perSecond) },
-          // Issue 14's goal for one api and one node on the 2-core machine (see the notes for the floor).
+          // The goal for one api and one node on the 2-core machine (see the notes for the floor).
           goal: { of: 'value', atLeast: 2_000 },
         }),
         figure({

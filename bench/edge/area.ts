@@ -1,3 +1,3 @@
 import { Area } from '../lib/types';
 
-export const EDGE_AREA: Area = { order: 9, title: 'Edge data plane (issue 9)' };
+export const EDGE_AREA: Area = { order: 9, title: 'Edge data plane' };

@@ -78,7 +78,7 @@ export interface Benchmark {
   run(env: BenchEnv): Promise<Measured>;
 }
 
-export const ACTORS_AREA: Area = { order: 3, title: 'Actor runtime (issue 3)' };
+export const ACTORS_AREA: Area = { order: 3, title: 'Actor runtime' };
 
 /** A figure with its ratio and whether it met its goal filled in. */
 export function figure(f: Omit<Figure, 'ratio' | 'met'>): Figure {

@@ -1,3 +1,3 @@
 import { Area } from '../lib/types';
 
-export const LIMITS_AREA: Area = { order: 8, title: 'API platform: rate limits (issue 8)' };
+export const LIMITS_AREA: Area = { order: 8, title: 'API platform: rate limits' };

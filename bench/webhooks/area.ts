@@ -1,3 +1,3 @@
 import { Area } from '../lib/types';
 
-export const WEBHOOKS_AREA: Area = { order: 6, title: 'Webhooks (issue 6)' };
+export const WEBHOOKS_AREA: Area = { order: 6, title: 'Webhooks' };

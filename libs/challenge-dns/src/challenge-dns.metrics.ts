@@ -1,11 +1,9 @@
-import { metricsRegistry } from '@app/metrics';
+import { metricsRegistry, processWide } from '@app/metrics';
 import { Counter, Gauge } from 'prom-client';
 import { QUERY_OUTCOMES } from './model/rcodes';
 
 /** The challenge zone's DNS listener in this process; created once per process. */
 export class ChallengeDnsMetrics {
-  private static instance?: ChallengeDnsMetrics;
-
   readonly queries = new Counter({
     name: 'challenge_dns_queries_total',
     help: `Queries to the challenge zone's DNS listener by transport (udp, tcp) and outcome (${QUERY_OUTCOMES.join(', ')})`,
@@ -24,7 +22,6 @@ export class ChallengeDnsMetrics {
     registers: [metricsRegistry],
   });
 
-  static get(): ChallengeDnsMetrics {
-    return (ChallengeDnsMetrics.instance ??= new ChallengeDnsMetrics());
-  }
+  /** The one set of this process. */
+  static readonly get = processWide(() => new ChallengeDnsMetrics());
 }

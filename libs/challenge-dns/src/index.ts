@@ -1,4 +1,4 @@
-/** The challenge zone's authoritative DNS listener (issue 31): TXT values of live DNS-01 challenges, SOA and NS. */
+/** The challenge zone's authoritative DNS listener: TXT values of live DNS-01 challenges, SOA and NS. */
 export { ChallengeDnsModule } from './challenge-dns.module';
 export { ChallengeDnsServer } from './challenge-dns.server';
 export type { ChallengeDnsOptions } from './challenge-dns.options';

@@ -71,7 +71,7 @@ const writtenPurchase = ({ code, details }: Refusal, _: Params, body: Body): Aud
 
 /**
  * The changes made through /v1 and /admin that the audit log records beside the console's own
- * (issue 34: every change, with who made it), declared by route like the console's `@Audited`.
+ * (every change, with who made it), declared by route like the console's `@Audited`.
  * Only a change that succeeded (or a purchase refusal that wrote one) is recorded; a retry answered
  * from the stored response of its Idempotency-Key changes nothing and is not recorded again.
  *

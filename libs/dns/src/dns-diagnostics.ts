@@ -46,7 +46,7 @@ function firstAnswer<T>(attempts: Promise<T | undefined>[]): Promise<T | undefin
 }
 
 /**
- * The questions behind the precise DNS messages (issue 17, part 3) that one resolver answer cannot
+ * The questions behind the precise DNS messages that one resolver answer cannot
  * settle: is a SERVFAIL name delegated at all (so DNSSEC or the nameservers are broken), and do the
  * zone's authoritative servers already answer right while resolvers still serve a cached old answer.
  * Only asked when a probe found something wrong, so correct domains cost nothing more.

@@ -1,10 +1,8 @@
-import { metricsRegistry } from '@app/metrics';
+import { metricsRegistry, processWide } from '@app/metrics';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 /** Traffic of this edge process; created once per process. */
 export class EdgeMetrics {
-  private static instance?: EdgeMetrics;
-
   readonly requests = new Counter({
     name: 'edge_requests_total',
     help:
@@ -45,7 +43,6 @@ export class EdgeMetrics {
     registers: [metricsRegistry],
   });
 
-  static get(): EdgeMetrics {
-    return (EdgeMetrics.instance ??= new EdgeMetrics());
-  }
+  /** The one set of this process. */
+  static readonly get = processWide(() => new EdgeMetrics());
 }

@@ -10,7 +10,7 @@ import { cardPage } from './card.page';
 import { cardText } from './card-text';
 import { WorkspaceCards } from './workspace-cards.service';
 
-/** A workspace adds or changes its card after creation (issue 34), checked with the payment provider. */
+/** A workspace adds or changes its card after creation, checked with the payment provider. */
 @ConsoleController()
 export class ConsoleCardController {
   constructor(private readonly cards: WorkspaceCards) {}

@@ -71,7 +71,7 @@ function availabilityLine(a: Availability): Html {
       </p>`;
 }
 
-/** Buy a domain for the workspace (issue 34): search, then the registrant, then a confirmation. */
+/** Buy a domain for the workspace: search, then the registrant, then a confirmation. */
 export function buyPage(actor: ConsoleActor, w: WorkspaceContext, s: BuyPageState) {
   const base = `/console/w/${w.id}/purchases`;
   const p = s.problems ?? noProblems;

@@ -25,7 +25,7 @@ const FIXABLE = new Set(['bad_request', 'unavailable', 'billing_required', 'conf
 const fixable = (error: unknown): error is DomainError => error instanceof DomainError && FIXABLE.has(error.code);
 
 /**
- * "Buy a domain" (issue 34) through the API's own use cases: GET searches (PurchaseQueries.check, as
+ * "Buy a domain" through the API's own use cases: GET searches (PurchaseQueries.check, as
  * GET /v1/domain-purchases/check), the form posts `step=review` for a confirmation (nothing written,
  * so not audited: PageWithStatus), then `step=buy` with the confirmation's request key (CreatePurchase
  * with it as the Idempotency-Key, and the confirmed price as maxTotalCents), answered by a redirect

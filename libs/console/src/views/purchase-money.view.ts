@@ -16,7 +16,7 @@ export const priceTerms = (q: { totalCents: number; wholesaleCents: number; feeC
     </dd>`;
 
 /**
- * What a purchase cost, as the money moved (issue 34: "Paid" was shown for failed and refunded
+ * What a purchase cost, as the money moved ("Paid" used to be shown for failed and refunded
  * purchases): paid only once the charge went through, refunds said, nothing charged for a failure.
  */
 export function purchaseCharge(p: Pick<PurchaseView, 'status' | 'totalCents' | 'currency'>): string {

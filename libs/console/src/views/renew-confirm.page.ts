@@ -16,7 +16,7 @@ export interface RenewConfirmation {
   problem?: string;
 }
 
-/** Renewing asks first (issue 34): the price, the period and the card, then one button that charges. */
+/** Renewing asks first: the price, the period and the card, then one button that charges. */
 export function renewConfirmPage(actor: ConsoleActor, w: WorkspaceContext, c: RenewConfirmation) {
   const base = `/console/w/${w.id}/purchases/${c.purchaseId}`;
   const q = c.quote;

@@ -9,7 +9,7 @@ import { DomainRepository } from '../store/domain.repository';
 import { domainProtocol } from '../model/domain.protocol';
 
 /**
- * Taking a hostname over from another workspace (issue 17, part 2). A create that meets a hostname
+ * Taking a hostname over from another workspace. A create that meets a hostname
  * held by another workspace answers 409 with `details.ownership`: a TXT record only the requester
  * can know. Once it resolves, the holder's actor fails its domain (`moved_to_another_owner`) and
  * lets the name go, every edge forgets its route, and the create runs again. The unique index on

@@ -1,4 +1,4 @@
-import { metricsRegistry, rateMeter } from '@app/metrics';
+import { metricsRegistry, processWide, rateMeter, sampledGauge } from '@app/metrics';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 const LAG_READ_MS = 2_000;
@@ -18,8 +18,6 @@ export interface MonitorGauges {
 
 /** Probe rates and outcomes of this node's monitor; created once per process. */
 export class MonitorMetrics {
-  private static instance?: MonitorMetrics;
-
   readonly probes = new Counter({
     name: 'monitor_probes_total',
     help: 'Domain probes by outcome (correct, incorrect, not_resolving, origin_blocked, lookup_failed, skipped_stale, moved)',
@@ -54,18 +52,16 @@ export class MonitorMetrics {
   private lagSource?: () => Promise<number>;
 
   private constructor() {
-    const inFlight: Gauge = new Gauge({
-      name: 'monitor_probes_in_flight',
-      help: 'Probes running now (at most MONITOR_CONCURRENCY)',
-      registers: [metricsRegistry],
-      collect: () => inFlight.set(this.source?.().inFlight ?? 0),
-    });
-    const queued: Gauge = new Gauge({
-      name: 'monitor_claimed_waiting',
-      help: 'Claimed domains waiting for a probe slot (0 with probes below the cap: the claims do not keep up)',
-      registers: [metricsRegistry],
-      collect: () => queued.set(this.source?.().queued ?? 0),
-    });
+    sampledGauge(
+      'monitor_probes_in_flight',
+      'Probes running now (at most MONITOR_CONCURRENCY)',
+      () => this.source?.().inFlight ?? 0,
+    );
+    sampledGauge(
+      'monitor_claimed_waiting',
+      'Claimed domains waiting for a probe slot (0 with probes below the cap: the claims do not keep up)',
+      () => this.source?.().queued ?? 0,
+    );
     const lag: Gauge = new Gauge({
       name: 'monitor_lag_seconds',
       help: 'How long the most overdue domain has been due for its probe, 0 when none is (cluster-wide: use max)',
@@ -78,12 +74,11 @@ export class MonitorMetrics {
         else lag.set(seconds);
       },
     });
-    const interval: Gauge = new Gauge({
-      name: 'monitor_interval_seconds',
-      help: 'MONITOR_INTERVAL_SECONDS: each domain is probed once per interval (the lag alert compares with it)',
-      registers: [metricsRegistry],
-      collect: () => interval.set(this.interval ?? 0),
-    });
+    sampledGauge(
+      'monitor_interval_seconds',
+      'MONITOR_INTERVAL_SECONDS: each domain is probed once per interval (the lag alert compares with it)',
+      () => this.interval ?? 0,
+    );
   }
   private interval?: number;
 
@@ -101,7 +96,6 @@ export class MonitorMetrics {
   /** Probes per second over the last minute, as this node reports it to the cluster status. */
   readonly probeRate = rateMeter('monitorProbes');
 
-  static get(): MonitorMetrics {
-    return (MonitorMetrics.instance ??= new MonitorMetrics());
-  }
+  /** The one set of this process. */
+  static readonly get = processWide(() => new MonitorMetrics());
 }

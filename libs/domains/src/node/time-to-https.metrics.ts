@@ -1,10 +1,8 @@
-import { metricsRegistry } from '@app/metrics';
+import { metricsRegistry, processWide } from '@app/metrics';
 import { Histogram } from 'prom-client';
 
 /** Correct DNS to a certificate the edge serves, per domain (the time-to-HTTPS SLO); created once per process. */
 export class TimeToHttpsMetrics {
-  private static instance?: TimeToHttpsMetrics;
-
   readonly seconds = new Histogram({
     name: 'certificates_time_to_https_seconds',
     help: "From a domain's DNS first seen pointing at the edge to its first certificate stored for the edge",
@@ -12,7 +10,6 @@ export class TimeToHttpsMetrics {
     registers: [metricsRegistry],
   });
 
-  static get(): TimeToHttpsMetrics {
-    return (TimeToHttpsMetrics.instance ??= new TimeToHttpsMetrics());
-  }
+  /** The one set of this process. */
+  static readonly get = processWide(() => new TimeToHttpsMetrics());
 }
