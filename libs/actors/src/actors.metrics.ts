@@ -1,4 +1,4 @@
-import { metricsRegistry } from '@app/metrics';
+import { metricsRegistry, processWide, sampledGauge } from '@app/metrics';
 import { Counter, Gauge, Histogram } from 'prom-client';
 
 export interface HostGauges {
@@ -8,7 +8,6 @@ export interface HostGauges {
 
 /** The node's actor metrics; one set per process (prom-client names are global to a registry). */
 export class ActorMetrics {
-  private static instance?: ActorMetrics;
   private host?: HostGauges;
   private members?: () => number;
 
@@ -75,29 +74,21 @@ export class ActorMetrics {
   });
 
   private constructor() {
-    const resident: Gauge = new Gauge({
-      name: 'actors_resident',
-      help: 'Actors in memory on this node',
-      registers: [metricsRegistry],
-      collect: () => resident.set(this.host?.residentCount ?? 0),
-    });
-    const depth: Gauge = new Gauge({
-      name: 'actors_mailbox_depth',
-      help: 'Messages queued or running across resident actors',
-      registers: [metricsRegistry],
-      collect: () => depth.set(this.host?.mailboxDepth() ?? 0),
-    });
-    const members: Gauge = new Gauge({
-      name: 'actors_cluster_members',
-      help: 'Live members of the cluster as this node sees them',
-      registers: [metricsRegistry],
-      collect: () => members.set(this.members?.() ?? 0),
-    });
+    sampledGauge('actors_resident', 'Actors in memory on this node', () => this.host?.residentCount ?? 0);
+    sampledGauge(
+      'actors_mailbox_depth',
+      'Messages queued or running across resident actors',
+      () => this.host?.mailboxDepth() ?? 0,
+    );
+    sampledGauge(
+      'actors_cluster_members',
+      'Live members of the cluster as this node sees them',
+      () => this.members?.() ?? 0,
+    );
   }
 
-  static get(): ActorMetrics {
-    return (ActorMetrics.instance ??= new ActorMetrics());
-  }
+  /** The one set of this process. */
+  static readonly get = processWide(() => new ActorMetrics());
 
   bindHost(host: HostGauges): void {
     this.host = host;

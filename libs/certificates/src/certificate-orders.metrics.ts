@@ -1,5 +1,5 @@
-import { metricsRegistry } from '@app/metrics';
-import { Counter, Gauge } from 'prom-client';
+import { metricsRegistry, processWide, sampledGauge } from '@app/metrics';
+import { Counter } from 'prom-client';
 
 /** What the certificate manager holds right now, read when /metrics is scraped. */
 export interface OrderGauges {
@@ -12,8 +12,6 @@ export interface OrderGauges {
  * by CA read it), the waits for the budget, and the queue. Created once per process.
  */
 export class CertificateOrderMetrics {
-  private static instance?: CertificateOrderMetrics;
-
   readonly attempts = new Counter({
     name: 'certificate_order_attempts_total',
     help: 'Order attempts by CA (ACME_ISSUERS name, or caa when CAA allowed none) and outcome (issued, or the failure code)',
@@ -29,25 +27,22 @@ export class CertificateOrderMetrics {
   private source?: () => OrderGauges;
 
   private constructor() {
-    const queued: Gauge = new Gauge({
-      name: 'certificate_orders_queued',
-      help: 'Orders waiting in the fair queue for a slot or for the budget',
-      registers: [metricsRegistry],
-      collect: () => queued.set(this.source?.().queued ?? 0),
-    });
-    const inFlight: Gauge = new Gauge({
-      name: 'certificate_orders_in_flight',
-      help: 'Orders running now (at most ACME_CONCURRENCY)',
-      registers: [metricsRegistry],
-      collect: () => inFlight.set(this.source?.().inFlight ?? 0),
-    });
+    sampledGauge(
+      'certificate_orders_queued',
+      'Orders waiting in the fair queue for a slot or for the budget',
+      () => this.source?.().queued ?? 0,
+    );
+    sampledGauge(
+      'certificate_orders_in_flight',
+      'Orders running now (at most ACME_CONCURRENCY)',
+      () => this.source?.().inFlight ?? 0,
+    );
   }
 
   bind(source: () => OrderGauges): void {
     this.source = source;
   }
 
-  static get(): CertificateOrderMetrics {
-    return (CertificateOrderMetrics.instance ??= new CertificateOrderMetrics());
-  }
+  /** The one set of this process. */
+  static readonly get = processWide(() => new CertificateOrderMetrics());
 }

@@ -1,10 +1,8 @@
-import { metricsRegistry, rateMeter } from '@app/metrics';
+import { metricsRegistry, processWide, rateMeter } from '@app/metrics';
 import { Counter, Histogram } from 'prom-client';
 
 /** Relay and delivery figures of this process; created once. */
 export class WebhookMetrics {
-  private static instance?: WebhookMetrics;
-
   readonly deliveries = new Counter({
     name: 'webhook_deliveries_total',
     help: 'Delivery attempts by outcome (delivered, http_error, timeout, network_error, blocked, invalid_url, disabled)',
@@ -37,7 +35,6 @@ export class WebhookMetrics {
   /** Delivery attempts per second over the last minute, as this node reports it to the cluster status. */
   readonly attemptRate = rateMeter('webhookAttempts');
 
-  static get(): WebhookMetrics {
-    return (WebhookMetrics.instance ??= new WebhookMetrics());
-  }
+  /** The one set of this process. */
+  static readonly get = processWide(() => new WebhookMetrics());
 }
