@@ -1,11 +1,8 @@
-import { IsOmittable } from '@app/http';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length } from 'class-validator';
-import { EVENT_TYPES } from '../../model/event-types';
+import { IsString, Length } from 'class-validator';
 import { IsWebhookUrl } from './is-webhook-url.validator';
+import { WebhookEndpointSettingsDto } from './webhook-endpoint-settings.dto';
 
-const TYPES_MESSAGE = `each value in events must be one of: ${EVENT_TYPES.join(', ')}`;
-
-export class CreateWebhookEndpointDto {
+export class CreateWebhookEndpointDto extends WebhookEndpointSettingsDto {
   /**
    * An absolute http or https URL (what deliveries can POST to). Whether its address is allowed (SSRF
    * rules) is judged at each delivery, which records a refusal.
@@ -14,15 +11,4 @@ export class CreateWebhookEndpointDto {
   @Length(1, 2048)
   @IsWebhookUrl()
   url!: string;
-
-  /** Empty (or absent) means every event type. */
-  @IsOmittable()
-  @IsArray()
-  @ArrayMaxSize(EVENT_TYPES.length * 2)
-  @IsIn(EVENT_TYPES, { each: true, message: TYPES_MESSAGE })
-  events?: string[];
-
-  @IsOmittable()
-  @IsBoolean()
-  enabled?: boolean;
 }

@@ -1,25 +1,13 @@
 import { IsOmittable } from '@app/http';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, Length } from 'class-validator';
-import { EVENT_TYPES } from '../../model/event-types';
+import { IsString, Length } from 'class-validator';
 import { IsWebhookUrl } from './is-webhook-url.validator';
-
-const TYPES_MESSAGE = `each value in events must be one of: ${EVENT_TYPES.join(', ')}`;
+import { WebhookEndpointSettingsDto } from './webhook-endpoint-settings.dto';
 
 /** Only the fields sent change; at least one is required. */
-export class UpdateWebhookEndpointDto {
+export class UpdateWebhookEndpointDto extends WebhookEndpointSettingsDto {
   @IsOmittable()
   @IsString()
   @Length(1, 2048)
   @IsWebhookUrl()
   url?: string;
-
-  @IsOmittable()
-  @IsArray()
-  @ArrayMaxSize(EVENT_TYPES.length * 2)
-  @IsIn(EVENT_TYPES, { each: true, message: TYPES_MESSAGE })
-  events?: string[];
-
-  @IsOmittable()
-  @IsBoolean()
-  enabled?: boolean;
 }
