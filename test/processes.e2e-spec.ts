@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -143,6 +144,34 @@ describe('the split processes on PostgreSQL and NATS', () => {
     expect(node.output()).toMatch(/node node-a up/);
     expect(await node.stop()).toBe(0);
     expect(await edge.stop()).toBe(0);
+  });
+
+  /** A port held on every interface by another server, as a running quickstart holds 8080. */
+  async function occupiedPort(): Promise<{ port: number; server: Server }> {
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, '0.0.0.0', done));
+    return { port: (server.address() as { port: number }).port, server };
+  }
+
+  it.each([
+    ['edge', 'EDGE_HTTP_PORT', 'set EDGE_HTTP_PORT/EDGE_HTTPS_PORT to free ports'],
+    ['edge', 'EDGE_HTTPS_PORT', 'set EDGE_HTTP_PORT/EDGE_HTTPS_PORT to free ports'],
+    ['api', 'PORT', 'set PORT to a free port'],
+  ])('%s exits with a last line naming %s when its port is taken', async (app, setting, fix) => {
+    const { port, server } = await occupiedPort();
+    try {
+      const proc = startProcess(`dist/apps/${app}/src/main.js`, {
+        ...env(),
+        ...(await freeEdgePorts()),
+        [setting]: String(port),
+      });
+      expect(await proc.exited).toBe(1);
+      expect(proc.output().trim().split('\n').at(-1)).toBe(
+        `Failed to start ${app}: ${setting} ${port} is in use (EADDRINUSE): ${fix}`,
+      );
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 
   it('revokes a key on every API replica at once', async () => {

@@ -3,6 +3,7 @@ import { createHttpApp, registerLogSecret } from '@app/http';
 import { EmbeddedPostgres, startEmbeddedPostgres } from '@app/persistence';
 import { DynamicModule, Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { portInUseError } from './port-in-use';
 import { ResolvedDatabase } from './runtime.module';
 
 export interface RunningApp {
@@ -24,6 +25,7 @@ export interface BootOptions {
 /**
  * Starts one process: validated config (exit on a bad value), the embedded PostgreSQL when
  * DATABASE_URL is unset (standalone only), the Nest app on PORT, and a clean shutdown on SIGTERM.
+ * A port in use fails the start with the setting that chose it.
  */
 export async function boot(options: BootOptions): Promise<RunningApp> {
   let config = loadConfigOrExit(options.role, options.env ?? process.env);
@@ -53,7 +55,8 @@ export async function boot(options: BootOptions): Promise<RunningApp> {
     return { app, config, url: `http://127.0.0.1:${port}`, close };
   } catch (error) {
     await embedded?.stop();
-    throw error;
+    // A port taken (a running quickstart holds 8080): say which setting chose it.
+    throw portInUseError(error, config) ?? error;
   }
 }
 
