@@ -63,6 +63,11 @@ describe('README recipes', () => {
       );
       expect(() => loadConfig({ ...env, ...inline }, role as ProcessRole)).not.toThrow();
     }
+    // Beside a running quickstart, whose standalone holds the edge's default ports, on a database it makes.
+    const edge = loadConfig({ ...env, PORT: '0' }, 'edge');
+    expect([edge.edgeHttpPort, edge.edgeHttpsPort].filter((port) => port === 8080 || port === 8443)).toEqual([]);
+    const createdb = /^createdb .*?(\S+)\s*(#.*)?$/m.exec(block);
+    expect(new URL(env.DATABASE_URL).pathname).toBe(`/${createdb?.[1]}`);
     const scripts = [...block.matchAll(/dist\/(apps\/\w+\/src\/main\.js)/g)].map((m) => join('apps', m[1].slice(5)));
     for (const script of scripts) expect(existsSync(join(__dirname, '..', script.replace(/\.js$/, '.ts')))).toBe(true);
   });
