@@ -1,4 +1,8 @@
-import { derivedId, newId, randomBase62 } from './ids';
+import { createHash } from 'node:crypto';
+import { idempotentId, newId, randomBase62 } from './ids';
+
+/** What derivedId('dom', 'ws_1', 'key-1') answered before idempotentId took its place. */
+const DOM_WS1_KEY1 = 'dom_7JvjXdzq8mdWlrAVIkrC5U';
 
 describe('ids', () => {
   it('have a prefix and a fixed-width base62 body', () => {
@@ -6,12 +10,24 @@ describe('ids', () => {
     expect(randomBase62(32)).toHaveLength(43);
   });
 
-  it('derive the same id from the same parts, and ids of the same shape', () => {
-    const id = derivedId('dom', 'ws_1', 'key-1');
+  it('derive the same id from the same workspace and key, and ids of the same shape', () => {
+    const id = idempotentId('dom', 'ws_1', 'key-1');
     expect(id).toMatch(/^dom_[0-9A-Za-z]{22}$/);
-    expect(derivedId('dom', 'ws_1', 'key-1')).toBe(id);
-    expect(derivedId('dom', 'ws_2', 'key-1')).not.toBe(id);
+    expect(idempotentId('dom', 'ws_1', 'key-1')).toBe(id);
+    expect(idempotentId('dom', 'ws_2', 'key-1')).not.toBe(id);
     // The separator keeps (a, "b\nc") and ("a\nb", c) apart only if keys cannot hold a newline: they cannot.
-    expect(derivedId('dom', 'ws_1', 'key-2')).not.toBe(id);
+    expect(idempotentId('dom', 'ws_1', 'key-2')).not.toBe(id);
+  });
+
+  it('mint a new id without a key', () => {
+    expect(idempotentId('dom', 'ws_1', undefined)).toMatch(/^dom_[0-9A-Za-z]{22}$/);
+    expect(idempotentId('dom', 'ws_1', undefined)).not.toBe(idempotentId('dom', 'ws_1', undefined));
+  });
+
+  it('keep the ids derived before: base62 and hex of the same digest', () => {
+    expect(idempotentId('dom', 'ws_1', 'key-1')).toBe(DOM_WS1_KEY1);
+    expect(idempotentId('pur', 'ws_1', 'key-1', 'hex')).toBe(
+      `pur_${createHash('sha256').update('ws_1\nkey-1').digest('hex').slice(0, 32)}`,
+    );
   });
 });

@@ -24,9 +24,19 @@ export function newId(prefix: string): string {
 }
 
 /**
- * A public id of the same shape as `newId`, derived from `parts` (a workspace and an Idempotency-Key):
- * a retry whose first answer was lost reaches the record its first try made instead of a new one.
+ * The id of a record a create makes: minted by `newId`, or, with an Idempotency-Key, derived from the
+ * workspace and the key, so a retry whose first answer was lost reaches the record its first try made
+ * instead of a new one. The derived body is the first 16 bytes of a SHA-256 of both, in base62 (the
+ * shape of `newId`) or in `hex`, the purchases' encoding since their first derived id (kept: a retry
+ * or a resent form across an upgrade must find the purchase its first try made).
  */
-export function derivedId(prefix: string, ...parts: string[]): string {
-  return `${prefix}_${base62(createHash('sha256').update(parts.join('\n')).digest().subarray(0, 16))}`;
+export function idempotentId(
+  prefix: string,
+  workspaceId: string,
+  idempotencyKey: string | undefined,
+  encoding: 'base62' | 'hex' = 'base62',
+): string {
+  if (!idempotencyKey) return newId(prefix);
+  const digest = createHash('sha256').update(`${workspaceId}\n${idempotencyKey}`).digest().subarray(0, 16);
+  return `${prefix}_${encoding === 'hex' ? digest.toString('hex') : base62(digest)}`;
 }

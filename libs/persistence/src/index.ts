@@ -10,6 +10,6 @@ export { DedicatedSqlExecutor, MikroSqlExecutor, type SqlExecutor } from './sql-
 export { PgDirect } from './pg-direct';
 export { batchedReads } from './batched-reads';
 // Ids
-export { derivedId, newId, randomBase62 } from './ids';
+export { idempotentId, newId, randomBase62 } from './ids';
 // Embedded PostgreSQL for the standalone process
 export { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';

@@ -1,6 +1,6 @@
 import { PreflightWarning } from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
-import { derivedId, newId } from '@app/persistence';
+import { idempotentId } from '@app/persistence';
 import { WorkspaceRepository } from '@app/workspaces';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { Inject, Injectable } from '@nestjs/common';
@@ -69,7 +69,7 @@ export class CreateDomain {
     const settings = { ...DEFAULT_SETTINGS, ...definedOnly(dto), originUrl: dto.originUrl.trim() };
     // With an Idempotency-Key the id is derived from it: a retry after an answer lost in an outage
     // (the key was freed, 5xx) reaches the domain its first try made, and the actor answers it again.
-    const id = idempotencyKey ? derivedId('dom', workspaceId, idempotencyKey) : newId('dom');
+    const id = idempotentId('dom', workspaceId, idempotencyKey);
     const command = { type: 'create' as const, workspaceId, hostname, apex, settings, ...(observed && { observed }) };
     // A minted id has nothing stored under it: the actor starts without reading its snapshot.
     const create = () => this.actors.send(id, command, !idempotencyKey);

@@ -1,7 +1,6 @@
 import { HostnameError, normalizePurchaseHostname } from '@app/hostname-rules';
 import { DomainError } from '@app/kernel';
-import { newId } from '@app/persistence';
-import { createHash } from 'node:crypto';
+import { idempotentId } from '@app/persistence';
 
 /** Checks of a purchase request's input that need no I/O, shared by the purchase use cases. */
 
@@ -22,8 +21,7 @@ export function hostnameOrBadRequest(input: string, field = 'hostname'): string 
  * whose first answer was not kept (a 5xx) reaches the same purchase instead of buying again.
  */
 export function purchaseIdFor(workspaceId: string, idempotencyKey?: string): string {
-  if (!idempotencyKey) return newId('pur');
-  return `pur_${createHash('sha256').update(`${workspaceId}\n${idempotencyKey}`).digest('hex').slice(0, 32)}`;
+  return idempotentId('pur', workspaceId, idempotencyKey, 'hex');
 }
 
 const NS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
