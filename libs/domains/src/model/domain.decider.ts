@@ -4,7 +4,7 @@ import { initialDomainState, transition } from './domain.machine';
 import { DomainEvent, DomainInput, DomainState } from './domain.types';
 import { DomainError, notFound, wwwTwin } from '@app/kernel';
 import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
-import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome } from './domain.effects';
+import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome, ProbeOutcome } from './domain.effects';
 import { DomainCommand, DomainProtocol } from './domain.protocol';
 import { CERTIFICATE_ATTEMPTS_KEPT, DomainRecord, TakeoverGuard } from './domain.record';
 import { DomainView, toDomainView } from './domain.view';
@@ -161,29 +161,12 @@ export function decideCheck(record: DomainRecord, env: DomainEnv, answers: Domai
     const query = { type: 'probe' as const, hostname, originUrl, readServedCertificate: holdsCertificate(record) };
     return { need: delegation ? { ...query, delegation } : query };
   }
-  const input: DomainInput = probe.originBlocked
-    ? { type: 'origin_blocked' }
-    : {
-        type: 'probe_observed',
-        dns: probe.dns,
-        certificate: observedCertificate(record, env.now, env.renewDays, probe.served),
-        problem: probe.problem,
-      };
-  const delegated = !probe.originBlocked && probe.delegated === true;
-  return withReply(probed(record, input, env, true, delegated), env);
+  return withReply(probed(record, probe, env, true), env);
 }
 
 /** The monitor's probe; one that moves nothing but the probe time is not written. */
 export function decideObserve(record: DomainRecord, command: Command<'observe'>, env: DomainEnv): Outcome<'observe'> {
-  const input: DomainInput = command.originBlocked
-    ? { type: 'origin_blocked' }
-    : {
-        type: 'probe_observed',
-        dns: command.dns,
-        certificate: observedCertificate(record, env.now, env.renewDays, command.served),
-        problem: command.problem,
-      };
-  const next = probed(record, input, env, false, command.delegated === true);
+  const next = probed(record, command, env, false);
   if (!next.events.length && sameMachine(record.machine, next.state.machine))
     return { decision: { reply: { unchanged: true } }, effects: next.effects };
   return withReply(next, env);
@@ -254,12 +237,22 @@ export function decideRelease(record: DomainRecord, command: Command<'release'>,
 }
 
 /**
- * Applies a probe; with DNS right and no usable certificate (or one due for renewal), orders one in
- * the background. After a failure the next order waits until `certificateRetryAt`, which the order's
+ * Applies a probe (the one a customer's check ran, or the monitor's in its observe command); with DNS
+ * right and no usable certificate (or one due for renewal), orders one in the background. An observe
+ * command is read as a probe's outcome: the monitor sends what it saw. After a failure the next order waits until `certificateRetryAt`, which the order's
  * outcome set (the CA's Retry-After, a back-off); a customer's check orders sooner when the cause
  * may be theirs to fix (CAA, a failed validation), never past a CA's rate limit or an outage.
  */
-function probed(record: DomainRecord, input: DomainInput, env: DomainEnv, forced: boolean, delegated: boolean): Next {
+function probed(record: DomainRecord, probe: ProbeOutcome, env: DomainEnv, forced: boolean): Next {
+  const input: DomainInput = probe.originBlocked
+    ? { type: 'origin_blocked' }
+    : {
+        type: 'probe_observed',
+        dns: probe.dns,
+        certificate: observedCertificate(record, env.now, env.renewDays, probe.served),
+        problem: probe.problem,
+      };
+  const delegated = !probe.originBlocked && probe.delegated === true;
   const next = apply(record, input, env);
   const cert = certificateState(record, env.now, env.renewDays);
   const retryAt = record.certificateRetryAt ? Date.parse(record.certificateRetryAt) : 0;
