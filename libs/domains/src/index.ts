@@ -11,7 +11,14 @@ export { domainProtocol } from './model/domain.protocol';
 export type { DomainCommand, DomainProtocol, DomainReply } from './model/domain.protocol';
 export { DEFAULT_SETTINGS, DOMAIN_MODES, REDIRECT_STATUSES } from './model/domain.record';
 export type { DomainRecord, DomainSettings, TakeoverGuard } from './model/domain.record';
-export { DNS_RECORD_PURPOSES, DNS_RECORD_VIEW_TYPES, requiredDnsRecords, toDomainView } from './model/domain.view';
+export {
+  DNS_RECORD_PURPOSES,
+  DNS_RECORD_VIEW_TYPES,
+  dnsRecordSchema,
+  domainSchema,
+  requiredDnsRecords,
+  toDomainView,
+} from './model/domain.view';
 export type { DnsRecordView, DomainView } from './model/domain.view';
 export { transition } from './model/domain.machine';
 export { DOMAIN_STATUSES, MONITOR_STATUSES, STATUS_REASONS } from './model/domain.types';

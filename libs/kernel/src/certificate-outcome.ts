@@ -1,4 +1,5 @@
 import { defineProtocol } from './actor-protocol';
+import { dateTime, Infer, obj, oneOfValues, str } from './schema';
 
 /** The actor kind of a connected domain (libs/domains' actor). */
 export const DOMAIN_KIND = 'domain';
@@ -6,14 +7,17 @@ export const DOMAIN_KIND = 'domain';
 export const CERTIFICATE_ATTEMPT_OUTCOMES = ['issued', 'failed'] as const;
 
 /** One try at one CA: what the customer and support see on the domain. */
-export interface CertificateAttempt {
-  at: string;
-  /** Our name of the CA (ACME_ISSUERS), or `caa` / `budget` when no CA was asked. */
-  issuer: string;
-  outcome: (typeof CERTIFICATE_ATTEMPT_OUTCOMES)[number];
-  code?: string;
-  message?: string;
-}
+export const certificateAttemptSchema = obj(
+  {
+    at: dateTime(),
+    issuer: str('The CA tried (ACME_ISSUERS name), or `caa` / `budget` when no CA was asked'),
+    outcome: oneOfValues(...CERTIFICATE_ATTEMPT_OUTCOMES),
+    code: str(),
+    message: str(),
+  },
+  ['code', 'message'],
+);
+export type CertificateAttempt = Infer<typeof certificateAttemptSchema>;
 
 export interface CertificateFailure {
   /** What went wrong (`ca_unavailable`, `validation_failed`, `caa_forbids`, ...). */

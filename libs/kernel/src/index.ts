@@ -27,10 +27,32 @@ export type { ActorProtocol, CommandOf, Decision, OutboxEvent, ProtocolMap, Repl
 export { isTransientDatabaseError } from './transient-database-error';
 export { databaseDataError, unstorableValueError } from './database-data-error';
 export type { DatabaseDataError } from './database-data-error';
-export { CERTIFICATE_ATTEMPT_OUTCOMES, DOMAIN_KIND, domainCertificateProtocol } from './certificate-outcome';
+export {
+  CERTIFICATE_ATTEMPT_OUTCOMES,
+  certificateAttemptSchema,
+  DOMAIN_KIND,
+  domainCertificateProtocol,
+} from './certificate-outcome';
 export type {
   CertificateAttempt,
   CertificateFailure,
   CertificateOutcome,
   DomainCertificateProtocol,
 } from './certificate-outcome';
+export {
+  arrayOf,
+  bool,
+  dateTime,
+  described,
+  freeForm,
+  int,
+  intValues,
+  literal,
+  nullable,
+  obj,
+  oneOfValues,
+  ref,
+  str,
+  uri,
+} from './schema';
+export type { Infer, Schema, SchemaObject } from './schema';

@@ -9,6 +9,7 @@ import {
   DOMAIN_MODES,
   DOMAIN_STATUSES,
   MONITOR_STATUSES,
+  STATUS_REASONS,
   REDIRECT_STATUSES,
 } from '@app/domains';
 import { CERTIFICATE_ATTEMPT_OUTCOMES } from '@app/kernel';
@@ -30,9 +31,11 @@ const FROM_CODE: Record<string, readonly unknown[]> = {
   'Domain.mode': DOMAIN_MODES,
   'Domain.redirectStatus': REDIRECT_STATUSES,
   'Domain.status': DOMAIN_STATUSES,
+  'Domain.statusReason': STATUS_REASONS,
   'Domain.monitorStatus': MONITOR_STATUSES,
   'Domain.certificate.attempts.outcome': CERTIFICATE_ATTEMPT_OUTCOMES,
   'ConnectSessionDomain.status': DOMAIN_STATUSES,
+  'ConnectSessionDomain.statusReason': STATUS_REASONS,
   'ConnectSessionDomain.monitorStatus': MONITOR_STATUSES,
   'ConnectSessionDomain.certificate.attempts.outcome': CERTIFICATE_ATTEMPT_OUTCOMES,
   'Delivery.status': DELIVERY_STATUSES,
@@ -75,7 +78,8 @@ function enumsIn(node: unknown, path: string[], found: Map<string, unknown[]>): 
   if (Array.isArray(node)) node.forEach((item) => enumsIn(item, path, found));
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'enum') found.set(path.join('.'), value as unknown[]);
+      // A nullable enum lists null too (OpenAPI 3.0): the values are the code's.
+      if (key === 'enum') found.set(path.join('.'), (value as unknown[]).filter((v) => v !== null));
       else enumsIn(value, NESTING.has(key) ? path : [...path, key], found);
     }
   }

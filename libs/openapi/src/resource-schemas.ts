@@ -4,15 +4,7 @@ import { CUSTOMER_DOMAIN_FIELDS } from '@app/connect-sessions';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
 import { PREFLIGHT_WARNING_CODES } from '@app/hostname-rules';
-import {
-  DNS_RECORD_PURPOSES,
-  DNS_RECORD_VIEW_TYPES,
-  DOMAIN_MODES,
-  DOMAIN_STATUSES,
-  MONITOR_STATUSES,
-  REDIRECT_STATUSES,
-} from '@app/domains';
-import { CERTIFICATE_ATTEMPT_OUTCOMES } from '@app/kernel';
+import { DNS_RECORD_VIEW_TYPES, dnsRecordSchema, domainSchema } from '@app/domains';
 import { CURRENCIES, PURCHASE_STATUSES } from '@app/purchases';
 import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';
 import { LOOKUP_RCODES, LOOKUP_STATUSES, RECORD_STATUSES, RESOLVER_STATUSES } from '@app/tools';
@@ -36,19 +28,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     },
     ['details'],
   ),
-  DnsRecord: obj({
-    type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
-    name: str(),
-    value: str(),
-    ttl: int(),
-    purpose: {
-      ...oneOfValues(...DNS_RECORD_PURPOSES),
-      description:
-        '`traffic`: points the hostname at the edge. `certificate`: `_acme-challenge.<name>` CNAME to this ' +
-        "service's challenge zone, added once: required for a wildcard hostname; for any hostname it lets the " +
-        'certificate be issued before DNS moves (the domain then says `ready_to_switch`)',
-    },
-  }),
+  DnsRecord: dnsRecordSchema,
   PreflightWarning: obj(
     {
       code: {
@@ -73,78 +53,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
         'nothing of the current holder in it',
     ),
   }),
-  Domain: obj({
-    id: str('`dom_...`'),
-    hostname: str(),
-    apex: bool,
-    originUrl: { type: 'string', format: 'uri' },
-    metadata: freeForm,
-    mode: oneOfValues(...DOMAIN_MODES),
-    keepHost: bool,
-    redirectWww: bool,
-    redirectStatus: { type: 'integer', enum: [...REDIRECT_STATUSES] },
-    status: oneOfValues(...DOMAIN_STATUSES),
-    statusReason: nullable(
-      str(
-        'Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, ' +
-          '`certificate_expired`, `billing_ended`, `moved_to_another_owner` (another workspace proved control of ' +
-          'the hostname; final)',
-      ),
-    ),
-    monitorStatus: oneOfValues(...MONITOR_STATUSES),
-    monitorMessage: str(
-      'Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact ' +
-        'mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to ' +
-        'DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires',
-    ),
-    dnsRecords: arrayOf(ref('DnsRecord')),
-    registrarDns: {
-      ...nullable(obj({ purchaseId: str('The purchase that wrote the records (`pur_...`)') })),
-      description:
-        'Set for a domain bought through this service whose DNS is our registrar’s: `dnsRecords` are written there ' +
-        'already and the owner has nothing to add (`monitorMessage` says so). Null otherwise, and once custom ' +
-        'nameservers move the DNS elsewhere',
-    },
-    certificate: obj({
-      expiresAt: dateTime(true),
-      renewAt: {
-        ...dateTime(true),
-        description:
-          "When it is renewed: a random time in the CA's ARI window, or when a half to a third of its lifetime is left",
-      },
-      issuer: nullable(str('Which of the configured CAs issued the current certificate (ACME_ISSUERS name)')),
-      error: nullable(str('The last failed order, in words that say what to do; null once a certificate is issued')),
-      errorCode: nullable(
-        str(
-          '`caa_forbids`, `validation_failed`, `ca_rate_limited`, `ca_unavailable`, `ca_refused`, `ca_account`, ' +
-            '`ca_error`, `internal_error`, `budget` (waiting for our count of the CA limits) or `queued` (behind other orders)',
-        ),
-      ),
-      retryAt: {
-        ...dateTime(true),
-        description: 'No new order before this time (a check may order sooner after a CAA or validation failure)',
-      },
-      attempts: {
-        ...arrayOf(
-          obj(
-            {
-              at: dateTime(),
-              issuer: str('The CA tried (ACME_ISSUERS name), or `caa` when CAA allowed none'),
-              outcome: oneOfValues(...CERTIFICATE_ATTEMPT_OUTCOMES),
-              code: str(),
-              message: str(),
-            },
-            ['code', 'message'],
-          ),
-        ),
-        description: 'The most recent order attempts (up to 10), oldest first',
-      },
-    }),
-    verifiedAt: dateTime(true),
-    lastCheckedAt: dateTime(true),
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
-  }),
+  Domain: domainSchema,
   DomainDeleted: obj({ deleted: { type: 'boolean', enum: [true] }, id: str(), hostname: str() }),
   Workspace: obj({ id: str('`ws_...`'), name: str(), hasPaymentMethod: bool, createdAt: dateTime() }),
   ApiKey: obj({

@@ -1,45 +1,24 @@
-/** The slice of JSON Schema / OpenAPI 3.0 schema objects this document uses. */
-export interface SchemaObject {
-  type?: string;
-  format?: string;
-  enum?: unknown[];
-  nullable?: boolean;
-  description?: string;
-  properties?: Record<string, SchemaObject>;
-  required?: string[];
-  items?: SchemaObject;
-  additionalProperties?: boolean | SchemaObject;
-  $ref?: string;
-  oneOf?: SchemaObject[];
-  minimum?: number;
-  maximum?: number;
-  [key: string]: unknown;
-}
+import { arrayOf, nullable, obj, SchemaObject, str } from '@app/kernel';
 
-export const ref = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` });
-export const str = (description?: string): SchemaObject => ({
-  type: 'string',
-  ...(description ? { description } : {}),
-});
-export const dateTime = (nullable = false): SchemaObject => ({ type: 'string', format: 'date-time', nullable });
-export const int = (description?: string): SchemaObject => ({
-  type: 'integer',
-  ...(description ? { description } : {}),
-});
-export const bool: SchemaObject = { type: 'boolean' };
-export const oneOfValues = (...values: string[]): SchemaObject => ({ type: 'string', enum: values });
-export const arrayOf = (items: SchemaObject): SchemaObject => ({ type: 'array', items });
-export const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true });
-export const freeForm: SchemaObject = { type: 'object', additionalProperties: true };
-
-/** An object whose listed properties are all required unless named in `optional`. */
-export function obj(properties: Record<string, SchemaObject>, optional: string[] = []): SchemaObject {
-  return {
-    type: 'object',
-    properties,
-    required: Object.keys(properties).filter((key) => !optional.includes(key)),
-  };
-}
+// The builders are the kernel's (libs/kernel/src/schema.ts): resources declare their schemas with them
+// in their own libs and take their types from them; the document's own shapes use them here too.
+export {
+  arrayOf,
+  bool,
+  dateTime,
+  described,
+  freeForm,
+  int,
+  intValues,
+  literal,
+  nullable,
+  obj,
+  oneOfValues,
+  ref,
+  str,
+  uri,
+} from '@app/kernel';
+export type { Infer, Schema, SchemaObject } from '@app/kernel';
 
 /** `{<key>: <schema>}`: the envelope every single-resource answer uses. */
 export const envelope = (key: string, schema: SchemaObject): SchemaObject => obj({ [key]: schema });

@@ -1,3 +1,4 @@
+import type { DomainView } from '@app/domains';
 import { DnsHistory, dnsFact, liveFact } from './domain-live.view';
 
 const T1 = '2026-11-20T10:00:00.000Z';
@@ -6,17 +7,11 @@ const never: DnsHistory = { firstCorrectAt: null, wrongChecks: 0 };
 const correct: DnsHistory = { firstCorrectAt: T1, wrongChecks: 0 };
 const drifted: DnsHistory = { firstCorrectAt: T1, wrongChecks: 2 };
 const domain = (
-  status: string,
-  monitorStatus: string,
+  status: DomainView['status'],
+  monitorStatus: DomainView['monitorStatus'],
   verifiedAt: string | null = null,
-  statusReason?: string,
-): {
-  status: string;
-  monitorStatus: string;
-  verifiedAt: string | null;
-  statusReason: string | null;
-  lastCheckedAt: string | null;
-} => ({
+  statusReason?: DomainView['statusReason'],
+): Pick<DomainView, 'status' | 'monitorStatus' | 'verifiedAt' | 'statusReason' | 'lastCheckedAt'> => ({
   status,
   monitorStatus,
   verifiedAt,

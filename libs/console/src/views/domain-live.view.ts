@@ -45,8 +45,9 @@ export function liveFact(domain: Domain, h: DnsHistory): Fact {
       if (domain.monitorStatus === 'ssl_failed')
         return { text: 'Not live yet: DNS is correct, the certificate order failed (see Last error)' };
       return { text: 'Not live yet: DNS is correct, waiting for the certificate' };
-    default:
-      // failed or expired: not served; when it was live once, since when it first was.
+    case 'failed':
+    case 'expired':
+      // Not served; when it was live once, since when it first was.
       return domain.verifiedAt
         ? { text: `Not live: ${domain.status}${reason}; was first live`, at: domain.verifiedAt }
         : { text: `Not live: ${domain.status}${reason}` };

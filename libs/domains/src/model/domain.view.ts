@@ -1,9 +1,25 @@
 import { challengeDelegation } from '@app/hostname-rules';
-import { MONITOR_MESSAGES, MonitorStatus } from './domain.types';
-import { registrarDnsMessage } from './monitor-message';
+import {
+  arrayOf,
+  bool,
+  certificateAttemptSchema,
+  dateTime,
+  described,
+  freeForm,
+  Infer,
+  int,
+  intValues,
+  nullable,
+  obj,
+  oneOfValues,
+  ref,
+  str,
+  uri,
+} from '@app/kernel';
 import type { EdgeSettings } from '@app/kernel';
-import type { CertificateAttempt } from '@app/kernel';
-import { DomainRecord } from './domain.record';
+import { DOMAIN_MODES, DomainRecord, REDIRECT_STATUSES } from './domain.record';
+import { DOMAIN_STATUSES, MONITOR_MESSAGES, MONITOR_STATUSES, MonitorStatus, STATUS_REASONS } from './domain.types';
+import { registrarDnsMessage } from './monitor-message';
 
 /** The record types a domain asks for: A at an apex, CNAME below it. */
 export const DNS_RECORD_VIEW_TYPES = ['A', 'CNAME'] as const;
@@ -14,57 +30,88 @@ export const DNS_RECORD_VIEW_TYPES = ['A', 'CNAME'] as const;
  */
 export const DNS_RECORD_PURPOSES = ['traffic', 'certificate'] as const;
 
-export interface DnsRecordView {
-  type: (typeof DNS_RECORD_VIEW_TYPES)[number];
-  name: string;
-  value: string;
-  ttl: number;
-  purpose: (typeof DNS_RECORD_PURPOSES)[number];
-}
-
-/** The canonical Domain object of the API and of webhook payloads. */
-export interface DomainView {
-  id: string;
-  hostname: string;
-  apex: boolean;
-  originUrl: string;
-  metadata: Record<string, unknown>;
-  mode: string;
-  keepHost: boolean;
-  redirectWww: boolean;
-  redirectStatus: number;
-  projectId: string | null;
-  status: string;
-  statusReason: string | null;
-  monitorStatus: string;
-  monitorMessage: string;
-  dnsRecords: DnsRecordView[];
-  /**
-   * Set for a domain bought through this service whose DNS is our registrar's: `dnsRecords` are written
-   * there already and the owner has nothing to add (`monitorMessage` says so). Null otherwise.
-   */
-  registrarDns: { purchaseId: string } | null;
-  certificate: CertificateView;
-  verifiedAt: string | null;
-  lastCheckedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const dnsRecordSchema = obj({
+  type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
+  name: str(),
+  value: str(),
+  ttl: int(),
+  purpose: described(
+    oneOfValues(...DNS_RECORD_PURPOSES),
+    '`traffic`: points the hostname at the edge. `certificate`: `_acme-challenge.<name>` CNAME to this ' +
+      "service's challenge zone, added once: required for a wildcard hostname; for any hostname it lets the " +
+      'certificate be issued before DNS moves (the domain then says `ready_to_switch`)',
+  ),
+});
+export type DnsRecordView = Infer<typeof dnsRecordSchema>;
 
 /**
  * The certificate as the customer and support see it: the current one (expiry, planned renewal,
  * issuing CA) and the orders behind it: the last error in words to act on, its code, when the next
  * order may start, and the recent attempts (one per CA tried), newest last.
  */
-export interface CertificateView {
-  expiresAt: string | null;
-  renewAt: string | null;
-  issuer: string | null;
-  error: string | null;
-  errorCode: string | null;
-  retryAt: string | null;
-  attempts: CertificateAttempt[];
-}
+const certificateSchema = obj({
+  expiresAt: dateTime(true),
+  renewAt: described(
+    dateTime(true),
+    "When it is renewed: a random time in the CA's ARI window, or when a half to a third of its lifetime is left",
+  ),
+  issuer: nullable(str('Which of the configured CAs issued the current certificate (ACME_ISSUERS name)')),
+  error: nullable(str('The last failed order, in words that say what to do; null once a certificate is issued')),
+  errorCode: nullable(
+    str(
+      '`caa_forbids`, `validation_failed`, `ca_rate_limited`, `ca_unavailable`, `ca_refused`, `ca_account`, ' +
+        '`ca_error`, `internal_error`, `budget` (waiting for our count of the CA limits) or `queued` (behind other orders)',
+    ),
+  ),
+  retryAt: described(
+    dateTime(true),
+    'No new order before this time (a check may order sooner after a CAA or validation failure)',
+  ),
+  attempts: described(arrayOf(certificateAttemptSchema), 'The most recent order attempts (up to 10), oldest first'),
+});
+export type CertificateView = Infer<typeof certificateSchema>;
+
+/** The canonical Domain object of the API and of webhook payloads (`Domain` in the API document). */
+export const domainSchema = obj({
+  id: str('`dom_...`'),
+  hostname: str(),
+  apex: bool,
+  originUrl: uri(),
+  metadata: freeForm,
+  mode: oneOfValues(...DOMAIN_MODES),
+  keepHost: bool,
+  redirectWww: bool,
+  redirectStatus: intValues(REDIRECT_STATUSES),
+  projectId: nullable(str('The project the domain belongs to (`prj_...`), or null')),
+  status: oneOfValues(...DOMAIN_STATUSES),
+  statusReason: nullable(
+    described(
+      oneOfValues(...STATUS_REASONS),
+      'Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, ' +
+        '`certificate_expired`, `billing_ended`, `moved_to_another_owner` (another workspace proved control of ' +
+        'the hostname; final)',
+    ),
+  ),
+  monitorStatus: oneOfValues(...MONITOR_STATUSES),
+  monitorMessage: str(
+    'Customer-facing explanation of monitorStatus. For dns_incorrect and dns_not_resolving it names the exact ' +
+      'mistake when the monitor recognizes it: AAAA records to delete, a Cloudflare-proxied record to switch to ' +
+      'DNS only, broken DNSSEC or nameservers (SERVFAIL), or an old record still cached with the time it expires',
+  ),
+  dnsRecords: arrayOf(ref('DnsRecord', dnsRecordSchema)),
+  registrarDns: described(
+    nullable(obj({ purchaseId: str('The purchase that wrote the records (`pur_...`)') })),
+    'Set for a domain bought through this service whose DNS is our registrar’s: `dnsRecords` are written there ' +
+      'already and the owner has nothing to add (`monitorMessage` says so). Null otherwise, and once custom ' +
+      'nameservers move the DNS elsewhere',
+  ),
+  certificate: certificateSchema,
+  verifiedAt: dateTime(true),
+  lastCheckedAt: dateTime(true),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+export type DomainView = Infer<typeof domainSchema>;
 
 const DNS_TTL = 3600;
 

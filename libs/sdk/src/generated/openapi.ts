@@ -1331,10 +1331,22 @@ export interface components {
       redirectWww: boolean;
       /** @enum {integer} */
       redirectStatus: 301 | 302;
+      /** @description The project the domain belongs to (`prj_...`), or null */
+      projectId: string | null;
       /** @enum {string} */
       status: 'pending' | 'verified' | 'failed' | 'expired';
-      /** @description Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, `certificate_expired`, `billing_ended`, `moved_to_another_owner` (another workspace proved control of the hostname; final) */
-      statusReason: string | null;
+      /**
+       * @description Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, `certificate_expired`, `billing_ended`, `moved_to_another_owner` (another workspace proved control of the hostname; final)
+       * @enum {string|null}
+       */
+      statusReason:
+        | 'dns_never_correct'
+        | 'dns_drift'
+        | 'origin_blocked'
+        | 'certificate_expired'
+        | 'billing_ended'
+        | 'moved_to_another_owner'
+        | null;
       /** @enum {string} */
       monitorStatus:
         | 'unknown'
@@ -1377,7 +1389,7 @@ export interface components {
         attempts: {
           /** Format: date-time */
           at: string;
-          /** @description The CA tried (ACME_ISSUERS name), or `caa` when CAA allowed none */
+          /** @description The CA tried (ACME_ISSUERS name), or `caa` / `budget` when no CA was asked */
           issuer: string;
           /** @enum {string} */
           outcome: 'issued' | 'failed';
@@ -1768,8 +1780,18 @@ export interface components {
       apex: boolean;
       /** @enum {string} */
       status: 'pending' | 'verified' | 'failed' | 'expired';
-      /** @description Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, `certificate_expired`, `billing_ended`, `moved_to_another_owner` (another workspace proved control of the hostname; final) */
-      statusReason: string | null;
+      /**
+       * @description Why the domain failed or expired: `dns_never_correct`, `dns_drift`, `origin_blocked`, `certificate_expired`, `billing_ended`, `moved_to_another_owner` (another workspace proved control of the hostname; final)
+       * @enum {string|null}
+       */
+      statusReason:
+        | 'dns_never_correct'
+        | 'dns_drift'
+        | 'origin_blocked'
+        | 'certificate_expired'
+        | 'billing_ended'
+        | 'moved_to_another_owner'
+        | null;
       /** @enum {string} */
       monitorStatus:
         | 'unknown'
@@ -1812,7 +1834,7 @@ export interface components {
         attempts: {
           /** Format: date-time */
           at: string;
-          /** @description The CA tried (ACME_ISSUERS name), or `caa` when CAA allowed none */
+          /** @description The CA tried (ACME_ISSUERS name), or `caa` / `budget` when no CA was asked */
           issuer: string;
           /** @enum {string} */
           outcome: 'issued' | 'failed';
