@@ -3,6 +3,7 @@ import { actorClient, counterIds, pool, startCounterNode, waitForCoverage } from
 import { closedLoop, forEachConcurrently, summarize } from '../lib/load';
 import { stopAll } from '../lib/processes';
 import { formatNumber, round, sleep } from '../lib/stats';
+import { latencyFigures } from '../lib/latency-figures';
 import { ACTORS_AREA, BenchEnv, Benchmark, Measured, figure } from '../lib/types';
 
 const CONCURRENCY = Number(process.env.BENCH_PERSIST_CONCURRENCY ?? 256);
@@ -77,18 +78,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           baseline: { label: 'single-row pg upsert loop', value: round(b.perSecond) },
           goal: { of: 'value', atLeast: 3_000 },
         }),
-        figure({
-          label: 'p50 latency',
-          value: round(a.p50, 2),
-          unit: 'ms',
-          baseline: { label: 'upsert p50', value: round(b.p50, 2) },
-        }),
-        figure({
-          label: 'p99 latency',
-          value: round(a.p99, 2),
-          unit: 'ms',
-          baseline: { label: 'upsert p99', value: round(b.p99, 2) },
-        }),
+        ...latencyFigures(a, b, '{p} latency', 'upsert {p}', 2),
       ],
       details: {
         'In flight': CONCURRENCY,

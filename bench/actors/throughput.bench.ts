@@ -5,6 +5,7 @@ import { LoadRun, closedLoop, forEachConcurrently, summarize } from '../lib/load
 import { built } from '../lib/paths';
 import { startScript, stopAll } from '../lib/processes';
 import { formatNumber, round } from '../lib/stats';
+import { latencyFigures } from '../lib/latency-figures';
 import { ACTORS_AREA, BenchEnv, Benchmark, Measured, figure } from '../lib/types';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -77,18 +78,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           baseline: { label: 'raw NATS request-reply echo', value: round(e.perSecond) },
           goal: { of: 'ratio', atLeast: 0.6 },
         }),
-        figure({
-          label: 'p50 latency',
-          value: round(a.p50, 3),
-          unit: 'ms',
-          baseline: { label: 'raw NATS echo p50', value: round(e.p50, 3) },
-        }),
-        figure({
-          label: 'p99 latency',
-          value: round(a.p99, 3),
-          unit: 'ms',
-          baseline: { label: 'raw NATS echo p99', value: round(e.p99, 3) },
-        }),
+        ...latencyFigures(a, e, '{p} latency', 'raw NATS echo {p}'),
       ],
       details: {
         'In flight': CONCURRENCY,

@@ -2,6 +2,7 @@ import type { Request } from 'autocannon';
 import { pool } from '../lib/cluster';
 import { stopAll } from '../lib/processes';
 import { round } from '../lib/stats';
+import { latencyFigures } from '../lib/latency-figures';
 import { BenchEnv, Benchmark, Measured, figure } from '../lib/types';
 import { DOMAINS_AREA } from './area';
 import {
@@ -96,18 +97,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           unit: 'rows',
           goal: { of: 'value', atMost: 3 },
         }),
-        figure({
-          label: 'POST p50 latency',
-          value: round(s.p50, 3),
-          unit: 'ms',
-          baseline: { label: 'bare handler p50', value: round(b.p50, 3) },
-        }),
-        figure({
-          label: 'POST p99 latency',
-          value: round(s.p99, 3),
-          unit: 'ms',
-          baseline: { label: 'bare handler p99', value: round(b.p99, 3) },
-        }),
+        ...latencyFigures(s, b, 'POST {p} latency', 'bare handler {p}'),
       ],
       details: {
         'Domains created while measured (201)': s.ok,

@@ -3,6 +3,7 @@ import { pool } from '../lib/cluster';
 import { forEachConcurrently } from '../lib/load';
 import { stopAll } from '../lib/processes';
 import { round } from '../lib/stats';
+import { latencyFigures } from '../lib/latency-figures';
 import { BenchEnv, Benchmark, Measured, figure } from '../lib/types';
 import { DOMAINS_AREA } from './area';
 import {
@@ -106,18 +107,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           baseline: { label: 'bare NestJS-on-Fastify handler', value: round(b.perSecond) },
           goal: { of: 'ratio', atLeast: 0.5 },
         }),
-        figure({
-          label: 'GET p50 latency',
-          value: round(s.p50, 3),
-          unit: 'ms',
-          baseline: { label: 'bare handler p50', value: round(b.p50, 3) },
-        }),
-        figure({
-          label: 'GET p99 latency',
-          value: round(s.p99, 3),
-          unit: 'ms',
-          baseline: { label: 'bare handler p99', value: round(b.p99, 3) },
-        }),
+        ...latencyFigures(s, b, 'GET {p} latency', 'bare handler {p}'),
       ],
       details: {
         'Domains seeded through the API': SEEDED,

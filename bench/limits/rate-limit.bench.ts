@@ -4,6 +4,7 @@ import { forEachConcurrently } from '../lib/load';
 import { built } from '../lib/paths';
 import { startScript, stopAll } from '../lib/processes';
 import { round } from '../lib/stats';
+import { latencyFigures } from '../lib/latency-figures';
 import { BenchEnv, Benchmark, Measured, figure } from '../lib/types';
 import { CONNECTIONS, TargetLoad, alternate, assertClean, cannon, line, summarizeHttp } from '../domains/http-load';
 import { BENCH_ADMIN_TOKEN, createWorkspace, json, percent, serviceEnv } from '../domains/service';
@@ -102,18 +103,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           baseline: { label: 'the same with one key', value: round(one.perSecond) },
           goal: { of: 'ratio', atLeast: 0.8 },
         }),
-        figure({
-          label: 'GET p50 latency, rate limits on',
-          value: round(on.p50, 3),
-          unit: 'ms',
-          baseline: { label: 'rate limits off', value: round(off.p50, 3) },
-        }),
-        figure({
-          label: 'GET p99 latency, rate limits on',
-          value: round(on.p99, 3),
-          unit: 'ms',
-          baseline: { label: 'rate limits off', value: round(off.p99, 3) },
-        }),
+        ...latencyFigures(on, off, 'GET {p} latency, rate limits on', 'rate limits off'),
       ],
       details: {
         'API keys rotated': KEYS,
