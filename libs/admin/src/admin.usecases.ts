@@ -1,13 +1,16 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKeyService, ApiKeyView, toApiKeyView } from '@app/api-keys';
-import { Workspace, WorkspaceRepository, WorkspaceView, toWorkspaceView } from '@app/workspaces';
+import { Infer, obj, ref, str } from '@app/kernel';
+import { Workspace, WorkspaceRepository, WorkspaceView, toWorkspaceView, workspaceSchema } from '@app/workspaces';
 import { Injectable } from '@nestjs/common';
 
-export interface IssuedKey {
-  workspace: WorkspaceView;
-  apiKey: string;
-  apiKeyId: string;
-}
+/** A workspace created with its first key (`IssuedApiKey` in the API document). */
+export const issuedKeySchema = obj({
+  workspace: ref('Workspace', workspaceSchema),
+  apiKey: str('`sk_live_...`, shown once'),
+  apiKeyId: str(),
+});
+export type IssuedKey = Infer<typeof issuedKeySchema>;
 
 const LIST_LIMIT = 1000;
 

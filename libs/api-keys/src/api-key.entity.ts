@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { dateTime, described, Infer, nullable, obj, str } from '@app/kernel';
 import { newId } from '@app/persistence';
 
 /** An API key; only its SHA-256 hash is stored, the key itself is shown once at creation. */
@@ -39,15 +40,16 @@ export class ApiKey {
   }
 }
 
-export interface ApiKeyView {
-  id: string;
-  workspaceId: string;
-  name: string | null;
-  hint: string;
-  createdAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
+export const apiKeySchema = obj({
+  id: str(),
+  workspaceId: str(),
+  name: nullable(str('What a person calls the key ("production"), given at creation; null when none was')),
+  hint: str(),
+  createdAt: dateTime(),
+  revokedAt: dateTime(true),
+  lastUsedAt: described(dateTime(true), 'When the key was last used, to the minute (recorded within seconds)'),
+});
+export type ApiKeyView = Infer<typeof apiKeySchema>;
 
 export function toApiKeyView(key: ApiKey): ApiKeyView {
   return {

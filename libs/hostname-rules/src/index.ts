@@ -12,13 +12,19 @@ export { checkResolvedAddresses, classifyAddress, OriginUrlError, parseOriginUrl
 export type { AddressVerdict, ParsedOrigin, ResolvedCheck } from './ssrf';
 export { CA_DOMAINS, caaIssuer, caaWarning, evaluateCaa, formatCaaRecord } from './caa';
 export type { CaaClimbStep, CaaEvaluation, CaaRecord } from './caa';
-export { dnsProblemWarning, PREFLIGHT_WARNING_CODES } from './preflight-warning';
+export { dnsProblemWarning, PREFLIGHT_WARNING_CODES, preflightWarningSchema } from './preflight-warning';
 export type { PreflightWarning, PreflightWarningCode } from './preflight-warning';
 export { classifyDnsAnswers, dnsProblemMessage, isCloudflareProxyAddress } from './dns-problem';
 export type { DnsAnswers, DnsObservation, DnsProblem, DnsProblemKind, DnsVerdict, EdgeAddresses } from './dns-problem';
 export type { Registrant } from './registrant';
 export type { CertificateObservation, ServedCertificate } from './served-certificate';
-export { OWNERSHIP_RECORD_LABEL, ownershipChallenge, ownershipKey, ownershipProven } from './ownership-challenge';
+export {
+  OWNERSHIP_RECORD_LABEL,
+  ownershipChallenge,
+  ownershipChallengeSchema,
+  ownershipKey,
+  ownershipProven,
+} from './ownership-challenge';
 export type { OwnershipChallenge } from './ownership-challenge';
 export {
   caDisplayName,

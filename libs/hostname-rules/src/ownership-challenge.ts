@@ -5,17 +5,22 @@
  * nothing about who holds the name. No I/O: the caller looks the TXT record up.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { Infer, obj, oneOfValues, str } from '@app/kernel';
 import { wildcardBase } from './challenge-delegation';
 
 /** The label the TXT record sits under: `_custom-domain-challenge.<hostname>` (of `example.com` for `*.example.com`). */
 export const OWNERSHIP_RECORD_LABEL = '_custom-domain-challenge';
 const VALUE_PREFIX = 'custom-domain-owner=';
 
-export interface OwnershipChallenge {
-  type: 'TXT';
-  name: string;
-  value: string;
-}
+export const ownershipChallengeSchema = obj({
+  type: oneOfValues('TXT'),
+  name: str('`_custom-domain-challenge.<hostname>`'),
+  value: str(
+    'Bound to the requesting workspace and the hostname (HMAC under a server key): the same on every retry, ' +
+      'nothing of the current holder in it',
+  ),
+});
+export type OwnershipChallenge = Infer<typeof ownershipChallengeSchema>;
 
 /** The HMAC key, derived (HKDF-SHA256) so it shares nothing usable with the secret's other uses. */
 export function ownershipKey(serverSecret: string): Buffer {

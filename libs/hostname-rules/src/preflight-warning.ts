@@ -1,3 +1,4 @@
+import { arrayOf, described, Infer, obj, oneOfValues, str } from '@app/kernel';
 import { DnsProblem, DnsProblemKind, dnsProblemMessage } from './dns-problem';
 
 /**
@@ -14,14 +15,23 @@ export const PREFLIGHT_WARNING_CODES = [
 export type PreflightWarningCode = (typeof PREFLIGHT_WARNING_CODES)[number];
 
 /** A non-blocking finding of domain create: CAA, or a DNS mistake named by dns-problem.ts. */
-export interface PreflightWarning {
-  code: PreflightWarningCode;
-  message: string;
-  /** The CAA records found (empty for DNS warnings, which name theirs in `records`). */
-  caaRecords: string[];
-  /** DNS warnings: the records concerned, e.g. `AAAA 2001:db8::1`. */
-  records?: string[];
-}
+export const preflightWarningSchema = obj(
+  {
+    code: described(
+      oneOfValues(...PREFLIGHT_WARNING_CODES),
+      '`caa_blocks_letsencrypt`; or a DNS mistake found before connecting: AAAA records beside correct A ' +
+        'records (`dns_stray_aaaa`), a record proxied by Cloudflare (`dns_proxied`), SERVFAIL under a delegated ' +
+        'zone: broken DNSSEC or nameservers (`dns_broken_delegation`), the right record at the nameservers but ' +
+        'the old one still cached by resolvers (`dns_stale_cache`). The message names the record to change',
+    ),
+    message: str(),
+    /** The CAA records found (empty for DNS warnings, which name theirs in `records`). */
+    caaRecords: arrayOf(str()),
+    records: arrayOf(str('DNS warnings: the records concerned, e.g. `AAAA 2001:db8::1`, `NS ns1.host.net`')),
+  },
+  ['records'],
+);
+export type PreflightWarning = Infer<typeof preflightWarningSchema>;
 
 /** The create answer's warning for a DNS problem found before connecting (`dns_<kind>`). */
 export function dnsProblemWarning(problem: DnsProblem): PreflightWarning {

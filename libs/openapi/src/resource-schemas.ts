@@ -1,14 +1,17 @@
+import { issuedKeySchema } from '@app/admin';
+import { apiKeySchema } from '@app/api-keys';
 import { ALL_SCOPES } from '@app/auth';
 import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
 import { CUSTOMER_DOMAIN_FIELDS } from '@app/connect-sessions';
 import { LOOKUP_TYPES } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
-import { PREFLIGHT_WARNING_CODES } from '@app/hostname-rules';
+import { ownershipChallengeSchema, preflightWarningSchema } from '@app/hostname-rules';
 import { DNS_RECORD_VIEW_TYPES, dnsRecordSchema, domainSchema } from '@app/domains';
 import { CURRENCIES, PURCHASE_STATUSES } from '@app/purchases';
 import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';
 import { LOOKUP_RCODES, LOOKUP_STATUSES, RECORD_STATUSES, RESOLVER_STATUSES } from '@app/tools';
-import { DELIVERY_STATUSES } from '@app/webhooks';
+import { deliverySchema, endpointSchema, eventSchema } from '@app/webhooks';
+import { workspaceSchema } from '@app/workspaces';
 import { ERROR_CODES } from './error-responses';
 import { SchemaObject, arrayOf, bool, dateTime, freeForm, int, nullable, obj, oneOfValues, ref, str } from './schema';
 
@@ -29,87 +32,16 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
     ['details'],
   ),
   DnsRecord: dnsRecordSchema,
-  PreflightWarning: obj(
-    {
-      code: {
-        ...oneOfValues(...PREFLIGHT_WARNING_CODES),
-        description:
-          '`caa_blocks_letsencrypt`; or a DNS mistake found before connecting: AAAA records beside correct A ' +
-          'records (`dns_stray_aaaa`), a record proxied by Cloudflare (`dns_proxied`), SERVFAIL under a delegated ' +
-          'zone: broken DNSSEC or nameservers (`dns_broken_delegation`), the right record at the nameservers but ' +
-          'the old one still cached by resolvers (`dns_stale_cache`). The message names the record to change',
-      },
-      message: str(),
-      caaRecords: arrayOf(str()),
-      records: arrayOf(str('DNS warnings: the records concerned, e.g. `AAAA 2001:db8::1`, `NS ns1.host.net`')),
-    },
-    ['records'],
-  ),
-  OwnershipChallenge: obj({
-    type: oneOfValues('TXT'),
-    name: str('`_custom-domain-challenge.<hostname>`'),
-    value: str(
-      'Bound to the requesting workspace and the hostname (HMAC under a server key): the same on every retry, ' +
-        'nothing of the current holder in it',
-    ),
-  }),
+  PreflightWarning: preflightWarningSchema,
+  OwnershipChallenge: ownershipChallengeSchema,
   Domain: domainSchema,
   DomainDeleted: obj({ deleted: { type: 'boolean', enum: [true] }, id: str(), hostname: str() }),
-  Workspace: obj({ id: str('`ws_...`'), name: str(), hasPaymentMethod: bool, createdAt: dateTime() }),
-  ApiKey: obj({
-    id: str(),
-    workspaceId: str(),
-    name: nullable(str('What a person calls the key ("production"), given at creation; null when none was')),
-    hint: str(),
-    createdAt: dateTime(),
-    revokedAt: dateTime(true),
-    lastUsedAt: {
-      ...dateTime(true),
-      description: 'When the key was last used, to the minute (recorded within seconds)',
-    },
-  }),
-  IssuedApiKey: obj({ workspace: ref('Workspace'), apiKey: str('`sk_live_...`, shown once'), apiKeyId: str() }),
-  WebhookEndpoint: obj(
-    {
-      id: str('`whe_...`'),
-      url: str(),
-      secret: str('`whsec_...`: only in the answers to create and rotate-secret'),
-      events: arrayOf(str()),
-      enabled: bool,
-      previousSecretExpiresAt: {
-        ...dateTime(true),
-        description:
-          'Until when deliveries are also signed with the secret the latest rotation replaced (two `sha256=` values); null: none',
-      },
-      createdAt: dateTime(),
-      updatedAt: dateTime(),
-    },
-    ['secret'],
-  ),
-  Event: obj({
-    id: str('`evt_...`'),
-    type: str(),
-    createdAt: dateTime(),
-    timestamp: int('Unix seconds, also in the signature header'),
-    workspaceId: str(),
-    data: freeForm,
-  }),
-  Delivery: obj({
-    id: str(),
-    eventId: str(),
-    eventType: str(),
-    endpointId: str(),
-    status: oneOfValues(...DELIVERY_STATUSES),
-    attempts: int(),
-    nextAttemptAt: dateTime(true),
-    firstAttemptAt: dateTime(true),
-    lastAttempt: nullable(
-      obj({ at: dateTime(), statusCode: nullable(int()), error: nullable(str()), durationMs: nullable(int()) }),
-    ),
-    deliveredAt: dateTime(true),
-    deadLetteredAt: dateTime(true),
-    createdAt: dateTime(),
-  }),
+  Workspace: workspaceSchema,
+  ApiKey: apiKeySchema,
+  IssuedApiKey: issuedKeySchema,
+  WebhookEndpoint: endpointSchema,
+  Event: eventSchema,
+  Delivery: deliverySchema,
   ConnectInstructions: obj({
     hostname: str(),
     provider: obj({ id: str(), name: str(), detected: bool }),

@@ -16,12 +16,12 @@ export { ATTEMPTS_KEPT } from './store/outcome.writer';
 
 // The wire contract: event types, envelopes, JetStream names, signatures, retry offsets.
 export { EVENT_TYPES } from './model/event-types';
-export { buildEnvelope, envelopeBody } from './model/envelope';
+export { buildEnvelope, envelopeBody, eventSchema } from './model/envelope';
 export { eventSubject, streamName } from './node/event-stream';
 export { verifyWebhook } from './model/verify-signature';
 export { attemptOffsets } from './model/retry-schedule';
-export { toEndpointView, type EndpointView } from './model/endpoint.view';
-export { toDeliveryView, DELIVERY_STATUSES, type DeliveryView } from './model/delivery.view';
+export { endpointSchema, toEndpointView, type EndpointView } from './model/endpoint.view';
+export { deliverySchema, toDeliveryView, DELIVERY_STATUSES, type DeliveryView } from './model/delivery.view';
 
 // The node's delivery worker, which tests and benchmarks drive and size.
 export { DeliveryWorker, MAX_IN_FLIGHT, PER_ENDPOINT } from './node/delivery-worker.service';

@@ -1,3 +1,3 @@
-export { toWorkspaceView, Workspace, type WorkspaceView } from './workspace.entity';
+export { toWorkspaceView, Workspace, type WorkspaceView, workspaceSchema } from './workspace.entity';
 export { WorkspaceRepository } from './workspace.repository';
 export { WorkspacesModule } from './workspaces.module';

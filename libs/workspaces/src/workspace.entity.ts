@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { bool, dateTime, Infer, obj, str } from '@app/kernel';
 import { newId } from '@app/persistence';
 
 @Entity({ tableName: 'workspaces' })
@@ -25,12 +26,8 @@ export class Workspace {
   }
 }
 
-export interface WorkspaceView {
-  id: string;
-  name: string;
-  hasPaymentMethod: boolean;
-  createdAt: string;
-}
+export const workspaceSchema = obj({ id: str('`ws_...`'), name: str(), hasPaymentMethod: bool, createdAt: dateTime() });
+export type WorkspaceView = Infer<typeof workspaceSchema>;
 
 export function toWorkspaceView(workspace: Workspace): WorkspaceView {
   return {

@@ -1481,7 +1481,10 @@ export interface components {
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'dead_lettered';
       attempts: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the next attempt is due (pending only; null while one is in flight)
+       */
       nextAttemptAt: string | null;
       /** Format: date-time */
       firstAttemptAt: string | null;

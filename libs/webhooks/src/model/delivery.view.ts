@@ -1,3 +1,5 @@
+import { dateTime, described, Infer, int, nullable, obj, oneOfValues, str } from '@app/kernel';
+
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead_lettered'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
@@ -22,21 +24,23 @@ export interface DeliveryRecord {
   createdAtKey: string;
 }
 
-export interface DeliveryView {
-  id: string;
-  eventId: string;
-  eventType: string;
-  endpointId: string;
-  status: DeliveryStatus;
-  attempts: number;
-  /** When the next attempt is due (pending only; null while an attempt is in flight). */
-  nextAttemptAt: string | null;
-  firstAttemptAt: string | null;
-  lastAttempt: { at: string; statusCode: number | null; error: string | null; durationMs: number | null } | null;
-  deliveredAt: string | null;
-  deadLetteredAt: string | null;
-  createdAt: string;
-}
+export const deliverySchema = obj({
+  id: str(),
+  eventId: str(),
+  eventType: str(),
+  endpointId: str(),
+  status: oneOfValues(...DELIVERY_STATUSES),
+  attempts: int(),
+  nextAttemptAt: described(dateTime(true), 'When the next attempt is due (pending only; null while one is in flight)'),
+  firstAttemptAt: dateTime(true),
+  lastAttempt: nullable(
+    obj({ at: dateTime(), statusCode: nullable(int()), error: nullable(str()), durationMs: nullable(int()) }),
+  ),
+  deliveredAt: dateTime(true),
+  deadLetteredAt: dateTime(true),
+  createdAt: dateTime(),
+});
+export type DeliveryView = Infer<typeof deliverySchema>;
 
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 

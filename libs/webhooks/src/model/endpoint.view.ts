@@ -1,3 +1,5 @@
+import { arrayOf, bool, dateTime, described, Infer, obj, str } from '@app/kernel';
+
 /** An endpoint as stored (the secret stays sealed). */
 export interface EndpointRecord {
   id: string;
@@ -13,18 +15,24 @@ export interface EndpointRecord {
   createdAtKey: string;
 }
 
-/** What the API shows; `secret` only in the answers to create and rotate-secret. */
-export interface EndpointView {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  /** Until when deliveries are also signed with the secret the latest rotation replaced; null: none. */
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  secret?: string;
-}
+/** What the API shows (`WebhookEndpoint`); `secret` only in the answers to create and rotate-secret. */
+export const endpointSchema = obj(
+  {
+    id: str('`whe_...`'),
+    url: str(),
+    secret: str('`whsec_...`: only in the answers to create and rotate-secret'),
+    events: arrayOf(str()),
+    enabled: bool,
+    previousSecretExpiresAt: described(
+      dateTime(true),
+      'Until when deliveries are also signed with the secret the latest rotation replaced (two `sha256=` values); null: none',
+    ),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+  },
+  ['secret'],
+);
+export type EndpointView = Infer<typeof endpointSchema>;
 
 export function toEndpointView(record: EndpointRecord, secret?: string): EndpointView {
   const view: EndpointView = {

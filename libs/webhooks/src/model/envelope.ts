@@ -1,3 +1,5 @@
+import { dateTime, freeForm, Infer, int, obj, str } from '@app/kernel';
+
 /** An outbox row as the relay and the events API read it. */
 export interface EventRow {
   id: string;
@@ -12,14 +14,15 @@ export interface EventRow {
  * `data.purchase` the purchase). `timestamp` (unix seconds) is when this copy was built; a webhook
  * body carries the same value as its signature's `t=`, so the signed bytes bind it.
  */
-export interface EventEnvelope {
-  id: string;
-  type: string;
-  createdAt: string;
-  timestamp: number;
-  workspaceId: string;
-  data: Record<string, unknown>;
-}
+export const eventSchema = obj({
+  id: str('`evt_...`'),
+  type: str(),
+  createdAt: dateTime(),
+  timestamp: int('Unix seconds, also in the signature header'),
+  workspaceId: str(),
+  data: freeForm,
+});
+export type EventEnvelope = Infer<typeof eventSchema>;
 
 export const unixSeconds = (at: Date): number => Math.floor(at.getTime() / 1000);
 
