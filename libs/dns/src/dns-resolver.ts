@@ -1,3 +1,4 @@
+import { described, dictionary, Infer, int, obj, oneOf, oneOfValues, str } from '@app/kernel';
 import { Resolver } from 'node:dns/promises';
 
 /** The name exists but has no records of the type (NODATA), or does not exist (NXDOMAIN). */
@@ -25,15 +26,16 @@ export interface CaaAnswer {
 export const LOOKUP_TYPES = ['A', 'AAAA', 'CNAME', 'TXT', 'NS', 'MX', 'CAA'] as const;
 export type LookupType = (typeof LOOKUP_TYPES)[number];
 
-export interface LookupRecord {
-  type: LookupType;
-  /** Presentation form: an address, a name without trailing dot, joined TXT, `10 mx.example.com`, `0 issue "ca.org"`. */
-  value: string;
-  /** Seconds; only where the resolver reports it (A and AAAA). */
-  ttl?: number;
-  /** Structured fields of MX and CAA. */
-  data?: Record<string, string | number>;
-}
+export const lookupRecordSchema = obj(
+  {
+    type: oneOfValues(...LOOKUP_TYPES),
+    value: str('Presentation form: `10 mx.example.com`, `0 issue "letsencrypt.org"`, joined TXT, ...'),
+    ttl: int('Seconds (A and AAAA only)'),
+    data: described(dictionary(oneOf(str(), int())), 'Structured fields of MX and CAA records'),
+  },
+  ['ttl', 'data'],
+);
+export type LookupRecord = Infer<typeof lookupRecordSchema>;
 
 /** `nxdomain`: the name does not exist; `nodata`: it exists without records of the type. */
 export interface LookupAnswer {

@@ -12,5 +12,6 @@ export {
   DnsResolver,
   LOOKUP_TYPES,
   type LookupRecord,
+  lookupRecordSchema,
   type LookupType,
 } from './dns-resolver';

@@ -53,6 +53,11 @@ export const arrayOf = <S extends SchemaObject>(items: S) => typed<Infer<S>[]>({
 /** The schema or null (OpenAPI 3.0 `nullable`; an enum lists null too, as validators require). */
 export const nullable = <S extends SchemaObject>(schema: S) =>
   typed<Infer<S> | null>({ ...schema, nullable: true, ...(schema.enum ? { enum: [...schema.enum, null] } : {}) });
+/** Any one of the schemas (`oneOf`). */
+export const oneOf = <S extends SchemaObject[]>(...schemas: S) => typed<Infer<S[number]>>({ oneOf: schemas });
+/** An object of any keys whose values all follow one schema. */
+export const dictionary = <S extends SchemaObject>(values: S) =>
+  typed<Record<string, Infer<S>>>({ type: 'object', additionalProperties: values });
 export const freeForm = typed<Record<string, unknown>>({ type: 'object', additionalProperties: true });
 /** The schema with a description for the document (the type is unchanged). */
 export const described = <S extends SchemaObject>(schema: S, description: string): S => ({ ...schema, description });

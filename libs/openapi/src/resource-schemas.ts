@@ -3,13 +3,20 @@ import { apiKeySchema } from '@app/api-keys';
 import { ALL_SCOPES } from '@app/auth';
 import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
 import { CUSTOMER_DOMAIN_FIELDS } from '@app/connect-sessions';
-import { LOOKUP_TYPES } from '@app/dns';
+import { lookupRecordSchema } from '@app/dns';
 import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
 import { ownershipChallengeSchema, preflightWarningSchema } from '@app/hostname-rules';
 import { DNS_RECORD_VIEW_TYPES, dnsRecordSchema, domainSchema } from '@app/domains';
 import { CURRENCIES, PURCHASE_STATUSES } from '@app/purchases';
 import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';
-import { LOOKUP_RCODES, LOOKUP_STATUSES, RECORD_STATUSES, RESOLVER_STATUSES } from '@app/tools';
+import {
+  caaCheckResultSchema,
+  dnsLookupResultSchema,
+  hostnameCheckSchema,
+  propagationResultSchema,
+  providerDetectResultSchema,
+  tlsCheckResultSchema,
+} from '@app/tools';
 import { deliverySchema, endpointSchema, eventSchema } from '@app/webhooks';
 import { workspaceSchema } from '@app/workspaces';
 import { ERROR_CODES } from './error-responses';
@@ -67,126 +74,13 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
       ['reason', 'providerId', 'providerName', 'providerDisplayName', 'applyUrl', 'width', 'height', 'urlControlPanel'],
     ),
   }),
-  LookupRecord: obj(
-    {
-      type: oneOfValues(...LOOKUP_TYPES),
-      value: str('Presentation form: `10 mx.example.com`, `0 issue "letsencrypt.org"`, joined TXT, ...'),
-      ttl: int('Seconds (A and AAAA only)'),
-      data: freeForm,
-    },
-    ['ttl', 'data'],
-  ),
-  DnsLookupResult: obj({
-    hostname: str(),
-    rcode: oneOfValues(...LOOKUP_RCODES),
-    results: arrayOf(
-      obj(
-        {
-          type: str(),
-          status: oneOfValues(...LOOKUP_STATUSES),
-          records: arrayOf(ref('LookupRecord')),
-          error: str(),
-        },
-        ['error'],
-      ),
-    ),
-  }),
-  CaaCheckResult: obj(
-    {
-      hostname: str(),
-      allowed: bool,
-      authorities: arrayOf(obj({ id: str(), name: str(), issuerDomain: str(), allowed: bool })),
-      relevantName: nullable(str('The name whose CAA records apply')),
-      records: arrayOf(str()),
-      checked: arrayOf(obj({ name: str(), records: arrayOf(str()) })),
-      criticalUnknownTag: str(),
-      message: str(),
-    },
-    ['criticalUnknownTag'],
-  ),
-  ProviderDetectResult: obj({
-    hostname: str(),
-    zone: str(),
-    nameservers: arrayOf(str()),
-    provider: obj({ id: str(), name: str(), detected: bool, dashboardUrl: str() }, ['dashboardUrl']),
-  }),
-  PropagationResult: obj({
-    hostname: str(),
-    type: str(),
-    expected: nullable(arrayOf(str())),
-    resolvers: arrayOf(
-      obj(
-        {
-          name: str(),
-          address: str(),
-          status: oneOfValues(...RESOLVER_STATUSES),
-          values: arrayOf(str()),
-          ttl: int(),
-          matches: bool,
-          error: str(),
-          ms: int(),
-        },
-        ['ttl', 'matches', 'error'],
-      ),
-    ),
-    summary: obj({ propagated: int(), total: int(), complete: bool, consistent: bool, message: str() }),
-  }),
-  TlsCheckResult: obj(
-    {
-      hostname: str(),
-      port: int(),
-      address: str('The vetted public address connected to'),
-      connected: bool,
-      error: str(),
-      protocol: str(),
-      chain: arrayOf(
-        obj({
-          subject: str(),
-          issuer: str(),
-          serialNumber: str(),
-          validFrom: dateTime(),
-          validTo: dateTime(),
-          subjectAltNames: arrayOf(str()),
-          fingerprint256: str(),
-        }),
-      ),
-      daysToExpiry: int(),
-      expired: bool,
-      hostnameMatches: bool,
-      hostnameError: str(),
-      trusted: bool,
-      verificationError: str(),
-    },
-    [
-      'error',
-      'protocol',
-      'chain',
-      'daysToExpiry',
-      'expired',
-      'hostnameMatches',
-      'hostnameError',
-      'trusted',
-      'verificationError',
-    ],
-  ),
-  HostnameRecordCheck: obj({
-    hostname: str(),
-    allFound: bool,
-    summary: obj({ found: int(), missing: int(), mismatch: int(), error: int(), total: int() }),
-    records: arrayOf(
-      obj(
-        {
-          type: str(),
-          name: str(),
-          value: str(),
-          status: oneOfValues(...RECORD_STATUSES),
-          seen: arrayOf(str()),
-          error: str(),
-        },
-        ['error'],
-      ),
-    ),
-  }),
+  LookupRecord: lookupRecordSchema,
+  DnsLookupResult: dnsLookupResultSchema,
+  CaaCheckResult: caaCheckResultSchema,
+  ProviderDetectResult: providerDetectResultSchema,
+  PropagationResult: propagationResultSchema,
+  TlsCheckResult: tlsCheckResultSchema,
+  HostnameRecordCheck: hostnameCheckSchema,
   DomainPurchase: obj({
     id: str('`pur_...`'),
     workspaceId: str(),

@@ -1,6 +1,6 @@
 import { DnsLookupError, DnsResolver, climbCaa } from '@app/dns';
 import { CA_DOMAINS, caaWarning, evaluateCaa, formatCaaRecord, normalizeLookupHostname } from '@app/hostname-rules';
-import { DomainError } from '@app/kernel';
+import { DomainError, arrayOf, bool, described, Infer, nullable, obj, str } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 
 const AUTHORITIES = [
@@ -8,19 +8,20 @@ const AUTHORITIES = [
   { id: 'google', name: 'Google Trust Services', issuerDomain: CA_DOMAINS.google },
 ] as const;
 
-export interface CaaCheckResult {
-  hostname: string;
-  /** At least one of the service's certificate authorities may issue for the hostname. */
-  allowed: boolean;
-  authorities: Array<{ id: string; name: string; issuerDomain: string; allowed: boolean }>;
-  /** The name whose CAA set decides (RFC 8659 climb); null when no name up the tree has CAA records. */
-  relevantName: string | null;
-  records: string[];
-  /** Every name asked, closest first, with what it holds. */
-  checked: Array<{ name: string; records: string[] }>;
-  criticalUnknownTag?: string;
-  message: string;
-}
+export const caaCheckResultSchema = obj(
+  {
+    hostname: str(),
+    allowed: described(bool, "At least one of the service's certificate authorities may issue"),
+    authorities: arrayOf(obj({ id: str(), name: str(), issuerDomain: str(), allowed: bool })),
+    relevantName: nullable(str('The name whose CAA records apply (RFC 8659 climb); null when no name has any')),
+    records: arrayOf(str()),
+    checked: described(arrayOf(obj({ name: str(), records: arrayOf(str()) })), 'Every name asked, closest first'),
+    criticalUnknownTag: str(),
+    message: str(),
+  },
+  ['criticalUnknownTag'],
+);
+export type CaaCheckResult = Infer<typeof caaCheckResultSchema>;
 
 /** The CAA check tool: the same climb and rules as the issuance preflight of POST /v1/domains. */
 @Injectable()

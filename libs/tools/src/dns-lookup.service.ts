@@ -1,4 +1,5 @@
-import { DnsLookupError, DnsResolver, LOOKUP_TYPES, LookupRecord, LookupType } from '@app/dns';
+import { arrayOf, Infer, obj, oneOfValues, ref, str } from '@app/kernel';
+import { DnsLookupError, DnsResolver, LOOKUP_TYPES, lookupRecordSchema, LookupType } from '@app/dns';
 import { normalizeLookupHostname } from '@app/hostname-rules';
 import { Injectable } from '@nestjs/common';
 
@@ -10,18 +11,23 @@ export type LookupStatus = (typeof LOOKUP_STATUSES)[number];
 export const LOOKUP_RCODES = ['NOERROR', 'NXDOMAIN', 'UNKNOWN'] as const;
 export type LookupRcode = (typeof LOOKUP_RCODES)[number];
 
-export interface TypeLookup {
-  type: LookupType;
-  status: LookupStatus;
-  records: LookupRecord[];
-  error?: string;
-}
+const typeLookupSchema = obj(
+  {
+    type: oneOfValues(...LOOKUP_TYPES),
+    status: oneOfValues(...LOOKUP_STATUSES),
+    records: arrayOf(ref('LookupRecord', lookupRecordSchema)),
+    error: str(),
+  },
+  ['error'],
+);
+export type TypeLookup = Infer<typeof typeLookupSchema>;
 
-export interface DnsLookupResult {
-  hostname: string;
-  rcode: LookupRcode;
-  results: TypeLookup[];
-}
+export const dnsLookupResultSchema = obj({
+  hostname: str(),
+  rcode: oneOfValues(...LOOKUP_RCODES),
+  results: arrayOf(typeLookupSchema),
+});
+export type DnsLookupResult = Infer<typeof dnsLookupResultSchema>;
 
 /** The DNS lookup tool: one or every type at a name, through DNS_RESOLVERS. */
 @Injectable()

@@ -1,5 +1,6 @@
+import { arrayOf, bool, described, Infer, int, nullable, obj, oneOfValues, str } from '@app/kernel';
 import { APP_CONFIG, AppConfig, NamedResolver } from '@app/config';
-import { DnsLookupError, DnsResolver, LookupType } from '@app/dns';
+import { DnsLookupError, DnsResolver, LOOKUP_TYPES, LookupType } from '@app/dns';
 import { normalizeLookupHostname } from '@app/hostname-rules';
 import { Inject, Injectable } from '@nestjs/common';
 import { normalizeValue, splitExpected, valueSeen } from './record-values';
@@ -7,27 +8,29 @@ import { normalizeValue, splitExpected, valueSeen } from './record-values';
 export const RESOLVER_STATUSES = ['ok', 'nodata', 'nxdomain', 'timeout', 'error'] as const;
 export type ResolverStatus = (typeof RESOLVER_STATUSES)[number];
 
-export interface ResolverView {
-  name: string;
-  address: string;
-  status: ResolverStatus;
-  /** Normalized and sorted (record-values). */
-  values: string[];
-  /** Lowest TTL seen (A and AAAA only). */
-  ttl?: number;
-  /** Present when `expected` was given: every expected value is among those seen. */
-  matches?: boolean;
-  error?: string;
-  ms: number;
-}
+const resolverSchema = obj(
+  {
+    name: str(),
+    address: str(),
+    status: oneOfValues(...RESOLVER_STATUSES),
+    values: described(arrayOf(str()), 'Normalized and sorted'),
+    ttl: int('Lowest TTL seen (A and AAAA only)'),
+    matches: described(bool, 'Present when `expected` was given: every expected value is among those seen'),
+    error: str(),
+    ms: int(),
+  },
+  ['ttl', 'matches', 'error'],
+);
+export type ResolverView = Infer<typeof resolverSchema>;
 
-export interface PropagationResult {
-  hostname: string;
-  type: LookupType;
-  expected: string[] | null;
-  resolvers: ResolverView[];
-  summary: { propagated: number; total: number; complete: boolean; consistent: boolean; message: string };
-}
+export const propagationResultSchema = obj({
+  hostname: str(),
+  type: oneOfValues(...LOOKUP_TYPES),
+  expected: nullable(arrayOf(str())),
+  resolvers: arrayOf(resolverSchema),
+  summary: obj({ propagated: int(), total: int(), complete: bool, consistent: bool, message: str() }),
+});
+export type PropagationResult = Infer<typeof propagationResultSchema>;
 
 /**
  * The propagation tool: the same question to several public resolvers at once (PROPAGATION_RESOLVERS),

@@ -1,16 +1,18 @@
 import { ProviderDetector, registrableDomain } from '@app/connect';
 import { normalizeLookupHostname } from '@app/hostname-rules';
-import { canonicalHostname, DomainError } from '@app/kernel';
+import { canonicalHostname, DomainError, arrayOf, bool, described, Infer, obj, str } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 
-export interface ProviderDetectResult {
-  hostname: string;
-  /** Where the NS records were found: the registrable domain, or a delegated sub-zone. */
-  zone: string;
-  nameservers: string[];
-  /** As in connect instructions (SPEC 2.3): `unknown` and detected false when no catalog entry matches. */
-  provider: { id: string; name: string; detected: boolean; dashboardUrl?: string };
-}
+export const providerDetectResultSchema = obj({
+  hostname: str(),
+  zone: str('Where the NS records were found: the registrable domain, or a delegated sub-zone'),
+  nameservers: arrayOf(str()),
+  provider: described(
+    obj({ id: str(), name: str(), detected: bool, dashboardUrl: str() }, ['dashboardUrl']),
+    'As in connect instructions: `unknown` and detected false when no catalog entry matches',
+  ),
+});
+export type ProviderDetectResult = Infer<typeof providerDetectResultSchema>;
 
 /** The provider detection tool: the connect instructions' NS walk and catalog, without a domain. */
 @Injectable()

@@ -1,6 +1,6 @@
-import { DnsResolver, LookupType } from '@app/dns';
+import { DnsResolver, LOOKUP_TYPES, LookupType } from '@app/dns';
 import { normalizeLookupHostname } from '@app/hostname-rules';
-import { DomainError } from '@app/kernel';
+import { DomainError, arrayOf, bool, described, Infer, int, obj, oneOfValues, str } from '@app/kernel';
 import { Injectable } from '@nestjs/common';
 import { TypeLookup, lookupOne } from './dns-lookup.service';
 import { CheckRecordsDto, ExpectedRecordDto, MAX_RECORDS_PER_BATCH } from './dto/check-records.dto';
@@ -9,26 +9,30 @@ import { normalizeValue, recordName, valueSeen } from './record-values';
 export const RECORD_STATUSES = ['found', 'missing', 'mismatch', 'error'] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
-export interface RecordCheckView {
-  type: LookupType;
-  /** The full name checked. */
-  name: string;
-  /** The expected value, normalized. */
-  value: string;
-  /** found: among the answers; missing: no record of the type at the name; mismatch: records, none equal. */
-  status: RecordStatus;
-  /** What DNS answered for the type at the name, normalized. */
-  seen: string[];
-  /** error: the resolver's failure code (the record's presence is unknown). */
-  error?: string;
-}
+const recordCheckSchema = obj(
+  {
+    type: oneOfValues(...LOOKUP_TYPES),
+    name: str('The full name checked'),
+    value: str('The expected value, normalized'),
+    status: described(
+      oneOfValues(...RECORD_STATUSES),
+      'found: among the answers; missing: no record of the type at the name; mismatch: records, none equal',
+    ),
+    seen: described(arrayOf(str()), 'What DNS answered for the type at the name, normalized'),
+    error: str("error: the resolver's failure code (the record's presence is unknown)"),
+  },
+  ['error'],
+);
+export type RecordCheckView = Infer<typeof recordCheckSchema>;
 
-export interface HostnameCheckView {
-  hostname: string;
-  allFound: boolean;
-  summary: Record<RecordStatus, number> & { total: number };
-  records: RecordCheckView[];
-}
+/** `HostnameRecordCheck` in the API document. */
+export const hostnameCheckSchema = obj({
+  hostname: str(),
+  allFound: bool,
+  summary: obj({ found: int(), missing: int(), mismatch: int(), error: int(), total: int() }),
+  records: arrayOf(recordCheckSchema),
+});
+export type HostnameCheckView = Infer<typeof hostnameCheckSchema>;
 
 /** Lookups in flight at once for one call. */
 const CONCURRENCY = 16;

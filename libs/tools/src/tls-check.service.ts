@@ -1,7 +1,7 @@
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DnsLookupError, DnsResolver } from '@app/dns';
 import { checkResolvedAddresses, normalizeLookupHostname } from '@app/hostname-rules';
-import { DomainError } from '@app/kernel';
+import { DomainError, arrayOf, bool, dateTime, described, Infer, int, obj, str } from '@app/kernel';
 import { Inject, Injectable } from '@nestjs/common';
 import { isIPv4 } from 'node:net';
 import { DetailedPeerCertificate, PeerCertificate, TLSSocket, checkServerIdentity, connect } from 'node:tls';
@@ -10,35 +10,49 @@ const TIMEOUT_MS = 5_000;
 const DAY_MS = 86_400_000;
 const MAX_CHAIN = 10;
 
-export interface CertificateView {
-  subject: string;
-  issuer: string;
-  serialNumber: string;
-  validFrom: string;
-  validTo: string;
-  subjectAltNames: string[];
-  fingerprint256: string;
-}
+const chainCertificateSchema = obj({
+  subject: str(),
+  issuer: str(),
+  serialNumber: str(),
+  validFrom: dateTime(),
+  validTo: dateTime(),
+  subjectAltNames: arrayOf(str()),
+  fingerprint256: str(),
+});
+export type CertificateView = Infer<typeof chainCertificateSchema>;
 
-export interface TlsCheckResult {
-  hostname: string;
-  port: number;
-  /** The vetted address connected to (SNI carries the hostname). */
-  address: string;
-  connected: boolean;
-  /** Why the connection or handshake failed (connected: false). */
-  error?: string;
-  protocol?: string;
-  /** Leaf first, as the server sent it (plus what the verifier linked from the system roots). */
-  chain?: CertificateView[];
-  daysToExpiry?: number;
-  expired?: boolean;
-  hostnameMatches?: boolean;
-  hostnameError?: string;
-  /** Whether the chain verifies against the system roots. */
-  trusted?: boolean;
-  verificationError?: string;
-}
+export const tlsCheckResultSchema = obj(
+  {
+    hostname: str(),
+    port: int(),
+    address: str('The vetted public address connected to (SNI carries the hostname)'),
+    connected: bool,
+    error: str('Why the connection or handshake failed (connected: false)'),
+    protocol: str(),
+    chain: described(
+      arrayOf(chainCertificateSchema),
+      'Leaf first, as the server sent it (plus what the verifier linked from the system roots)',
+    ),
+    daysToExpiry: int(),
+    expired: bool,
+    hostnameMatches: bool,
+    hostnameError: str(),
+    trusted: described(bool, 'Whether the chain verifies against the system roots'),
+    verificationError: str(),
+  },
+  [
+    'error',
+    'protocol',
+    'chain',
+    'daysToExpiry',
+    'expired',
+    'hostnameMatches',
+    'hostnameError',
+    'trusted',
+    'verificationError',
+  ],
+);
+export type TlsCheckResult = Infer<typeof tlsCheckResultSchema>;
 
 const distinguishedName = (name: Record<string, string | string[]> | undefined) =>
   Object.entries(name ?? {})

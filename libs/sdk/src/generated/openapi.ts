@@ -1540,8 +1540,9 @@ export interface components {
       value: string;
       /** @description Seconds (A and AAAA only) */
       ttl?: number;
+      /** @description Structured fields of MX and CAA records */
       data?: {
-        [key: string]: unknown;
+        [key: string]: string | number;
       };
     };
     DnsLookupResult: {
@@ -1549,7 +1550,8 @@ export interface components {
       /** @enum {string} */
       rcode: 'NOERROR' | 'NXDOMAIN' | 'UNKNOWN';
       results: {
-        type: string;
+        /** @enum {string} */
+        type: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA';
         /** @enum {string} */
         status: 'ok' | 'nodata' | 'nxdomain' | 'error';
         records: components['schemas']['LookupRecord'][];
@@ -1558,6 +1560,7 @@ export interface components {
     };
     CaaCheckResult: {
       hostname: string;
+      /** @description At least one of the service's certificate authorities may issue */
       allowed: boolean;
       authorities: {
         id: string;
@@ -1565,9 +1568,10 @@ export interface components {
         issuerDomain: string;
         allowed: boolean;
       }[];
-      /** @description The name whose CAA records apply */
+      /** @description The name whose CAA records apply (RFC 8659 climb); null when no name has any */
       relevantName: string | null;
       records: string[];
+      /** @description Every name asked, closest first */
       checked: {
         name: string;
         records: string[];
@@ -1577,8 +1581,10 @@ export interface components {
     };
     ProviderDetectResult: {
       hostname: string;
+      /** @description Where the NS records were found: the registrable domain, or a delegated sub-zone */
       zone: string;
       nameservers: string[];
+      /** @description As in connect instructions: `unknown` and detected false when no catalog entry matches */
       provider: {
         id: string;
         name: string;
@@ -1588,15 +1594,19 @@ export interface components {
     };
     PropagationResult: {
       hostname: string;
-      type: string;
+      /** @enum {string} */
+      type: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA';
       expected: string[] | null;
       resolvers: {
         name: string;
         address: string;
         /** @enum {string} */
         status: 'ok' | 'nodata' | 'nxdomain' | 'timeout' | 'error';
+        /** @description Normalized and sorted */
         values: string[];
+        /** @description Lowest TTL seen (A and AAAA only) */
         ttl?: number;
+        /** @description Present when `expected` was given: every expected value is among those seen */
         matches?: boolean;
         error?: string;
         ms: number;
@@ -1612,11 +1622,13 @@ export interface components {
     TlsCheckResult: {
       hostname: string;
       port: number;
-      /** @description The vetted public address connected to */
+      /** @description The vetted public address connected to (SNI carries the hostname) */
       address: string;
       connected: boolean;
+      /** @description Why the connection or handshake failed (connected: false) */
       error?: string;
       protocol?: string;
+      /** @description Leaf first, as the server sent it (plus what the verifier linked from the system roots) */
       chain?: {
         subject: string;
         issuer: string;
@@ -1632,6 +1644,7 @@ export interface components {
       expired?: boolean;
       hostnameMatches?: boolean;
       hostnameError?: string;
+      /** @description Whether the chain verifies against the system roots */
       trusted?: boolean;
       verificationError?: string;
     };
@@ -1646,12 +1659,20 @@ export interface components {
         total: number;
       };
       records: {
-        type: string;
-        name: string;
-        value: string;
         /** @enum {string} */
+        type: 'A' | 'AAAA' | 'CNAME' | 'TXT' | 'NS' | 'MX' | 'CAA';
+        /** @description The full name checked */
+        name: string;
+        /** @description The expected value, normalized */
+        value: string;
+        /**
+         * @description found: among the answers; missing: no record of the type at the name; mismatch: records, none equal
+         * @enum {string}
+         */
         status: 'found' | 'missing' | 'mismatch' | 'error';
+        /** @description What DNS answered for the type at the name, normalized */
         seen: string[];
+        /** @description error: the resolver's failure code (the record's presence is unknown) */
         error?: string;
       }[];
     };
