@@ -5,7 +5,7 @@ import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
 import type { FormProblems } from '../forms/form-problems';
 import { problemsOf } from './form-fields';
-import { WorkspaceContext, csrf, empty, layout, pager, pill, when } from './layout';
+import { WorkspaceContext, csrf, empty, layout, listPager, pill, when } from './layout';
 import { DnsHistory, dnsFact, factHtml, liveFact } from './domain-live.view';
 import { ManagedDns, managedCustomerLine, managedNote } from './managed-dns.view';
 
@@ -18,14 +18,6 @@ export interface DomainFilters {
 
 const option = (value: string, selected: string | undefined, label = value.replace(/_/g, ' ')) =>
   html`<option value="${value}" ${value === selected ? html` selected` : ''}>${label}</option>`;
-
-function query(filters: DomainFilters, cursor?: string): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v as string);
-  if (cursor) params.set('cursor', cursor);
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
 
 /** The connect form sent back with what was typed and its problems; `existing`: the domain already holding the hostname here. */
 export interface ConnectForm {
@@ -158,10 +150,7 @@ export function domainsPage(
                   </tbody>
                 </table>
               </div>
-              ${pager({
-                first: paged ? `${base}${query(filters)}` : undefined,
-                next: nextCursor && `${base}${query(filters, nextCursor)}`,
-              })}`
+              ${listPager(base, filters, nextCursor, paged)}`
           : filtered
             ? empty(
                 'No domain matches these filters',

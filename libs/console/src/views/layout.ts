@@ -137,6 +137,22 @@ export const pager = (links: { first?: string; next?: string | null }) =>
     ${links.next ? html`<a class="button secondary" href="${links.next}">Next page →</a>` : ''}
   </div>`;
 
+/** A filtered list's query string: the filters that are set, then the cursor (`''` when neither is). */
+function listQuery(filters: object, cursor?: string | null): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, String(v));
+  if (cursor) params.set('cursor', cursor);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The pager of a filtered list at `base`: its first page and its next one keep the filters. */
+export const listPager = (base: string, filters: object, nextCursor: string | null, paged: boolean) =>
+  pager({
+    first: paged ? `${base}${listQuery(filters)}` : undefined,
+    next: nextCursor && `${base}${listQuery(filters, nextCursor)}`,
+  });
+
 /** A small "nothing here yet" panel that says what to do next. */
 export const empty = (title: string, next: Html | string) =>
   html`<div class="empty">

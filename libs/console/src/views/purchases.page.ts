@@ -1,20 +1,12 @@
 import { PURCHASE_STATUSES, type PurchaseView } from '@app/purchases';
 import { ConsoleActor } from '../access';
 import { html } from '../html';
-import { WorkspaceContext, empty, layout, pager, pill, when } from './layout';
+import { WorkspaceContext, empty, layout, listPager, pill, when } from './layout';
 import { purchaseCharge } from './purchase-money.view';
 
 export interface PurchaseFilters {
   status?: string;
   hostname?: string;
-}
-
-function query(filters: PurchaseFilters, cursor?: string): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v as string);
-  if (cursor) params.set('cursor', cursor);
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }
 
 const option = (value: string, selected: string | undefined) =>
@@ -96,10 +88,7 @@ export function purchasesPage(
                   </tbody>
                 </table>
               </div>
-              ${pager({
-                first: paged ? `${base}${query(filters)}` : undefined,
-                next: nextCursor && `${base}${query(filters, nextCursor)}`,
-              })}`
+              ${listPager(base, filters, nextCursor, paged)}`
           : filtered
             ? empty(
                 'No purchase matches these filters',

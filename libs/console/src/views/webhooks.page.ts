@@ -6,7 +6,7 @@ import type { FormProblems } from '../forms/form-problems';
 import { attemptText } from './attempt-text';
 import { problemsOf } from './form-fields';
 import { EndpointHealth, healthCell, healthFacts } from './endpoint-health.view';
-import { WorkspaceContext, csrf, empty, layout, pill, when } from './layout';
+import { WorkspaceContext, csrf, empty, layout, listPager, pill, when } from './layout';
 
 function eventBoxes(selected: string[], disabled: boolean) {
   return html`<fieldset class="field">
@@ -300,7 +300,7 @@ export function endpointPage(actor: ConsoleActor, w: WorkspaceContext, d: Endpoi
                   </div>
                   ${w.canWrite ? html`<button type="submit">Replay selected</button>` : ''}
                 </form>
-                ${d.nextCursor ? html`<div class="pager"><a class="button secondary" href="${base}?${new URLSearchParams({ ...(d.status ? { status: d.status } : {}), cursor: d.nextCursor }).toString()}">Next page →</a></div>` : ''}`
+                ${d.nextCursor ? listPager(base, { status: d.status }, d.nextCursor, false) : ''}`
             : empty(
                 d.status === 'dead_lettered' ? 'No dead letters' : 'No deliveries yet',
                 d.status === 'dead_lettered'
