@@ -24,7 +24,7 @@ import {
   field,
 } from './console-request';
 import type { Flash } from './console-flashes.store';
-import { formProblems, isFormProblem } from './forms/form-problems';
+import { formProblems, orFormProblem } from './forms/form-problems';
 import { statusOf } from '@app/http';
 import { ConsoleDomainPages } from './console-domain-pages.service';
 import { checked, validated } from './form-validation';
@@ -125,16 +125,13 @@ export class ConsoleDomainsController {
     @Body() body: FormBody,
   ) {
     const typed = { hostname: field(body, 'hostname') ?? '', originUrl: field(body, 'originUrl') ?? '' };
-    const created = await validated(CreateDomainDto, typed)
-      .then((dto) => this.commands.create(ws, dto))
-      .catch(async (error: unknown) => {
-        // A refusal the person can fix is the form again, under its field, with what they typed.
-        if (!isFormProblem(error)) throw error;
-        const existing = error.code === 'conflict' ? await this.pages.heldHere(ws, error, typed.hostname) : undefined;
-        const form = { ...typed, problems: formProblems(error, CONNECT_FIELDS), existing };
-        return new PageWithStatus(statusOf(error.code), await this.listPage(actor, w, ws, {}, form));
-      });
-    if (created instanceof PageWithStatus) return created;
+    const created = await orFormProblem(validated(CreateDomainDto, typed).then((dto) => this.commands.create(ws, dto)));
+    if (created instanceof DomainError) {
+      // A refusal the person can fix is the form again, under its field, with what they typed.
+      const existing = created.code === 'conflict' ? await this.pages.heldHere(ws, created, typed.hostname) : undefined;
+      const form = { ...typed, problems: formProblems(created, CONNECT_FIELDS), existing };
+      return new PageWithStatus(statusOf(created.code), await this.listPage(actor, w, ws, {}, form));
+    }
     const { domain } = created;
     note({ target: domain.id, detail: { hostname: domain.hostname } });
     return new Redirect(`/console/w/${ws}/domains/${domain.id}?notice=created`);
@@ -183,13 +180,10 @@ export class ConsoleDomainsController {
       redirectWww: checked(field(body, 'redirectWww')),
     };
     const before = settingsOf(toDomainView(await this.domains.get(ws, id), this.edge));
-    const updated = await validated(UpdateDomainDto, typed)
-      .then((dto) => this.commands.update(ws, id, dto))
-      .catch((error: unknown) => {
-        // A refused origin (blocked by the SSRF rules, malformed) is the settings form again, as typed.
-        if (!isFormProblem(error)) throw error;
-        return error;
-      });
+    // A refused origin (blocked by the SSRF rules, malformed) is the settings form again, as typed.
+    const updated = await orFormProblem(
+      validated(UpdateDomainDto, typed).then((dto) => this.commands.update(ws, id, dto)),
+    );
     if (updated instanceof DomainError) {
       const detail = await this.pages.detail(ws, id);
       detail.settingsForm = { values: typed, problems: formProblems(updated, SETTINGS_FIELDS) };

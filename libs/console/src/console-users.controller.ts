@@ -6,7 +6,7 @@ import { AuditNote, AuditNoteFn, Audited } from './console-audited';
 import { ConsoleController } from './console-controller';
 import { Actor, FormBody, PageWithStatus, Redirect, ShowOnce, ShownOnce, field } from './console-request';
 import type { Flash } from './console-flashes.store';
-import { formProblems, isFormProblem } from './forms/form-problems';
+import { formProblems, orFormProblem } from './forms/form-problems';
 import { statusOf } from '@app/http';
 import { ConsoleUserAdmin } from './console-user-admin.store';
 import { ConsoleUsers } from './console-users.store';
@@ -69,10 +69,7 @@ export class ConsoleUsersController {
     };
     const given = field(body, 'password') ?? '';
     const password = given || randomBase62(16);
-    const user = await this.createUser(typed, password).catch((error: unknown) => {
-      if (!isFormProblem(error)) throw error;
-      return error;
-    });
+    const user = await orFormProblem(this.createUser(typed, password));
     if (user instanceof DomainError) {
       // What was typed comes back (the password excepted), each problem under its field.
       const form = { ...typed, problems: formProblems(user, NEW_USER_FIELDS) };

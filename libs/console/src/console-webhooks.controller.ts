@@ -20,7 +20,7 @@ import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
 import { ConsoleEndpointPages } from './console-endpoint-pages.service';
 import { Actor, FormBody, PageWithStatus, Redirect, ShowOnce, ShownOnce, field, fields } from './console-request';
-import { formProblems, isFormProblem } from './forms/form-problems';
+import { formProblems, orFormProblem } from './forms/form-problems';
 import { statusOf } from '@app/http';
 import type { Flash } from './console-flashes.store';
 import { checked, validated } from './form-validation';
@@ -86,13 +86,10 @@ export class ConsoleWebhooksController {
     @Body() body: FormBody,
   ) {
     const typed = { url: field(body, 'url') ?? '', events: fields(body, 'events') };
-    const created = await validated(CreateWebhookEndpointDto, typed)
-      .then((dto) => this.createEndpoint.execute(ws, dto))
-      .catch((error: unknown) => {
-        // A refused URL (not http or https, malformed) is the form again, as typed.
-        if (!isFormProblem(error)) throw error;
-        return error;
-      });
+    // A refused URL (not http or https, malformed) is the form again, as typed.
+    const created = await orFormProblem(
+      validated(CreateWebhookEndpointDto, typed).then((dto) => this.createEndpoint.execute(ws, dto)),
+    );
     if (created instanceof DomainError) {
       const form = { ...typed, problems: formProblems(created, ['url', 'events']) };
       const page = webhooksPage(actor, w, await this.pages.list(ws), undefined, form);
@@ -147,13 +144,12 @@ export class ConsoleWebhooksController {
     @Body() body: FormBody,
   ) {
     const sent = { url: field(body, 'url'), events: fields(body, 'events'), enabled: checked(field(body, 'enabled')) };
-    const refused = await validated(UpdateWebhookEndpointDto, sent)
-      .then(async (dto) => void (await this.updateEndpoint.execute(ws, id, dto)))
-      .catch((error: unknown) => {
-        // A refused URL or event list is the form again, as typed, the problem under its field.
-        if (!isFormProblem(error)) throw error;
-        return error;
-      });
+    // A refused URL or event list is the form again, as typed, the problem under its field.
+    const refused = await orFormProblem(
+      validated(UpdateWebhookEndpointDto, sent).then(
+        async (dto) => void (await this.updateEndpoint.execute(ws, id, dto)),
+      ),
+    );
     if (refused) {
       const settingsForm = { ...sent, url: sent.url ?? '', problems: formProblems(refused, ['url', 'events']) };
       const page = endpointPage(actor, w, { ...(await this.pages.detail(ws, id)), settingsForm });

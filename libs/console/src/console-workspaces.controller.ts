@@ -6,7 +6,7 @@ import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
 import { Actor, FormBody, PageWithStatus, Redirect, ShowOnce, ShownOnce, field } from './console-request';
 import { validated } from './form-validation';
-import { formProblems, isFormProblem } from './forms/form-problems';
+import { formProblems, orFormProblem } from './forms/form-problems';
 import type { Flash } from './console-flashes.store';
 import { ConsoleWorkspaces } from './console-workspaces.service';
 import { keysPage, revokeKeyPage } from './views/keys.page';
@@ -48,15 +48,12 @@ export class ConsoleWorkspacesController {
   async create(@Actor() actor: ConsoleActor, @AuditNote() note: AuditNoteFn, @Body() body: FormBody) {
     const typed = { name: field(body, 'name') ?? '', paymentMethod: field(body, 'paymentMethod') ?? '' };
     // The rules of POST /admin/workspaces (its DTO): a name of 1-200 characters, a payment method id.
-    const issued = await validated(CreateWorkspaceDto, {
-      name: typed.name.trim(),
-      paymentMethod: typed.paymentMethod.trim() || undefined,
-    })
-      .then((dto) => this.admin.createWorkspace(dto.name, dto.paymentMethod))
-      .catch((error: unknown) => {
-        if (!isFormProblem(error)) throw error;
-        return error;
-      });
+    const issued = await orFormProblem(
+      validated(CreateWorkspaceDto, {
+        name: typed.name.trim(),
+        paymentMethod: typed.paymentMethod.trim() || undefined,
+      }).then((dto) => this.admin.createWorkspace(dto.name, dto.paymentMethod)),
+    );
     if (issued instanceof DomainError) {
       // What was typed comes back, each problem under its field.
       const form = { ...typed, problems: formProblems(issued, ['name', 'paymentMethod']) };

@@ -1,5 +1,5 @@
 import { DomainError } from '@app/kernel';
-import { formProblems, isFormProblem } from './form-problems';
+import { formProblems, isFormProblem, orFormProblem } from './form-problems';
 
 const FIELDS = ['hostname', 'originUrl'];
 
@@ -47,5 +47,15 @@ describe('formProblems wording', () => {
       field: 'originUrl',
     });
     expect(formProblems(error, ['originUrl']).fields.originUrl).toEqual(['Not allowed: 10.0.0.1 is private']);
+  });
+});
+
+describe('orFormProblem', () => {
+  it('gives the value, or the refusal a form can show, and throws any other error', async () => {
+    const refusal = new DomainError('bad_request', 'url: must be a URL', { field: 'url' });
+    await expect(orFormProblem(Promise.resolve(1))).resolves.toBe(1);
+    await expect(orFormProblem(Promise.reject(refusal))).resolves.toBe(refusal);
+    const missing = new DomainError('not_found', 'Endpoint was not found');
+    await expect(orFormProblem(Promise.reject(missing))).rejects.toBe(missing);
   });
 });

@@ -14,6 +14,13 @@ const FORM_CODES = new Set<ErrorCode>(['bad_request', 'conflict', 'preflight_fai
 export const isFormProblem = (error: unknown): error is DomainError =>
   error instanceof DomainError && FORM_CODES.has(error.code);
 
+/** What `attempt` gives, or its refusal when a person can fix it in the form they sent (any other error is thrown). */
+export const orFormProblem = <T>(attempt: Promise<T>): Promise<T | DomainError> =>
+  attempt.catch((error: unknown) => {
+    if (!isFormProblem(error)) throw error;
+    return error;
+  });
+
 /**
  * Where each problem of a refused form goes (no I/O): the validation pipe's `details.fields`
  * (`[{field, problems}]`) each under its field, a use case's `details.field` under that field with
