@@ -1,6 +1,6 @@
 import { CredentialResolver, CredentialResolvers, Principal } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { CLOCK, Clock } from '@app/kernel';
+import { CLOCK, Clock, dateTime, Infer, obj, str } from '@app/kernel';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import {
   CONNECT_SESSION_PREFIX,
@@ -11,12 +11,13 @@ import {
   verifyConnectSession,
 } from './connect-session.token';
 
-export interface ConnectSession {
-  token: string;
-  expiresAt: string;
-  domainId: string;
-  hostname: string;
-}
+export const connectSessionSchema = obj({
+  token: str('Browser-safe, scoped to one domain; signed, not stored'),
+  expiresAt: dateTime(),
+  domainId: str(),
+  hostname: str(),
+});
+export type ConnectSession = Infer<typeof connectSessionSchema>;
 
 /**
  * Mints connect-session tokens and, as a credential resolver, turns them back into principals.

@@ -1,4 +1,4 @@
-export { ConnectSessions } from './connect-sessions.service';
+export { connectSessionSchema, ConnectSessions } from './connect-sessions.service';
 export { ConnectSessionsModule } from './connect-sessions.module';
 export { CUSTOMER_DOMAIN_FIELDS, toCustomerDomainView } from './customer-domain.view';
 export { customerCertificate } from './customer-certificate';

@@ -1,3 +1,4 @@
+import { bool, Infer, int, obj, oneOfValues, str } from '@app/kernel';
 import { createPrivateKey, createPublicKey, createSign, createVerify, KeyObject } from 'node:crypto';
 
 /** Why Domain Connect cannot be offered for a domain (SPEC 2.3). */
@@ -28,17 +29,21 @@ export type DomainConnectDiscovery =
   | { supported: false; reason: DomainConnectReason; settings?: DomainConnectSettings };
 
 /** The `domainConnect` object of the instructions (SPEC 2.3). */
-export interface DomainConnectView {
-  supported: boolean;
-  reason?: DomainConnectReason;
-  providerId?: string;
-  providerName?: string;
-  providerDisplayName?: string;
-  applyUrl?: string;
-  width?: number;
-  height?: number;
-  urlControlPanel?: string;
-}
+export const domainConnectViewSchema = obj(
+  {
+    supported: bool,
+    reason: oneOfValues(...DOMAIN_CONNECT_REASONS),
+    providerId: str(),
+    providerName: str(),
+    providerDisplayName: str("The provider's own display name, preferred in UI"),
+    applyUrl: str('Send the customer here to approve the change'),
+    width: int(),
+    height: int(),
+    urlControlPanel: str(),
+  },
+  ['reason', 'providerId', 'providerName', 'providerDisplayName', 'applyUrl', 'width', 'height', 'urlControlPanel'],
+);
+export type DomainConnectView = Infer<typeof domainConnectViewSchema>;
 
 const DEFAULT_WINDOW = 750; // the spec's default popup size
 

@@ -1,5 +1,7 @@
+import { arrayOf, bool, Infer, obj, oneOfValues, ref, str } from '@app/kernel';
+import { dnsRecordSchema, type DnsRecordView } from '@app/domains';
 import { isWildcard } from '@app/hostname-rules';
-import { DomainConnectView } from './domain-connect';
+import { DomainConnectView, domainConnectViewSchema } from './domain-connect';
 import { ProviderProfile } from './provider-profile';
 
 export interface EdgeTarget {
@@ -9,32 +11,27 @@ export interface EdgeTarget {
   challengeZone?: string;
 }
 
-export interface InstructionRecord {
-  type: 'A' | 'CNAME';
-  name: string;
-  value: string;
-  ttl: number;
-  /** `traffic`: points the hostname at the edge; `certificate`: the `_acme-challenge` delegation. */
-  purpose: 'traffic' | 'certificate';
-}
+/** A record to add: a Domain's DnsRecord (`traffic` to the edge, `certificate` the `_acme-challenge` delegation). */
+export type InstructionRecord = DnsRecordView;
 
 /** How the customer points the hostname at the edge: A records or a CNAME. */
 export const CONNECT_METHODS = ['a', 'cname'] as const;
 export type ConnectMethod = (typeof CONNECT_METHODS)[number];
 
-/** The connect instructions object (SPEC 2.3). */
-export interface ConnectInstructions {
-  hostname: string;
-  provider: { id: string; name: string; detected: boolean };
-  apex: boolean;
-  method: ConnectMethod;
-  methodReason: string;
-  records: InstructionRecord[];
-  steps: string[];
-  quirks: string[];
-  dashboardUrl: string;
-  domainConnect: DomainConnectView;
-}
+/** The connect instructions object (SPEC 2.3); its records are a Domain's (`DnsRecord`). */
+export const connectInstructionsSchema = obj({
+  hostname: str(),
+  provider: obj({ id: str(), name: str(), detected: bool }),
+  apex: bool,
+  method: oneOfValues(...CONNECT_METHODS),
+  methodReason: str(),
+  records: arrayOf(ref('DnsRecord', dnsRecordSchema)),
+  steps: arrayOf(str()),
+  quirks: arrayOf(str()),
+  dashboardUrl: str(),
+  domainConnect: domainConnectViewSchema,
+});
+export type ConnectInstructions = Infer<typeof connectInstructionsSchema>;
 
 export interface InstructionsInput {
   hostname: string;

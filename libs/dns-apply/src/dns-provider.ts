@@ -1,30 +1,34 @@
-import type { DnsRecordView } from '@app/domains';
+import { arrayOf, Infer, int, obj, oneOfValues, str } from '@app/kernel';
+import { DNS_RECORD_VIEW_TYPES, type DnsRecordView } from '@app/domains';
 
 /** The DNS providers dns/apply can write to (DESIGN decision 4). */
 export const DNS_PROVIDER_IDS = ['cloudflare', 'digitalocean'] as const;
 export type DnsProviderId = (typeof DNS_PROVIDER_IDS)[number];
 
 /** A record the domain needs at its hostname (the domain's own dnsRecords). */
-export interface DesiredRecord {
-  type: DnsRecordView['type'];
-  name: string;
-  value: string;
-  ttl: number;
-}
+export type DesiredRecord = Pick<DnsRecordView, 'type' | 'name' | 'value' | 'ttl'>;
 
 /** A record now in place at the provider: created by this call, or already right and kept. */
 export const WRITE_ACTIONS = ['created', 'kept'] as const;
 export type WriteAction = (typeof WRITE_ACTIONS)[number];
 
-export interface WrittenRecord extends DesiredRecord {
-  id: string;
-  action: WriteAction;
-}
+const writtenRecordSchema = obj({
+  id: str(),
+  type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
+  name: str(),
+  value: str(),
+  ttl: int(),
+  action: oneOfValues(...WRITE_ACTIONS),
+});
+export type WrittenRecord = Infer<typeof writtenRecordSchema>;
 
-export interface ApplyResult {
-  written: WrittenRecord[];
-  removed: number;
-}
+/** What a provider did (`DnsApplied` in the API document, with the provider's id). */
+export const dnsAppliedSchema = obj({
+  provider: oneOfValues(...DNS_PROVIDER_IDS),
+  written: arrayOf(writtenRecordSchema),
+  removed: int('Conflicting A, AAAA, CNAME or ALIAS records removed at the hostname'),
+});
+export type ApplyResult = Omit<Infer<typeof dnsAppliedSchema>, 'provider'>;
 
 /**
  * Writes the desired records at one hostname with the customer's token. Implementations touch only

@@ -1,17 +1,23 @@
+import { arrayOf, dateTime, described, Infer, obj, oneOfValues, ref, str } from '@app/kernel';
+import { ALL_SCOPES } from '@app/auth';
 import { WorkspaceRepository } from '@app/workspaces';
 import { Injectable } from '@nestjs/common';
 import { OAuthClientRecord, OAuthClientRepository } from './oauth-client.repository';
 import { generateClientId, generateClientSecret, hashSecret } from './oauth-credentials';
 import { OAuthTokens } from './oauth-tokens.service';
 
-export interface OAuthClientView {
-  clientId: string;
-  workspaceId: string;
-  name: string;
-  scopes: string[];
-  createdAt: string;
-  revokedAt: string | null;
-}
+/** OAuth scopes (`Scopes` in the API document). */
+export const scopesSchema = described(arrayOf(oneOfValues(...ALL_SCOPES)), 'OAuth scopes');
+
+export const oauthClientSchema = obj({
+  clientId: str('`oac_...`'),
+  workspaceId: str(),
+  name: str(),
+  scopes: ref('Scopes', scopesSchema),
+  createdAt: dateTime(),
+  revokedAt: dateTime(true),
+});
+export type OAuthClientView = Infer<typeof oauthClientSchema>;
 
 const toView = (c: OAuthClientRecord): OAuthClientView => ({
   clientId: c.id,

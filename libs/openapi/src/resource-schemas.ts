@@ -1,14 +1,15 @@
 import { issuedKeySchema } from '@app/admin';
 import { apiKeySchema } from '@app/api-keys';
-import { ALL_SCOPES } from '@app/auth';
-import { CONNECT_METHODS, DOMAIN_CONNECT_REASONS } from '@app/connect';
-import { CUSTOMER_DOMAIN_FIELDS } from '@app/connect-sessions';
+import { connectInstructionsSchema } from '@app/connect';
+import { connectSessionSchema, CUSTOMER_DOMAIN_FIELDS } from '@app/connect-sessions';
 import { lookupRecordSchema } from '@app/dns';
-import { DNS_PROVIDER_IDS, WRITE_ACTIONS } from '@app/dns-apply';
+import { dnsAppliedSchema } from '@app/dns-apply';
+import { dnsRecordSchema, domainSchema } from '@app/domains';
 import { ownershipChallengeSchema, preflightWarningSchema } from '@app/hostname-rules';
-import { DNS_RECORD_VIEW_TYPES, dnsRecordSchema, domainSchema } from '@app/domains';
-import { CURRENCIES, PURCHASE_STATUSES } from '@app/purchases';
-import { REGISTRAR_DNS_RECORD_TYPES } from '@app/registrar';
+import { oauthClientSchema, scopesSchema } from '@app/oauth';
+import { projectSchema } from '@app/projects';
+import { purchaseSchema } from '@app/purchases';
+import { registrarDnsRecordSchema } from '@app/registrar';
 import {
   caaCheckResultSchema,
   dnsLookupResultSchema,
@@ -20,7 +21,7 @@ import {
 import { deliverySchema, endpointSchema, eventSchema } from '@app/webhooks';
 import { workspaceSchema } from '@app/workspaces';
 import { ERROR_CODES } from './error-responses';
-import { SchemaObject, arrayOf, bool, dateTime, freeForm, int, nullable, obj, oneOfValues, ref, str } from './schema';
+import { SchemaObject, freeForm, obj, oneOfValues, ref, str } from './schema';
 
 /** The objects the API answers with (SPEC section 2), by schema name. DTO schemas come from the DTOs. */
 export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
@@ -49,31 +50,7 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
   WebhookEndpoint: endpointSchema,
   Event: eventSchema,
   Delivery: deliverySchema,
-  ConnectInstructions: obj({
-    hostname: str(),
-    provider: obj({ id: str(), name: str(), detected: bool }),
-    apex: bool,
-    method: oneOfValues(...CONNECT_METHODS),
-    methodReason: str(),
-    records: arrayOf(ref('DnsRecord')),
-    steps: arrayOf(str()),
-    quirks: arrayOf(str()),
-    dashboardUrl: str(),
-    domainConnect: obj(
-      {
-        supported: bool,
-        reason: oneOfValues(...DOMAIN_CONNECT_REASONS),
-        providerId: str(),
-        providerName: str(),
-        providerDisplayName: str("The provider's own display name, preferred in UI"),
-        applyUrl: str('Send the customer here to approve the change'),
-        width: int(),
-        height: int(),
-        urlControlPanel: str(),
-      },
-      ['reason', 'providerId', 'providerName', 'providerDisplayName', 'applyUrl', 'width', 'height', 'urlControlPanel'],
-    ),
-  }),
+  ConnectInstructions: connectInstructionsSchema,
   LookupRecord: lookupRecordSchema,
   DnsLookupResult: dnsLookupResultSchema,
   CaaCheckResult: caaCheckResultSchema,
@@ -81,77 +58,14 @@ export const RESOURCE_SCHEMAS: Record<string, SchemaObject> = {
   PropagationResult: propagationResultSchema,
   TlsCheckResult: tlsCheckResultSchema,
   HostnameRecordCheck: hostnameCheckSchema,
-  DomainPurchase: obj({
-    id: str('`pur_...`'),
-    workspaceId: str(),
-    hostname: str('Lowercased and trimmed'),
-    years: int(),
-    wholesaleCents: int('Registrar cost'),
-    feeCents: int('Service fee'),
-    totalCents: int('Amount charged: wholesale plus fee'),
-    currency: oneOfValues(...CURRENCIES),
-    registrar: str('Upstream registrar name'),
-    registrarDomainId: nullable(str()),
-    status: oneOfValues(...PURCHASE_STATUSES),
-    registrant: obj({ firstName: str(), lastName: str(), email: str(), country: str() }),
-    whoisPrivacyEnabled: bool,
-    autoRenew: bool,
-    expiresAt: dateTime(true),
-    customerReference: nullable(str()),
-    connectedDomainId: nullable(str('Present when autoConnect was used')),
-    nameservers: arrayOf(str()),
-    failure: nullable(obj({ code: str(), stage: str(), reason: str() })),
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
-  }),
-  RegistrarDnsRecord: obj(
-    {
-      type: oneOfValues(...REGISTRAR_DNS_RECORD_TYPES),
-      name: str('`@` for the apex, `www`, ...'),
-      value: str(),
-      ttl: int(),
-      priority: int('MX only'),
-    },
-    ['priority'],
-  ),
-  ConnectSession: obj({
-    token: str('Browser-safe, scoped to one domain; signed, not stored'),
-    expiresAt: dateTime(),
-    domainId: str(),
-    hostname: str(),
-  }),
-  DnsApplied: obj({
-    provider: oneOfValues(...DNS_PROVIDER_IDS),
-    written: arrayOf(
-      obj({
-        id: str(),
-        type: oneOfValues(...DNS_RECORD_VIEW_TYPES),
-        name: str(),
-        value: str(),
-        ttl: int(),
-        action: oneOfValues(...WRITE_ACTIONS),
-      }),
-    ),
-    removed: int('Conflicting A, AAAA, CNAME or ALIAS records removed at the hostname'),
-  }),
-  Project: obj({
-    id: str('`prj_...`'),
-    name: str(),
-    description: nullable(str()),
-    metadata: freeForm,
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
-  }),
-  OAuthClient: obj({
-    clientId: str('`oac_...`'),
-    workspaceId: str(),
-    name: str(),
-    scopes: ref('Scopes'),
-    createdAt: dateTime(),
-    revokedAt: dateTime(true),
-  }),
+  DomainPurchase: purchaseSchema,
+  RegistrarDnsRecord: registrarDnsRecordSchema,
+  ConnectSession: connectSessionSchema,
+  DnsApplied: dnsAppliedSchema,
+  Project: projectSchema,
+  OAuthClient: oauthClientSchema,
   Deleted: obj({ deleted: { type: 'boolean', enum: [true] }, id: str() }),
-  Scopes: { ...arrayOf(oneOfValues(...ALL_SCOPES)), description: 'OAuth scopes' },
+  Scopes: scopesSchema,
 };
 
 /**

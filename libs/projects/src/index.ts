@@ -1,2 +1,3 @@
 export { ProjectRepository } from './project.repository';
 export { ProjectsModule } from './projects.module';
+export { projectSchema } from './project.view';

@@ -1,13 +1,15 @@
+import { dateTime, freeForm, Infer, nullable, obj, str } from '@app/kernel';
 import { Project } from './project.entity';
 
-export interface ProjectView {
-  id: string;
-  name: string;
-  description: string | null;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+export const projectSchema = obj({
+  id: str('`prj_...`'),
+  name: str(),
+  description: nullable(str()),
+  metadata: freeForm,
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+export type ProjectView = Infer<typeof projectSchema>;
 
 export function toProjectView(project: Project): ProjectView {
   return {

@@ -12,7 +12,7 @@ export { PurchaseRepository } from './store/purchase.repository';
 export { PutDnsRecordsDto } from './api/dto/dns-records.dto';
 export { RenewPurchaseDto } from './api/dto/purchase-requests.dto';
 export { AutoConnectDto, CreatePurchaseDto } from './api/dto/create-purchase.dto';
-export { toPurchaseView, toRenewalView, type PurchaseView } from './model/purchase.view';
+export { purchaseSchema, toPurchaseView, toRenewalView, type PurchaseView } from './model/purchase.view';
 export type { RenewalQuote } from './model/renewal-quote';
 export { PURCHASE_KIND, purchaseProtocol } from './model/purchase.protocol';
 export type { PurchaseCommand, PurchaseProtocol, PurchaseReply } from './model/purchase.protocol';

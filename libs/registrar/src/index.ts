@@ -7,6 +7,7 @@ export {
   type Registrant,
   Registrar,
   type RegistrarDnsRecord,
+  registrarDnsRecordSchema,
   REGISTRAR_DNS_RECORD_TYPES,
   type RegistrarDnsRecordType,
   RegistrarRefusedError,

@@ -1,3 +1,4 @@
+import { Infer, int, obj, oneOfValues, str } from '@app/kernel';
 import type { Registrant } from '@app/hostname-rules';
 
 /** The record types the registrar's DNS takes (SPEC 2.7); the purchases DTO validates against this list. */
@@ -16,13 +17,17 @@ export const REGISTRAR_DNS_RECORD_TYPES = [
 export type RegistrarDnsRecordType = (typeof REGISTRAR_DNS_RECORD_TYPES)[number];
 
 /** One record of the registrar's own DNS (SPEC 2.7); `ttl` is always set once normalized. */
-export interface RegistrarDnsRecord {
-  type: RegistrarDnsRecordType;
-  name: string;
-  value: string;
-  ttl: number;
-  priority?: number;
-}
+export const registrarDnsRecordSchema = obj(
+  {
+    type: oneOfValues(...REGISTRAR_DNS_RECORD_TYPES),
+    name: str('`@` for the apex, `www`, ...'),
+    value: str(),
+    ttl: int(),
+    priority: int('MX only'),
+  },
+  ['priority'],
+);
+export type RegistrarDnsRecord = Infer<typeof registrarDnsRecordSchema>;
 
 export interface DomainAvailability {
   hostname: string;

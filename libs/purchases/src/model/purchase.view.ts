@@ -1,30 +1,36 @@
+import { arrayOf, bool, dateTime, described, Infer, int, nullable, obj, oneOfValues, str } from '@app/kernel';
 import { RenewalState } from './renewal.saga';
-import { Currency, PurchaseRecord } from './purchase.record';
+import { PURCHASE_STATUSES } from './purchase-saga.types';
+import { CURRENCIES, Currency, PurchaseRecord } from './purchase.record';
 
-export interface PurchaseView {
-  id: string;
-  workspaceId: string;
-  hostname: string;
-  years: number;
-  wholesaleCents: number;
-  feeCents: number;
-  totalCents: number;
-  currency: Currency;
-  registrar: string;
-  registrarDomainId: string | null;
-  status: string;
-  registrant: { firstName: string; lastName: string; email: string; country: string };
-  whoisPrivacyEnabled: boolean;
-  autoRenew: boolean;
-  expiresAt: string | null;
-  customerReference: string | null;
-  connectedDomainId: string | null;
-  /** The nameservers in effect: the custom ones, else the registrar's own (none before registration). */
-  nameservers: string[];
-  failure: { code: string; stage: string; reason: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The DomainPurchase of SPEC 2.5. */
+export const purchaseSchema = obj({
+  id: str('`pur_...`'),
+  workspaceId: str(),
+  hostname: str('Lowercased and trimmed'),
+  years: int(),
+  wholesaleCents: int('Registrar cost'),
+  feeCents: int('Service fee'),
+  totalCents: int('Amount charged: wholesale plus fee'),
+  currency: oneOfValues(...CURRENCIES),
+  registrar: str('Upstream registrar name'),
+  registrarDomainId: nullable(str()),
+  status: oneOfValues(...PURCHASE_STATUSES),
+  registrant: obj({ firstName: str(), lastName: str(), email: str(), country: str() }),
+  whoisPrivacyEnabled: bool,
+  autoRenew: bool,
+  expiresAt: dateTime(true),
+  customerReference: nullable(str()),
+  connectedDomainId: nullable(str('Present when autoConnect was used')),
+  nameservers: described(
+    arrayOf(str()),
+    "The nameservers in effect: the custom ones, else the registrar's own (none before registration)",
+  ),
+  failure: nullable(obj({ code: str(), stage: str(), reason: str() })),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+export type PurchaseView = Infer<typeof purchaseSchema>;
 
 /**
  * The nameservers a registered domain answers from: its custom ones, else the registrar's own

@@ -1709,6 +1709,7 @@ export interface components {
       customerReference: string | null;
       /** @description Present when autoConnect was used */
       connectedDomainId: string | null;
+      /** @description The nameservers in effect: the custom ones, else the registrar's own (none before registration) */
       nameservers: string[];
       failure: {
         code: string;
