@@ -5,7 +5,7 @@ import { ConsoleActor } from '../access';
 import { Html, html } from '../html';
 import type { FormProblems } from '../forms/form-problems';
 import { problemsOf } from './form-fields';
-import { WorkspaceContext, csrf, empty, layout, listPager, pill, when } from './layout';
+import { WorkspaceContext, csrf, empty, layout, listPager, noneMatching, pill, when } from './layout';
 import { DnsHistory, dnsFact, factHtml, liveFact } from './domain-live.view';
 import { ManagedDns, managedCustomerLine, managedNote } from './managed-dns.view';
 
@@ -152,10 +152,7 @@ export function domainsPage(
               </div>
               ${listPager(base, filters, nextCursor, paged)}`
           : filtered
-            ? empty(
-                'No domain matches these filters',
-                html`<a href="${base}">Clear the filters</a> to see every domain.`,
-              )
+            ? noneMatching(base, 'domain')
             : empty(
                 'No domains yet',
                 w.canWrite

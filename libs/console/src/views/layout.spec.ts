@@ -1,4 +1,4 @@
-import { listPager } from './layout';
+import { listPager, noneMatching } from './layout';
 
 describe('listPager', () => {
   it('keeps the set filters on the first and next pages', () => {
@@ -9,5 +9,13 @@ describe('listPager', () => {
 
   it('links no first page before paging, and no next page at the end', () => {
     expect(String(listPager('/console/w/ws_1/purchases', {}, null, false))).not.toContain('href=');
+  });
+});
+
+describe('noneMatching', () => {
+  it('says no item matches and links the list without filters', () => {
+    const text = String(noneMatching('/console/w/ws_1/domains', 'domain'));
+    expect(text).toContain('No domain matches these filters');
+    expect(text).toContain('<a href="/console/w/ws_1/domains">Clear the filters</a> to see every domain.');
   });
 });

@@ -160,6 +160,10 @@ export const empty = (title: string, next: Html | string) =>
     <p>${next}</p>
   </div>`;
 
+/** The empty panel of a filtered list at `base` whose filters match no `noun`: a link clears them. */
+export const noneMatching = (base: string, noun: string) =>
+  empty(`No ${noun} matches these filters`, html`<a href="${base}">Clear the filters</a> to see every ${noun}.`);
+
 export const when = (iso: string | null | undefined) =>
   iso
     ? html`<time datetime="${iso}"

@@ -1,7 +1,7 @@
 import { PURCHASE_STATUSES, type PurchaseView } from '@app/purchases';
 import { ConsoleActor } from '../access';
 import { html } from '../html';
-import { WorkspaceContext, empty, layout, listPager, pill, when } from './layout';
+import { WorkspaceContext, empty, layout, listPager, noneMatching, pill, when } from './layout';
 import { purchaseCharge } from './purchase-money.view';
 
 export interface PurchaseFilters {
@@ -90,10 +90,7 @@ export function purchasesPage(
               </div>
               ${listPager(base, filters, nextCursor, paged)}`
           : filtered
-            ? empty(
-                'No purchase matches these filters',
-                html`<a href="${base}">Clear the filters</a> to see every purchase.`,
-              )
+            ? noneMatching(base, 'purchase')
             : empty(
                 'No domain purchases yet',
                 html`Buy a domain from your backend with <code>POST /v1/domain-purchases</code> (see the README's
