@@ -82,7 +82,11 @@ function enumsIn(node: unknown, path: string[], found: Map<string, unknown[]>): 
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       // A nullable enum lists null too (OpenAPI 3.0): the values are the code's.
-      if (key === 'enum') found.set(path.join('.'), (value as unknown[]).filter((v) => v !== null));
+      if (key === 'enum')
+        found.set(
+          path.join('.'),
+          (value as unknown[]).filter((v) => v !== null),
+        );
       else enumsIn(value, NESTING.has(key) ? path : [...path, key], found);
     }
   }
