@@ -28,7 +28,7 @@ export function purchaseCharge(p: Pick<PurchaseView, 'status' | 'totalCents' | '
       return `Charged ${amount}, refunded in full`;
     case 'failed':
       return 'Not charged: the purchase failed';
-    default:
+    case 'pending':
       return `${amount}, being charged`;
   }
 }
