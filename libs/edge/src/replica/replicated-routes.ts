@@ -29,10 +29,13 @@ export class ReplicatedRoutes implements OnModuleInit, OnModuleDestroy {
     this.ready = new Promise<void>((resolve) => {
       this.stop = this.replica.watch({ onChange: (c) => this.apply(c), onReady: resolve });
     });
+    let timer: NodeJS.Timeout | undefined;
     const waited = await Promise.race([
       this.ready.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), READY_WAIT_MS).unref()),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READY_WAIT_MS).unref())),
     ]);
+    // Not left pending for 25 s after a quick start (a test app closed meanwhile would keep it).
+    clearTimeout(timer);
     const took = Date.now() - started;
     if (waited) this.logger.log(`Edge replica read: ${this.entries.size} hostnames in ${took} ms`);
     else this.logger.warn(`Edge replica not fully read after ${took} ms; serving the ${this.entries.size} read so far`);
