@@ -15,9 +15,9 @@ import { DEFAULT_LEASE_TIMINGS, LeaseTimings, ShardManager } from './shard-manag
 import { SnapshotWriter } from './snapshot-writer';
 
 export const CLUSTER_STATUS_SUBJECT = 'cluster.control.status';
-export const SHARDS_RELEASED_SUBJECT = 'cluster.control.released';
+const SHARDS_RELEASED_SUBJECT = 'cluster.control.released';
 /** Each node answers on its own subject: no responders there means its NATS connection is gone. */
-export const nodeSubject = (nodeId: string) => `cluster.node.${nodeId}`;
+const nodeSubject = (nodeId: string) => `cluster.node.${nodeId}`;
 /** A node that does not answer its subject within this is not taken for gone (it may be paused). */
 const NODE_PROBE_MS = 500;
 /** Shards of a suspect asked about too (every one of them must have no responders). */

@@ -2,7 +2,6 @@ import type { ActorProtocol, CommandOf, Decision, ProtocolMap, ReplyOf } from '@
 import type { ActorContext, ActorKind } from './actor.types';
 
 // The protocol vocabulary itself is the kernel's (pure models declare their protocols with it).
-export { defineProtocol } from '@app/kernel';
 export type { ActorProtocol, CommandOf, ProtocolMap, ReplyOf };
 
 /** An actor kind that answers exactly its protocol. */

@@ -28,7 +28,7 @@ export interface ClusterStatus {
 }
 
 /** Summarizes a node's shards as ranges: `0-3,7,9-12`. */
-export function shardRanges(shards: number[]): string {
+function shardRanges(shards: number[]): string {
   const ranges: string[] = [];
   for (let i = 0; i < shards.length; i++) {
     let j = i;

@@ -31,9 +31,9 @@ export { SHARD_COUNT, hash53, shardOf } from './shard';
 export { member, ownerOf } from './placement';
 export { DEFAULT_MEMBERSHIP } from './membership';
 export { DEFAULT_LEASE_TIMINGS } from './shard-manager';
-export { askClusterStatus, shardRanges } from './cluster-status';
+export { askClusterStatus } from './cluster-status';
 export type { ClusterStatus } from './cluster-status';
 // The lease statements, which their test drives on a real database.
 export { LeaseRepository, fenceSql } from './lease.repository';
-export type { Lease, TakeOver } from './lease.repository';
+export type { Lease } from './lease.repository';
 export { PRESENCE_LOCK_CLASS, PgPresence, PresenceLostError } from './presence';

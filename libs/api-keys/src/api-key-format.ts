@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '@app/persistence';
 
-export const API_KEY_PREFIX = 'sk_live_';
+const API_KEY_PREFIX = 'sk_live_';
 const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{43,}$/;
 
 /** `sk_live_` and 32 random bytes in base62 (43 characters). */

@@ -17,7 +17,7 @@ const KEEP_WARM_MS = 60_000;
 const RECHECK_EVERY_MS = 2_000;
 /** Hashes per recheck statement. */
 const RECHECK_BATCH = 1_000;
-export const API_KEY_REVOKED_SUBJECT = 'control.auth.api_key_revoked';
+const API_KEY_REVOKED_SUBJECT = 'control.auth.api_key_revoked';
 
 @Injectable()
 export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModuleDestroy {

@@ -11,7 +11,7 @@ export const AdminOnly = () => SetMetadata(AUTH_KIND, 'admin' satisfies AuthKind
 
 export const SCOPE_RESOURCE = 'auth:scope-resource';
 /** The scope resources a scoped credential (OAuth token) can be granted, as `<resource>:read|write`. */
-export const SCOPE_RESOURCES = ['domains', 'purchases', 'webhooks', 'projects', 'dns'] as const;
+const SCOPE_RESOURCES = ['domains', 'purchases', 'webhooks', 'projects', 'dns'] as const;
 export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
 /** Every scope there is, e.g. `domains:read`, `domains:write`. */
 export const ALL_SCOPES: readonly string[] = SCOPE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);

@@ -2,7 +2,7 @@ import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import { DomainError } from '@app/kernel';
 
 /** The credential kinds; all are workspace-scoped and interchangeable where their scope allows. */
-export type PrincipalKind = 'api_key' | 'oauth_token' | 'connect_session';
+type PrincipalKind = 'api_key' | 'oauth_token' | 'connect_session';
 
 /** Who is calling: every workspace-scoped query takes `workspaceId` from here. */
 export interface Principal {

@@ -20,8 +20,8 @@ export interface AcmeIssuerConfig {
   ariRenewalsExempt: boolean;
 }
 
-export type AcmeLimitName = 'new_orders' | 'certificates_per_domain' | 'failed_validations';
-export type AcmeLimitOverrides = Partial<Record<AcmeLimitName, { capacity?: number; periodSeconds?: number }>>;
+type AcmeLimitName = 'new_orders' | 'certificates_per_domain' | 'failed_validations';
+type AcmeLimitOverrides = Partial<Record<AcmeLimitName, { capacity?: number; periodSeconds?: number }>>;
 const LIMIT_NAMES: readonly AcmeLimitName[] = ['new_orders', 'certificates_per_domain', 'failed_validations'];
 
 function limitsOf(value: unknown, variable: string): AcmeLimitOverrides {

@@ -25,8 +25,8 @@ import { NamecheapConfig, namecheapConfig, StripeConfig, stripeConfig } from './
 /** Which process reads the configuration; some variables are required by some roles only. */
 export type ProcessRole = 'standalone' | 'api' | 'node' | 'edge' | 'tool';
 
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Every setting of the service, typed and validated once at start. */
 export interface AppConfig {
@@ -128,9 +128,9 @@ export interface NamedResolver {
 }
 
 /** Well-known public resolvers (PROPAGATION_RESOLVERS unset). */
-export const DEFAULT_PROPAGATION_RESOLVERS = 'Cloudflare=1.1.1.1,Google=8.8.8.8,Quad9=9.9.9.9,OpenDNS=208.67.222.222';
+const DEFAULT_PROPAGATION_RESOLVERS = 'Cloudflare=1.1.1.1,Google=8.8.8.8,Quad9=9.9.9.9,OpenDNS=208.67.222.222';
 /** HTTPS, SMTPS, LDAPS, DNS over TLS, IMAPS, POP3S, HTTPS alternate. */
-export const DEFAULT_TLS_CHECK_PORTS = '443,465,636,853,993,995,8443';
+const DEFAULT_TLS_CHECK_PORTS = '443,465,636,853,993,995,8443';
 
 export function loadConfig(env: Env, role: ProcessRole): AppConfig {
   const natsUrls = urlList(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']);

@@ -3,6 +3,5 @@ export { APP_CONFIG, ConfigModule } from './config.module';
 export { type AppConfig, loadConfig, type NamedResolver, type ProcessRole } from './app-config';
 export { loadConfigOrExit } from './load-or-exit';
 export type { Env } from './env-parsers';
-export type { ChallengeZoneConfig } from './challenge-zone-config';
 export type { ConsoleOidcConfig } from './console-oidc-config';
 export type { AcmeIssuerConfig } from './acme-issuers-config';

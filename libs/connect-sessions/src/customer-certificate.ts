@@ -10,7 +10,7 @@ const OURS = new Set(['ca_unavailable', 'ca_rate_limited', 'ca_account', 'intern
 
 const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
-export function customerCertificateMessage(retryAt: string | null): string {
+function customerCertificateMessage(retryAt: string | null): string {
   const next = retryAt ? ` We try again at ${utc(retryAt)}.` : '';
   return `Your certificate is on its way: the certificate authority could not complete it just now. Nothing to do on your side.${next}`;
 }

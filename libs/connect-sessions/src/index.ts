@@ -1,5 +1,4 @@
 export { connectSessionSchema, ConnectSessions } from './connect-sessions.service';
 export { ConnectSessionsModule } from './connect-sessions.module';
-export { CUSTOMER_DOMAIN_FIELDS, toCustomerDomainView } from './customer-domain.view';
+export { CUSTOMER_DOMAIN_FIELDS } from './customer-domain.view';
 export { customerCertificate } from './customer-certificate';
-export type { CustomerDomainView } from './customer-domain.view';

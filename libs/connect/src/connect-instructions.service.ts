@@ -39,7 +39,7 @@ function withDeadline<T>(promise: Promise<T>, ms: number, fallback: T): Promise<
  * The template's groups (libs/connect/templates): a CNAME to our target, or an A record to our first
  * edge address; with a challenge zone, also the `_acme-challenge` delegation.
  */
-export const TEMPLATE_GROUPS = { cname: 'cname', a: 'a', delegation: 'delegation' } as const;
+const TEMPLATE_GROUPS = { cname: 'cname', a: 'a', delegation: 'delegation' } as const;
 
 /** Reads the domain, detects its DNS provider and Domain Connect support, and builds the instructions. */
 export class ConnectInstructionsService {

@@ -28,7 +28,7 @@ const DOMAIN_CONNECT_TIMEOUT_MS = 3_000;
   ],
   exports: [ProviderDetector],
 })
-export class ProviderDetectionModule {}
+class ProviderDetectionModule {}
 
 /** GET /v1/domains/{id}/instructions: provider detection and Domain Connect (api, standalone). */
 @Module({

@@ -9,7 +9,7 @@ export const DOMAIN_CONNECT_REASONS = [
   'template_not_adopted',
   'lookup_failed',
 ] as const;
-export type DomainConnectReason = (typeof DOMAIN_CONNECT_REASONS)[number];
+type DomainConnectReason = (typeof DOMAIN_CONNECT_REASONS)[number];
 
 /** The fields of a DNS provider's settings document we use (`GET https://{_domainconnect}/v2/{domain}/settings`). */
 export interface DomainConnectSettings {
@@ -120,7 +120,7 @@ export interface ApplySigner {
 }
 
 /** RFC 3986 encoding of a query value (spaces as %20, `!'()*` escaped too). */
-export const encodeQueryValue = (value: string) =>
+const encodeQueryValue = (value: string) =>
   encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The query string before `key` and `sig`: exactly the bytes the signature covers. */
@@ -135,7 +135,7 @@ export function unsignedApplyQuery(request: ApplyRequest): string {
 }
 
 /** Base64 RSA-SHA256 over the query string (Domain Connect "Digitally Sign Requests"). */
-export function signQuery(query: string, privateKey: KeyObject): string {
+function signQuery(query: string, privateKey: KeyObject): string {
   return createSign('RSA-SHA256').update(query, 'utf8').sign(privateKey, 'base64');
 }
 
@@ -154,7 +154,7 @@ export function buildApplyUrl(urlSyncUX: string, request: ApplyRequest, signer?:
 }
 
 /** The signed part of an apply URL's raw query: every pair except `sig` and `key`, in order. */
-export function signedPortion(rawQuery: string): string {
+function signedPortion(rawQuery: string): string {
   return rawQuery
     .split('&')
     .filter((pair) => !pair.startsWith('sig=') && !pair.startsWith('key='))

@@ -8,7 +8,7 @@ export interface HttpsAnswer {
   body: string;
 }
 
-export class HttpsGetError extends Error {
+class HttpsGetError extends Error {
   constructor(
     message: string,
     readonly kind: 'blocked' | 'unresolvable' | 'network' | 'timeout' | 'too_large',

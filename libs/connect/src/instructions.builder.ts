@@ -12,11 +12,11 @@ export interface EdgeTarget {
 }
 
 /** A record to add: a Domain's DnsRecord (`traffic` to the edge, `certificate` the `_acme-challenge` delegation). */
-export type InstructionRecord = DnsRecordView;
+type InstructionRecord = DnsRecordView;
 
 /** How the customer points the hostname at the edge: A records or a CNAME. */
 export const CONNECT_METHODS = ['a', 'cname'] as const;
-export type ConnectMethod = (typeof CONNECT_METHODS)[number];
+type ConnectMethod = (typeof CONNECT_METHODS)[number];
 
 /** The connect instructions object (SPEC 2.3); its records are a Domain's (`DnsRecord`). */
 export const connectInstructionsSchema = obj({
@@ -57,7 +57,7 @@ const fill = (text: string, domain: string, label = 'www') =>
   text.replaceAll('{domain}', domain).replaceAll('{label}', label);
 
 /** The record name as the provider's editor wants it: the label inside the zone, `@`/empty at the apex, or the full name. */
-export function editorName(hostname: string, zone: string, provider?: ProviderProfile): string {
+function editorName(hostname: string, zone: string, provider?: ProviderProfile): string {
   const style = provider?.recordName ?? { apex: '@', style: 'relative' };
   if (style.style === 'fqdn') return hostname;
   if (hostname === zone) return style.apex;

@@ -1,5 +1,5 @@
 /** How a DNS provider's record editor wants a record's name. */
-export interface RecordNameStyle {
+interface RecordNameStyle {
   /** What to type for the zone apex: `@`, or `''` where the editor wants the field left empty. */
   apex: '@' | '';
   /**
@@ -15,7 +15,7 @@ export interface RecordNameStyle {
  * `alias`: a provider-specific ALIAS/ANAME record type to an arbitrary hostname;
  * `none`: only A records (or ALIAS to the provider's own resources only).
  */
-export type ApexCnameSupport = 'flattening' | 'alias' | 'none';
+type ApexCnameSupport = 'flattening' | 'alias' | 'none';
 
 /** One DNS provider as the connect instructions present it. Pure data. */
 export interface ProviderProfile {

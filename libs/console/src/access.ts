@@ -44,8 +44,7 @@ export function requireOperator(actor: ConsoleActor): void {
  * What a console route needs, declared on it with `@ConsoleAccess(...)` and checked by ConsoleGuard:
  * `read`/`write` concern the route's `:ws` workspace; `signed-in` routes show only the user's own.
  */
-export const CONSOLE_ACCESS_LEVELS = ['anonymous', 'signed-in', 'operator', 'read', 'write'] as const;
-export type ConsoleAccessLevel = (typeof CONSOLE_ACCESS_LEVELS)[number];
+export type ConsoleAccessLevel = 'anonymous' | 'signed-in' | 'operator' | 'read' | 'write';
 
 /** Refuses what the level does not allow; an undeclared level (or a workspace route without `:ws`) is refused. */
 export function requireAccess(level: ConsoleAccessLevel | undefined, actor: ConsoleActor, workspaceId?: string): void {

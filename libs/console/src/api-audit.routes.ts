@@ -3,7 +3,7 @@ import type { AuditAction } from './console-audit.store';
 type Named = { id?: string; hostname?: string };
 
 /** The parts of the audited routes' answers the log reads (each route answers one of them). Never a secret. */
-export interface AuditedAnswer {
+interface AuditedAnswer {
   domain?: Named & { originUrl?: string };
   hostname?: string;
   endpoint?: { id?: string; url?: string; events?: string[]; enabled?: boolean };

@@ -18,7 +18,7 @@ import { DnsEditorState } from './views/dns-editor.view';
 import { PurchaseDetail } from './views/purchase.page';
 import type { ManagedDns } from './views/managed-dns.view';
 
-export const DNS_CHANGED =
+const DNS_CHANGED =
   'The DNS records changed after this page was loaded (someone else, or a call to the API, saved them), so nothing was saved. The form now shows the current records: make your change again.';
 
 export type DnsSaveOutcome =

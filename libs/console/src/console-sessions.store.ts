@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { ConsoleUser } from './access';
 
-export const sessionHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const sessionHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 interface SessionRow {
   csrf_token: string;

@@ -6,7 +6,7 @@ import { ConsoleRequest, PageWithStatus, Redirect, ShowOnce } from './console-re
 import { Html } from './html';
 
 /** No framing, no inline script, nothing from another origin: the console needs none of it. */
-export const CONSOLE_CSP =
+const CONSOLE_CSP =
   "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function pageHeaders(reply: FastifyReply): FastifyReply {

@@ -2,7 +2,7 @@
 export const SESSION_COOKIE = 'cd_console';
 /** The double-submit token of the sign-in form (a login CSRF guard before any session exists). */
 export const SIGNIN_COOKIE = 'cd_console_signin';
-export const CONSOLE_PATH = '/console';
+const CONSOLE_PATH = '/console';
 
 export function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};

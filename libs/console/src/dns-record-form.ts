@@ -31,7 +31,7 @@ export interface ParsedDnsForm {
 /** Blank rows under the current records, for adding. */
 export const NEW_ROWS = 3;
 /** The editor never has more rows than the API takes records, plus the blank ones. */
-export const MAX_ROWS = 100 + NEW_ROWS;
+const MAX_ROWS = 100 + NEW_ROWS;
 
 /**
  * A version of a record set: the same records in any order give the same version, any change to

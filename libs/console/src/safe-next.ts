@@ -1,5 +1,5 @@
 /** Where a sign-in lands when `next` is missing or not a console page. */
-export const CONSOLE_HOME = '/console';
+const CONSOLE_HOME = '/console';
 
 /** A fixed base: `next` is resolved against it and must stay on it. */
 const BASE = new URL('http://console.invalid');

@@ -2,7 +2,7 @@ import { canonicalHostname } from '@app/kernel';
 import { DesiredRecord } from './dns-provider';
 
 /** Record types that compete for the name the edge needs; everything else (MX, TXT, ...) is left alone. */
-export const ROUTING_TYPES: readonly string[] = ['A', 'AAAA', 'CNAME', 'ALIAS'];
+const ROUTING_TYPES: readonly string[] = ['A', 'AAAA', 'CNAME', 'ALIAS'];
 
 /** A record found at exactly the hostname. `reusable: false` forces a replacement (e.g. proxied at Cloudflare). */
 export interface ExistingRecord {

@@ -10,7 +10,6 @@ export type DesiredRecord = Pick<DnsRecordView, 'type' | 'name' | 'value' | 'ttl
 
 /** A record now in place at the provider: created by this call, or already right and kept. */
 export const WRITE_ACTIONS = ['created', 'kept'] as const;
-export type WriteAction = (typeof WRITE_ACTIONS)[number];
 
 const writtenRecordSchema = obj({
   id: str(),

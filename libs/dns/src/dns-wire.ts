@@ -10,7 +10,7 @@ export interface DnsServerAddress {
   port: number;
 }
 
-export interface WireRecord {
+interface WireRecord {
   name: string;
   type: string;
   ttl: number;

@@ -11,7 +11,6 @@ export {
   DnsLookupError,
   DnsResolver,
   LOOKUP_TYPES,
-  type LookupRecord,
   lookupRecordSchema,
   type LookupType,
 } from './dns-resolver';

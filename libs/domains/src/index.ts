@@ -8,9 +8,9 @@ export { DomainCommands } from './api/domain-commands';
 export { CreateDomainDto } from './api/dto/create-domain.dto';
 export { UpdateDomainDto } from './api/dto/update-domain.dto';
 export { domainProtocol } from './model/domain.protocol';
-export type { DomainCommand, DomainProtocol, DomainReply } from './model/domain.protocol';
+export type { DomainCommand } from './model/domain.protocol';
 export { DEFAULT_SETTINGS, DOMAIN_MODES, REDIRECT_STATUSES } from './model/domain.record';
-export type { DomainRecord, DomainSettings, TakeoverGuard } from './model/domain.record';
+export type { DomainRecord, TakeoverGuard } from './model/domain.record';
 export {
   DNS_RECORD_PURPOSES,
   DNS_RECORD_VIEW_TYPES,

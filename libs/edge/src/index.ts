@@ -3,7 +3,6 @@ export { EdgeModule } from './edge.module';
 export type { EdgeOptions } from './edge.options';
 export { RouteStore } from './route.store';
 export { EdgeReplicaWriterModule } from './replica/edge-replica-writer.module';
-export { ReplicatedRoutes } from './replica/replicated-routes';
 export { EdgeReplicaWriter } from './replica/edge-replica-writer.service';
 export { EdgeReplica } from './replica/edge-replica';
 export { EDGE_REPLICA } from './replica/replica.tokens';

@@ -24,7 +24,7 @@ export interface OriginRequest {
 }
 
 /** The origin did not connect, or went silent, within the edge's timeouts. */
-export class OriginTimeoutError extends Error {
+class OriginTimeoutError extends Error {
   constructor(readonly phase: 'connect' | 'idle') {
     super(`Origin ${phase} timeout`);
     this.name = 'OriginTimeoutError';

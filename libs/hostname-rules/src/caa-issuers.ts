@@ -92,7 +92,7 @@ const CA_NAMES: Record<string, string> = {
   'digicert.com': 'DigiCert',
 };
 
-export const caDisplayName = (issuer: CaaIssuer): string => CA_NAMES[issuer.caaIdentities[0] ?? ''] ?? issuer.name;
+const caDisplayName = (issuer: CaaIssuer): string => CA_NAMES[issuer.caaIdentities[0] ?? ''] ?? issuer.name;
 
 /**
  * The create-time warning (SPEC 2.2 and 7) when CAA allows none of the CAs we order from, with the

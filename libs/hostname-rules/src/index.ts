@@ -5,33 +5,19 @@
  * a registration names. No I/O, no Nest. (The connected domain's state machine lives in libs/domains.)
  */
 export { challengeDelegation, delegationState, isWildcard, probeNameOf, wildcardBase } from './challenge-delegation';
-export type { ChallengeDelegation, DelegationState } from './challenge-delegation';
+export type { ChallengeDelegation } from './challenge-delegation';
 export { HostnameError, normalizeHostname, normalizeLookupHostname, normalizePurchaseHostname } from './hostname';
 export type { NormalizedHostname } from './hostname';
 export { checkResolvedAddresses, classifyAddress, OriginUrlError, parseOriginUrl } from './ssrf';
-export type { AddressVerdict, ParsedOrigin, ResolvedCheck } from './ssrf';
-export { CA_DOMAINS, caaIssuer, caaWarning, evaluateCaa, formatCaaRecord } from './caa';
-export type { CaaClimbStep, CaaEvaluation, CaaRecord } from './caa';
+export type { ParsedOrigin } from './ssrf';
+export { CA_DOMAINS, caaWarning, evaluateCaa, formatCaaRecord } from './caa';
+export type { CaaClimbStep } from './caa';
 export { dnsProblemWarning, PREFLIGHT_WARNING_CODES, preflightWarningSchema } from './preflight-warning';
-export type { PreflightWarning, PreflightWarningCode } from './preflight-warning';
-export { classifyDnsAnswers, dnsProblemMessage, isCloudflareProxyAddress } from './dns-problem';
-export type { DnsAnswers, DnsObservation, DnsProblem, DnsProblemKind, DnsVerdict, EdgeAddresses } from './dns-problem';
+export type { PreflightWarning } from './preflight-warning';
+export { classifyDnsAnswers, dnsProblemMessage } from './dns-problem';
+export type { DnsAnswers, DnsObservation, DnsProblem, EdgeAddresses } from './dns-problem';
 export type { Registrant } from './registrant';
 export type { CertificateObservation, ServedCertificate } from './served-certificate';
-export {
-  OWNERSHIP_RECORD_LABEL,
-  ownershipChallenge,
-  ownershipChallengeSchema,
-  ownershipKey,
-  ownershipProven,
-} from './ownership-challenge';
+export { ownershipChallenge, ownershipChallengeSchema, ownershipKey, ownershipProven } from './ownership-challenge';
 export type { OwnershipChallenge } from './ownership-challenge';
-export {
-  caDisplayName,
-  caaAllowsIssuer,
-  caaIssuersWarning,
-  caaParameters,
-  caaRecordsAllowing,
-  caaTagFor,
-} from './caa-issuers';
-export type { CaaIssuer, CaaVerdict } from './caa-issuers';
+export { caaAllowsIssuer, caaIssuersWarning, caaParameters, caaRecordsAllowing, caaTagFor } from './caa-issuers';

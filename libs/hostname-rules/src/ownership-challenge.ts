@@ -9,7 +9,7 @@ import { Infer, obj, oneOfValues, str } from '@app/kernel';
 import { wildcardBase } from './challenge-delegation';
 
 /** The label the TXT record sits under: `_custom-domain-challenge.<hostname>` (of `example.com` for `*.example.com`). */
-export const OWNERSHIP_RECORD_LABEL = '_custom-domain-challenge';
+const OWNERSHIP_RECORD_LABEL = '_custom-domain-challenge';
 const VALUE_PREFIX = 'custom-domain-owner=';
 
 export const ownershipChallengeSchema = obj({

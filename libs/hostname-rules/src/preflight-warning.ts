@@ -12,7 +12,6 @@ export const PREFLIGHT_WARNING_CODES = [
   'dns_broken_delegation',
   'dns_stale_cache',
 ] as const satisfies readonly ('caa_blocks_letsencrypt' | `dns_${DnsProblemKind}`)[];
-export type PreflightWarningCode = (typeof PREFLIGHT_WARNING_CODES)[number];
 
 /** A non-blocking finding of domain create: CAA, or a DNS mistake named by dns-problem.ts. */
 export const preflightWarningSchema = obj(

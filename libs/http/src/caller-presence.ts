@@ -16,7 +16,7 @@ export function withCaller(response: RawResponse, next: () => void): void {
 }
 
 /** The client of the request being handled hung up before its answer (outside a request: never). */
-export const httpCallerPresence: CallerPresence = {
+const httpCallerPresence: CallerPresence = {
   hungUp() {
     const response = responses.getStore();
     return response !== undefined && response.destroyed && !response.writableFinished;

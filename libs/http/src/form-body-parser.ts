@@ -10,7 +10,7 @@ import { invalidFields } from './validation.pipe';
  * content type ("send the body as JSON with content-type application/json"), rather than reading
  * `hostname=...` as one unknown property.
  */
-export const acceptsForm = (route: string): boolean => /^\/(oauth\/|console(\/|$))/.test(route);
+const acceptsForm = (route: string): boolean => /^\/(oauth\/|console(\/|$))/.test(route);
 
 /**
  * `application/x-www-form-urlencoded` bodies of the routes that take them, as a plain object; a

@@ -1,4 +1,4 @@
-import { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { DynamicModule, Type } from '@nestjs/common';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DomainError } from '@app/kernel';
@@ -137,5 +137,3 @@ export async function createHttpApp(
   configureHttpApp(app);
   return app;
 }
-
-export type { INestApplication };

@@ -4,7 +4,7 @@ export { configureHttpApp, createFastifyAdapter, createHttpApp } from './http-ap
 export { HttpCoreModule } from './http-core.module';
 export { onHttpResponse } from './http-observer';
 export { logsArePretty } from './log-output';
-export { redactSecrets, redactUrl, registerLogSecret } from './secret-redaction';
+export { registerLogSecret } from './secret-redaction';
 // Errors: DomainError code -> status and the {error, message, details} envelope
 export { statusOf } from './error-status';
 export { type ErrorEnvelope, mapError } from './error-envelope';

@@ -9,7 +9,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const REFUSE_POISONING = { protoAction: 'error', constructorAction: 'error' } as const;
 
-export const BOM_REFUSED =
+const BOM_REFUSED =
   'The JSON body starts with a byte-order mark (U+FEFF): send UTF-8 JSON without one, starting with "{"';
 
 /**

@@ -17,14 +17,7 @@
 export const MAX_JSON_DEPTH = 64;
 
 /** Keys whose string values (or array items) are URLs, hostnames or e-mail addresses. */
-export const ADDRESS_FIELDS: ReadonlySet<string> = new Set([
-  'hostname',
-  'originUrl',
-  'url',
-  'email',
-  'domain',
-  'nameservers',
-]);
+const ADDRESS_FIELDS: ReadonlySet<string> = new Set(['hostname', 'originUrl', 'url', 'email', 'domain', 'nameservers']);
 
 /** Free-form objects: their keys are the customer's own, not field names. */
 const FREE_FORM = 'metadata';

@@ -24,14 +24,14 @@ const SHAPE_CONSTRAINTS = [
   'isEmail',
 ];
 
-export const BODY_NOT_OBJECT = 'the body must be a JSON object';
+const BODY_NOT_OBJECT = 'the body must be a JSON object';
 
 /**
  * The one problem worth saying about a property: "X is required" when it is missing, else the first
  * failed shape rule ("X must be a string"), else the first failed rule as declared. A list of every
  * rule a missing value breaks ("must be shorter than 2048 characters, must be a string") hides the point.
  */
-export function mainProblem(field: string, error: ValidationError): string {
+function mainProblem(field: string, error: ValidationError): string {
   const constraints = error.constraints ?? {};
   const keys = Object.keys(constraints);
   const hasShapeRule = keys.some((k) => SHAPE_CONSTRAINTS.includes(k) && k !== 'whitelistValidation');
@@ -51,7 +51,7 @@ export function mainProblem(field: string, error: ValidationError): string {
 }
 
 /** Flattens nested class-validator errors into `field.path: [its main problem]`. */
-export function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
+function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
     const own = error.constraints ? [{ field, problems: [mainProblem(field, error)] }] : [];

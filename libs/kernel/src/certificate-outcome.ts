@@ -19,7 +19,7 @@ export const certificateAttemptSchema = obj(
 );
 export type CertificateAttempt = Infer<typeof certificateAttemptSchema>;
 
-export interface CertificateFailure {
+interface CertificateFailure {
   /** What went wrong (`ca_unavailable`, `validation_failed`, `caa_forbids`, ...). */
   code?: string;
   /** What to do, in words a customer can act on. `reason`: the same, from nodes before this field. */

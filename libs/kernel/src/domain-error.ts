@@ -44,5 +44,3 @@ export class DomainError extends Error {
 }
 
 export const notFound = (what: string) => new DomainError('not_found', `${what} was not found`);
-export const badRequest = (message: string, details?: Record<string, unknown>) =>
-  new DomainError('bad_request', message, details);

@@ -1,7 +1,7 @@
 /** `{hostname}` changed: the edge replica writers copy the change log at once instead of at their next poll. */
 export const EDGE_INVALIDATE_SUBJECT = 'edge.invalidate';
 
-export interface EdgeInvalidation {
+interface EdgeInvalidation {
   hostname: string;
 }
 

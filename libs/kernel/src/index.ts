@@ -4,9 +4,9 @@
  * messages one feature sends another's actor (a certificate order's outcome to its domain). Plain TypeScript: no
  * framework, transport or database here.
  */
-export { badRequest, DomainError, ERROR_CODES, notFound } from './domain-error';
+export { DomainError, ERROR_CODES, notFound } from './domain-error';
 export type { ErrorCode } from './domain-error';
-export { CLOCK, SystemClock, systemClock } from './clock';
+export { CLOCK, SystemClock } from './clock';
 export type { Clock, Instant } from './clock';
 export { canonicalHostname, wwwTwin } from './hostname';
 export { edgeSettingsOf } from './edge-settings';
@@ -19,26 +19,18 @@ export type { CallerPresence } from './caller';
 export { EDGE_INVALIDATE_SUBJECT, invalidatedHostname, publishEdgeInvalidation } from './edge-invalidation';
 export { PROCESS_STATUS_SUBJECT } from './process-status';
 export type { ProcessStatus } from './process-status';
-export type { EdgeInvalidation, Publisher } from './edge-invalidation';
 export { BoundedCache } from './bounded-cache';
-export type { BoundedCacheOptions } from './bounded-cache';
 export { defineProtocol } from './actor-protocol';
 export type { ActorProtocol, CommandOf, Decision, OutboxEvent, ProtocolMap, ReplyOf } from './actor-protocol';
 export { isTransientDatabaseError } from './transient-database-error';
 export { databaseDataError, unstorableValueError } from './database-data-error';
-export type { DatabaseDataError } from './database-data-error';
 export {
   CERTIFICATE_ATTEMPT_OUTCOMES,
   certificateAttemptSchema,
   DOMAIN_KIND,
   domainCertificateProtocol,
 } from './certificate-outcome';
-export type {
-  CertificateAttempt,
-  CertificateFailure,
-  CertificateOutcome,
-  DomainCertificateProtocol,
-} from './certificate-outcome';
+export type { CertificateAttempt, CertificateOutcome } from './certificate-outcome';
 export {
   arrayOf,
   bool,
@@ -48,7 +40,6 @@ export {
   freeForm,
   int,
   intValues,
-  literal,
   nullable,
   obj,
   oneOf,
@@ -57,4 +48,4 @@ export {
   str,
   uri,
 } from './schema';
-export type { Infer, Schema, SchemaObject } from './schema';
+export type { Infer, SchemaObject } from './schema';

@@ -48,7 +48,6 @@ export const oneOfValues = <const V extends string>(...values: V[]) => typed<V>(
 /** One of the given integers (a number enum). */
 export const intValues = <const V extends number>(values: readonly V[]) =>
   typed<V>({ type: 'integer', enum: [...values] });
-export const literal = <const V extends boolean>(value: V) => typed<V>({ type: 'boolean', enum: [value] });
 export const arrayOf = <S extends SchemaObject>(items: S) => typed<Infer<S>[]>({ type: 'array', items });
 /** The schema or null (OpenAPI 3.0 `nullable`; an enum lists null too, as validators require). */
 export const nullable = <S extends SchemaObject>(schema: S) =>

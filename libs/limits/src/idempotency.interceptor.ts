@@ -44,7 +44,7 @@ function canonical(value: unknown): string {
  * failures and server errors are not kept, so a corrected or later retry runs.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly reflector: Reflector,

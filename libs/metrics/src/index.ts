@@ -1,4 +1,4 @@
 export { metricsRegistry } from './metrics-registry';
 export { MetricsModule } from './metrics.module';
 export { processWide, sampledGauge } from './process-wide';
-export { RateMeter, currentRates, rateMeter } from './rate-meter';
+export { currentRates, rateMeter } from './rate-meter';

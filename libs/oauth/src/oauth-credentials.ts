@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { newId, randomBase62 } from '@app/persistence';
 
-export const ACCESS_TOKEN_PREFIX = 'oat_';
+const ACCESS_TOKEN_PREFIX = 'oat_';
 const ACCESS_TOKEN_PATTERN = /^oat_[0-9A-Za-z]{43}$/;
 const CLIENT_ID_PATTERN = /^oac_[0-9A-Za-z]{1,64}$/;
 

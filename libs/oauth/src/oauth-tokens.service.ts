@@ -15,7 +15,7 @@ const CACHE_MAX_ENTRIES = 10_000;
 const PURGE_EVERY_MS = 3_600_000;
 /** Expired tokens are kept a day (introspection answers them inactive either way), then deleted. */
 const KEEP_EXPIRED_MS = 86_400_000;
-export const OAUTH_REVOKED_SUBJECT = 'control.auth.oauth_revoked';
+const OAUTH_REVOKED_SUBJECT = 'control.auth.oauth_revoked';
 
 export interface TokenResponse {
   access_token: string;

@@ -2,6 +2,5 @@ export { OpenApiModule } from './openapi.module';
 export { OpenApiService } from './openapi.service';
 export { OPERATIONS } from './operations';
 export { isApiPath, routeHandlers } from './route-scanner';
-export type { RouteHandler } from './route-scanner';
-export { type ExchangeViolation, checkExchangesAgainstOpenApi, describeViolation } from './exchange-check';
+export { checkExchangesAgainstOpenApi, describeViolation } from './exchange-check';
 export { logOpenApiViolations } from './exchange-log';

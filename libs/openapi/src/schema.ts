@@ -2,25 +2,8 @@ import { arrayOf, nullable, obj, SchemaObject, str } from '@app/kernel';
 
 // The builders are the kernel's (libs/kernel/src/schema.ts): resources declare their schemas with them
 // in their own libs and take their types from them; the document's own shapes use them here too.
-export {
-  arrayOf,
-  bool,
-  dateTime,
-  described,
-  dictionary,
-  freeForm,
-  int,
-  intValues,
-  literal,
-  nullable,
-  obj,
-  oneOf,
-  oneOfValues,
-  ref,
-  str,
-  uri,
-} from '@app/kernel';
-export type { Infer, Schema, SchemaObject } from '@app/kernel';
+export { arrayOf, bool, dateTime, freeForm, int, nullable, obj, oneOfValues, ref, str } from '@app/kernel';
+export type { SchemaObject } from '@app/kernel';
 
 /** `{<key>: <schema>}`: the envelope every single-resource answer uses. */
 export const envelope = (key: string, schema: SchemaObject): SchemaObject => obj({ [key]: schema });

@@ -9,7 +9,7 @@ import { PostgreSqlConnection, PostgreSqlDriver } from '@mikro-orm/postgresql';
  * PostgreSQL quotes in its own message (`invalid input syntax for type uuid: "..."`) is cut.
  * The error's class, code and other fields are kept for whoever classifies it.
  */
-export function withoutValues(error: unknown, statement: string | undefined, filled: string | undefined): unknown {
+function withoutValues(error: unknown, statement: string | undefined, filled: string | undefined): unknown {
   if (!(error instanceof Error)) return error;
   const strip = (text: string) => {
     const out = statement && filled && filled !== statement ? text.split(filled).join(statement) : text;
@@ -25,7 +25,7 @@ export function withoutValues(error: unknown, statement: string | undefined, fil
 const QUOTED_VALUE = /(: |value )"(?:[^"]|"")*"/g;
 
 /** Every statement of MikroORM (entities, query builders, SqlExecutor.query) runs through executeQuery. */
-export class StatementOnlyConnection extends PostgreSqlConnection {
+class StatementOnlyConnection extends PostgreSqlConnection {
   protected override async executeQuery<T>(query: string, cb: () => Promise<T>, context?: LogContext): Promise<T> {
     try {
       return await super.executeQuery(query, cb, context);

@@ -14,8 +14,6 @@ export { RenewPurchaseDto } from './api/dto/purchase-requests.dto';
 export { AutoConnectDto, CreatePurchaseDto } from './api/dto/create-purchase.dto';
 export { purchaseSchema, toPurchaseView, toRenewalView, type PurchaseView } from './model/purchase.view';
 export type { RenewalQuote } from './model/renewal-quote';
-export { PURCHASE_KIND, purchaseProtocol } from './model/purchase.protocol';
-export type { PurchaseCommand, PurchaseProtocol, PurchaseReply } from './model/purchase.protocol';
 // The value lists the API document names (libs/openapi).
 export { CURRENCIES } from './model/purchase.record';
 export { PURCHASE_STATUSES } from './model/purchase-saga.types';

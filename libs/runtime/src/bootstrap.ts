@@ -27,7 +27,7 @@ export interface BootOptions {
  * DATABASE_URL is unset (standalone only), the Nest app on PORT, and a clean shutdown on SIGTERM.
  * A port in use fails the start with the setting that chose it.
  */
-export async function boot(options: BootOptions): Promise<RunningApp> {
+async function boot(options: BootOptions): Promise<RunningApp> {
   let config = loadConfigOrExit(options.role, options.env ?? process.env);
   if (options.prepare) config = options.prepare(config);
   secretsOf(config).forEach(registerLogSecret);

@@ -1,3 +1,3 @@
-export { type FeatureModule, type ResolvedDatabase, RuntimeModule } from './runtime.module';
+export { type ResolvedDatabase, RuntimeModule } from './runtime.module';
 export { runMain } from './bootstrap';
 export { apiFeatures, edgeFeatures, nodeFeatures } from './features';

@@ -5,11 +5,9 @@ import { Injectable } from '@nestjs/common';
 
 /** `error`: the resolver did not answer (timeout, SERVFAIL, refused); `error` then holds its code. */
 export const LOOKUP_STATUSES = ['ok', 'nodata', 'nxdomain', 'error'] as const;
-export type LookupStatus = (typeof LOOKUP_STATUSES)[number];
 
 /** NXDOMAIN when the name does not exist at all; NOERROR when it exists (maybe without the types asked). */
 export const LOOKUP_RCODES = ['NOERROR', 'NXDOMAIN', 'UNKNOWN'] as const;
-export type LookupRcode = (typeof LOOKUP_RCODES)[number];
 
 const typeLookupSchema = obj(
   {

@@ -6,7 +6,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { normalizeValue, splitExpected, valueSeen } from './record-values';
 
 export const RESOLVER_STATUSES = ['ok', 'nodata', 'nxdomain', 'timeout', 'error'] as const;
-export type ResolverStatus = (typeof RESOLVER_STATUSES)[number];
 
 const resolverSchema = obj(
   {

@@ -7,7 +7,7 @@ import { CheckRecordsDto, ExpectedRecordDto, MAX_RECORDS_PER_BATCH } from './dto
 import { normalizeValue, recordName, valueSeen } from './record-values';
 
 export const RECORD_STATUSES = ['found', 'missing', 'mismatch', 'error'] as const;
-export type RecordStatus = (typeof RECORD_STATUSES)[number];
+type RecordStatus = (typeof RECORD_STATUSES)[number];
 
 const recordCheckSchema = obj(
   {

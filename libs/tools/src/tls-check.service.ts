@@ -19,7 +19,7 @@ const chainCertificateSchema = obj({
   subjectAltNames: arrayOf(str()),
   fingerprint256: str(),
 });
-export type CertificateView = Infer<typeof chainCertificateSchema>;
+type CertificateView = Infer<typeof chainCertificateSchema>;
 
 export const tlsCheckResultSchema = obj(
   {

@@ -26,4 +26,4 @@ export { deliverySchema, toDeliveryView, DELIVERY_STATUSES, type DeliveryView } 
 // The node's delivery worker, which tests and benchmarks drive and size.
 export { DeliveryWorker, MAX_IN_FLIGHT, PER_ENDPOINT } from './node/delivery-worker.service';
 // The bus subjects that wake relays and delivery workers (tests that write the outbox by hand).
-export { OUTBOX_QUEUED_SUBJECT, DELIVERIES_DUE_SUBJECT } from './model/wake';
+export { OUTBOX_QUEUED_SUBJECT } from './model/wake';

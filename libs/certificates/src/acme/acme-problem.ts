@@ -4,7 +4,7 @@
  * Retry-After the CA asked for. A transport failure is an AcmeNetworkError with the system's code
  * (ECONNREFUSED, ETIMEDOUT, ...), never a crash inside a client library.
  */
-export const ACME_ERROR = 'urn:ietf:params:acme:error:';
+const ACME_ERROR = 'urn:ietf:params:acme:error:';
 
 export interface ProblemDocument {
   type?: string;

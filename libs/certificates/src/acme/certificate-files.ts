@@ -61,7 +61,7 @@ export function certificateFacts(chainPem: string): CertificateFacts {
 }
 
 /** Undefined when the certificate has no authority key identifier (then it cannot be named to ARI). */
-export function renewalCertId(leafPem: string): string | undefined {
+function renewalCertId(leafPem: string): string | undefined {
   const cert = new x509.X509Certificate(leafPem);
   const aki = cert.getExtension(x509.AuthorityKeyIdentifierExtension);
   if (!aki?.keyId) return undefined;

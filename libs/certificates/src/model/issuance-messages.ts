@@ -14,7 +14,7 @@ export interface FailureContext {
 }
 
 /** `10:32 UTC` today, `28 Nov 10:32 UTC` on another day. */
-export function when(at: Date, now: Date): string {
+function when(at: Date, now: Date): string {
   const time = `${at.toISOString().slice(11, 16)} UTC`;
   if (at.toISOString().slice(0, 10) === now.toISOString().slice(0, 10)) return time;
   const day = at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });

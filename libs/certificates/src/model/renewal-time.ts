@@ -17,8 +17,8 @@ export interface RenewalWindow {
 }
 
 /** The fraction of the lifetime elapsed at the earliest and latest renewal without ARI. */
-export const RENEW_FROM_ELAPSED = 1 / 2;
-export const RENEW_BY_ELAPSED = 2 / 3;
+const RENEW_FROM_ELAPSED = 1 / 2;
+const RENEW_BY_ELAPSED = 2 / 3;
 
 /** `random` in [0, 1): the same draw gives the same time, so a stored choice can be recomputed. */
 export function renewalTime(validity: Validity, random: number, now: Date, window?: RenewalWindow): Date {

@@ -23,9 +23,6 @@ const EPSILON = 1e-9;
 
 export const tokensPerMs = (limit: BucketLimit): number => limit.capacity / (limit.periodSeconds * 1000);
 
-/** A bucket never seen before is full. */
-export const fullBucket = (limit: BucketLimit, now: Date): BucketState => ({ tokens: limit.capacity, updatedAt: now });
-
 /**
  * Tokens in the bucket at `now`. A `now` before `updatedAt` (a transaction that started before
  * the previous holder of the row committed) refills nothing rather than going backwards.

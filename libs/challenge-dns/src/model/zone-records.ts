@@ -2,9 +2,9 @@ import type * as dnsPacket from 'dns-packet';
 import type { ZoneSettings } from './zone-names';
 
 /** A challenge value is read once by the CA: resolvers keep it only briefly. */
-export const TXT_TTL = 10;
+const TXT_TTL = 10;
 /** RFC 2308: a NODATA answer is cached for min(SOA TTL, SOA minimum), so a value published next is seen soon. */
-export const NEGATIVE_TTL = 5;
+const NEGATIVE_TTL = 5;
 const NS_TTL = 3_600;
 
 /** The zone's SOA; the serial is the time in seconds (the zone has no secondaries to compare serials). */

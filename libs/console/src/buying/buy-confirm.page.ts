@@ -4,7 +4,7 @@ import { WorkspaceContext, csrf, layout } from '../views/layout';
 import { money, priceTerms, yearsText } from '../views/purchase-money.view';
 import { BuyForm, REGISTRANT_FIELDS } from './buy-form';
 
-export interface PurchaseQuoteView {
+interface PurchaseQuoteView {
   hostname: string;
   years: number;
   wholesaleCents: number;

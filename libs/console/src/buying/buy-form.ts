@@ -15,7 +15,7 @@ export const REGISTRANT_FIELDS = [
   ['country', 'Country (two letters, e.g. GB)', true],
 ] as const;
 
-export type RegistrantField = (typeof REGISTRANT_FIELDS)[number][0];
+type RegistrantField = (typeof REGISTRANT_FIELDS)[number][0];
 
 /** The buy form as typed: every value kept as a string, so a refused form comes back as it was sent. */
 export interface BuyForm {

@@ -4,7 +4,7 @@ import { WorkspaceContext, csrf, layout } from '../views/layout';
 import { money } from '../views/purchase-money.view';
 import { BuyForm, BuyProblems, REGISTRANT_FIELDS } from './buy-form';
 
-export interface Availability {
+interface Availability {
   hostname: string;
   available: boolean;
   totalCents: number;

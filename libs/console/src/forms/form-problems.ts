@@ -6,7 +6,7 @@ export interface FormProblems {
   form: string[];
 }
 
-export const noProblems = (): FormProblems => ({ fields: {}, form: [] });
+const noProblems = (): FormProblems => ({ fields: {}, form: [] });
 
 /** Codes a person can fix in the form they sent; anything else is not a form problem. */
 const FORM_CODES = new Set<ErrorCode>(['bad_request', 'conflict', 'preflight_failed', 'billing_required']);

@@ -15,7 +15,7 @@ export interface SsoAccount {
   disabled: boolean;
 }
 
-export type SsoRefusal = 'disabled' | 'no_verified_email' | 'linked_elsewhere' | 'unknown_user';
+type SsoRefusal = 'disabled' | 'no_verified_email' | 'linked_elsewhere' | 'unknown_user';
 
 export type SsoDecision =
   | { kind: 'sign_in'; userId: string }

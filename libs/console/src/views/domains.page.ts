@@ -191,7 +191,7 @@ export interface DomainDetail {
 }
 
 /** The settings form's fields. */
-export interface DomainSettings {
+interface DomainSettings {
   originUrl: string;
   mode: string;
   redirectStatus: number | string;

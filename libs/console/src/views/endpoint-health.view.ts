@@ -11,7 +11,7 @@ export interface EndpointHealth {
   lastError: string | null;
 }
 
-export const NO_HEALTH: EndpointHealth = { tried24h: 0, ok24h: 0, failingSince: null, lastError: null };
+const NO_HEALTH: EndpointHealth = { tried24h: 0, ok24h: 0, failingSince: null, lastError: null };
 
 export function toEndpointHealth(row: EndpointHealthRow | undefined): EndpointHealth {
   if (!row) return NO_HEALTH;
@@ -24,7 +24,7 @@ export function toEndpointHealth(row: EndpointHealthRow | undefined): EndpointHe
 }
 
 /** "100% of 5 attempts in 24 h", or that nothing was tried. */
-export function successRate(h: EndpointHealth): string {
+function successRate(h: EndpointHealth): string {
   if (!h.tried24h) return 'no attempts in the last 24 h';
   return `${Math.round((100 * h.ok24h) / h.tried24h)}% of ${h.tried24h} attempt${h.tried24h === 1 ? '' : 's'} succeeded in the last 24 h`;
 }

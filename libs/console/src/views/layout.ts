@@ -7,7 +7,7 @@ export interface WorkspaceContext {
   canWrite: boolean;
 }
 
-export type Section =
+type Section =
   | 'workspaces'
   | 'overview'
   | 'domains'

@@ -5,7 +5,7 @@ import { DnsEditorState, dnsEditor } from './dns-editor.view';
 import { WorkspaceContext, csrf, layout, pill, when } from './layout';
 import { heldAndPaid, labelOf, money, renewalCharge, yearsText } from './purchase-money.view';
 
-export interface RenewalRow {
+interface RenewalRow {
   n: number;
   years: number;
   totalCents: number;

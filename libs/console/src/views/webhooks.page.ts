@@ -139,7 +139,7 @@ export interface EndpointDetail {
 }
 
 /** The endpoint's settings form as typed, with its problems. */
-export interface EndpointSettingsForm {
+interface EndpointSettingsForm {
   url: string;
   events: string[];
   enabled: boolean;

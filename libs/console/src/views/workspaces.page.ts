@@ -4,7 +4,7 @@ import type { FormProblems } from '../forms/form-problems';
 import { problemsOf } from './form-fields';
 import { csrf, empty, layout, pill, when } from './layout';
 
-export const FREE_TIER_DOMAINS = 50;
+const FREE_TIER_DOMAINS = 50;
 
 export interface WorkspaceRow {
   id: string;

@@ -9,7 +9,7 @@ import { DomainViews } from './domain-views.service';
 import { DomainsController } from './domains.controller';
 
 /** The route as Fastify knows it (DomainsController's `@Get(':id')` under `v1/domains`). */
-export const DOMAIN_READ_ROUTE = '/v1/domains/:id';
+const DOMAIN_READ_ROUTE = '/v1/domains/:id';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Every fast-path answer of the process, read by /metrics when scraped (nothing per request). */

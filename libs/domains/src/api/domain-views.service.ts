@@ -7,9 +7,9 @@ import { DomainViewCache } from './domain-view.cache';
 import { DomainView, toDomainView } from '../model/domain.view';
 
 /** Flat memory at any domain count: about 1.5 KB per entry, so some 15 MB at the default. */
-export const DOMAIN_VIEW_CACHE_ENTRIES = 10_000;
+const DOMAIN_VIEW_CACHE_ENTRIES = 10_000;
 /** A backstop for a lost bus message; invalidations normally arrive within milliseconds. */
-export const DOMAIN_VIEW_CACHE_TTL_MS = 30_000;
+const DOMAIN_VIEW_CACHE_TTL_MS = 30_000;
 
 /**
  * `GET /v1/domains/{id}`: the view from the API's cache (DomainViewCache), else one prepared

@@ -2,7 +2,7 @@
 import { DomainInput, DomainState, MonitorStatus, StatusReason } from './domain.types';
 
 export const NEVER_CORRECT_DNS_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
-export const WRONG_DNS_PROBES_TO_FAIL = 3;
+const WRONG_DNS_PROBES_TO_FAIL = 3;
 
 type Probe = Extract<DomainInput, { type: 'probe_observed' }>;
 

@@ -69,7 +69,6 @@ const certificateSchema = obj({
   ),
   attempts: described(arrayOf(certificateAttemptSchema), 'The most recent order attempts (up to 10), oldest first'),
 });
-export type CertificateView = Infer<typeof certificateSchema>;
 
 /** The canonical Domain object of the API and of webhook payloads (`Domain` in the API document). */
 export const domainSchema = obj({
@@ -123,7 +122,7 @@ export function requiredDnsRecords(hostname: string, apex: boolean, edge: EdgeSe
 }
 
 /** The traffic records and, where a challenge zone is set up, the `_acme-challenge` delegation. */
-export function domainDnsRecords(
+function domainDnsRecords(
   record: Pick<DomainRecord, 'hostname' | 'apex' | 'workspaceId'>,
   edge: EdgeSettings,
 ): DnsRecordView[] {

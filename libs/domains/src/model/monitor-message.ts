@@ -1,7 +1,7 @@
 import { dnsProblemMessage } from '@app/hostname-rules';
 import { DomainState, MONITOR_MESSAGES } from './domain.types';
 
-export const MOVED_TO_ANOTHER_OWNER_MESSAGE =
+const MOVED_TO_ANOTHER_OWNER_MESSAGE =
   'Another workspace proved control of this hostname with a DNS TXT record and connected it: this domain ' +
   'no longer serves it';
 

@@ -31,10 +31,10 @@ import { DomainProbe } from './domain-probe';
 type Ctx = ActorContext<DomainRecord>;
 
 /** What a certificate order needs to know of its domain. */
-export type CertificateRequestOf = Omit<Extract<DomainEffect, { type: 'order_certificate' }>, 'type'>;
+type CertificateRequestOf = Omit<Extract<DomainEffect, { type: 'order_certificate' }>, 'type'>;
 
 /** Orders certificates in the background (CertificateManager on nodes). */
-export interface CertificateRequester {
+interface CertificateRequester {
   /** `twin`: the www twin of a `redirectWww` domain, named too when its DNS points at the edge. */
   request(domain: CertificateRequestOf): void;
 }

@@ -10,9 +10,9 @@ export const FIRST_PROBE_SECONDS = 10;
 export const firstProbeSeconds = (intervalSeconds: number): number => Math.min(FIRST_PROBE_SECONDS, intervalSeconds);
 
 /** While a customer is most likely following the instructions, probes are at most this far apart... */
-export const EARLY_WAIT_CAP_SECONDS = 30;
+const EARLY_WAIT_CAP_SECONDS = 30;
 /** ...for this long after the creation or check: a fix then is seen within 30 s (p95 of a fix ~28 s). */
-export const EARLY_WINDOW_SECONDS = 300;
+const EARLY_WINDOW_SECONDS = 300;
 
 /**
  * The pending back-off, in seconds: the wait before the first probe after a domain's creation (or a

@@ -20,7 +20,7 @@ function unavailable(error: StripeError): PaymentUnavailableError | undefined {
   return undefined;
 }
 
-export function declineReasonOf(code: string | undefined, declineCode: string | undefined): DeclineReason {
+function declineReasonOf(code: string | undefined, declineCode: string | undefined): DeclineReason {
   if (code === 'authentication_required' || declineCode === 'authentication_required') return 'authentication_required';
   if (code === 'insufficient_funds' || declineCode === 'insufficient_funds') return 'insufficient_funds';
   return 'card_declined';

@@ -37,7 +37,7 @@ export type PurchaseView = Infer<typeof purchaseSchema>;
  * (`registrarNameservers`, the registrar adapter's defaults). One rule for the API, its webhooks and
  * the console, so none shows `[]` while the registrar serves the domain from its own nameservers.
  */
-export function nameserversInEffect(
+function nameserversInEffect(
   record: Pick<PurchaseRecord, 'nameservers' | 'saga'>,
   registrarNameservers: readonly string[],
 ): string[] {

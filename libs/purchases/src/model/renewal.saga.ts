@@ -9,7 +9,7 @@ export type RenewalEffect = 'charge' | 'renew' | 'refund';
 
 /** Why a renewal failed: the card was declined, or the registrar refused (refunded). */
 export const RENEWAL_FAILURE_CODES = ['billing_required', 'registrar_error'] as const;
-export type RenewalFailureCode = (typeof RENEWAL_FAILURE_CODES)[number];
+type RenewalFailureCode = (typeof RENEWAL_FAILURE_CODES)[number];
 
 export interface RenewalState {
   /** 1 for the first renewal of this purchase: part of its idempotency keys. */

@@ -17,7 +17,7 @@ export interface NamecheapError {
   text: string;
 }
 
-export function isTransient(error: NamecheapError): boolean {
+function isTransient(error: NamecheapError): boolean {
   return TRANSIENT.has(error.number) || /^[45]/.test(error.number);
 }
 

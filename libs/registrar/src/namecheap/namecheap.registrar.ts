@@ -21,10 +21,7 @@ import { XmlNode, attr, child, children, isTrue, text } from './namecheap-xml';
 const NOT_OFFERED = new Set(['2030280', '2011280']);
 
 /** Namecheap's BasicDNS nameservers: a domain's while it uses Namecheap's own DNS. */
-export const NAMECHEAP_DEFAULT_NAMESERVERS: readonly string[] = [
-  'dns1.registrar-servers.com',
-  'dns2.registrar-servers.com',
-];
+const NAMECHEAP_DEFAULT_NAMESERVERS: readonly string[] = ['dns1.registrar-servers.com', 'dns2.registrar-servers.com'];
 
 /** The upstream registrar over Namecheap's XML API (DESIGN.md decision 5). */
 export class NamecheapRegistrar extends Registrar {

@@ -16,8 +16,8 @@ import { IsLookupHostname } from './lookup-hostname.validator';
 import { LookupTypeSchema } from './lookup-type.schema';
 import { IsRecordValue } from './record-value.validator';
 
-export const MAX_RECORDS_PER_CHECK = 100;
-export const MAX_CHECKS_PER_BATCH = 100;
+const MAX_RECORDS_PER_CHECK = 100;
+const MAX_CHECKS_PER_BATCH = 100;
 /** Lookups per batch call are bounded by the total of records across its checks. */
 export const MAX_RECORDS_PER_BATCH = 1_000;
 

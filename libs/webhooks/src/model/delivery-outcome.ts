@@ -1,7 +1,7 @@
 import { DeliveryStatus } from './delivery.view';
 import { nextAttemptAt } from './retry-schedule';
 
-export type AttemptKind = 'delivered' | 'http_error' | 'timeout' | 'network_error' | 'blocked' | 'invalid_url';
+type AttemptKind = 'delivered' | 'http_error' | 'timeout' | 'network_error' | 'blocked' | 'invalid_url';
 
 /** What one HTTP attempt came to. */
 export interface SendResult {

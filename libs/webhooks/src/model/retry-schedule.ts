@@ -4,8 +4,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** Waits after the 1st, 2nd, ... failed attempt (SPEC section 6); daily after these. */
-export const RETRY_DELAYS_MS = [30 * SECOND, MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 6 * HOUR] as const;
-export const DAILY_RETRY_MS = DAY;
+const RETRY_DELAYS_MS = [30 * SECOND, MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 6 * HOUR] as const;
+const DAILY_RETRY_MS = DAY;
 /** Retries stop this long after the first attempt; the delivery is then dead-lettered. */
 export const RETRY_WINDOW_MS = 7 * DAY;
 

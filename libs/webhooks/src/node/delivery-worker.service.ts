@@ -18,7 +18,7 @@ import { DELIVERIES_DUE_SUBJECT } from '../model/wake';
 export const MAX_IN_FLIGHT = 512;
 export const PER_ENDPOINT = 8;
 /** A claim is held this long unless renewed; a dead node's deliveries are due again after it. */
-export const LEASE_MS = 15_000;
+const LEASE_MS = 15_000;
 const RENEW_EVERY_MS = 5_000;
 /**
  * Retries come due on their own (30 s after a failure at the soonest), and a dead node's claims when

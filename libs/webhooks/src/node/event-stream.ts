@@ -4,14 +4,14 @@ import { JetStreamClient, nanos } from 'nats';
 import { EventEnvelope } from '../model/envelope';
 
 /** Internal subscribers read events from this stream; JetStream drops a re-published id within the window. */
-export const DUPLICATE_WINDOW_MS = 10 * 60_000;
-export const STREAM_MAX_AGE_MS = 7 * 24 * 3_600_000;
+const DUPLICATE_WINDOW_MS = 10 * 60_000;
+const STREAM_MAX_AGE_MS = 7 * 24 * 3_600_000;
 
 export const streamName = (prefix: string): string => (prefix ? `EVENTS_${prefix}` : 'EVENTS');
 const base = (prefix: string) => (prefix ? `${prefix}.events` : 'events');
 export const eventSubject = (prefix: string, workspaceId: string, type: string): string =>
   `${base(prefix)}.${workspaceId}.${type}`;
-export const streamSubject = (prefix: string): string => `${base(prefix)}.>`;
+const streamSubject = (prefix: string): string => `${base(prefix)}.>`;
 
 const encoder = new TextEncoder();
 

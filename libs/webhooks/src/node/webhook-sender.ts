@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { SendResult } from '../model/delivery-outcome';
 import { PostTarget, PostTimeoutError, post } from './http-post';
 
-export const DELIVERY_TIMEOUT_MS = 10_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
 /** SSRF verdicts per URL are reused this long (the monitor does the same for origins). */
 const VERDICT_TTL_MS = 30_000;
 const MAX_ERROR_CHARS = 500;

@@ -1,7 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 
-export const BULK_MAX_DOMAINS = 100;
+const BULK_MAX_DOMAINS = 100;
 
 /** The items are validated one by one (as CreateDomainDto), so one bad item fails only itself. */
 export class BulkCreateDomainsDto {

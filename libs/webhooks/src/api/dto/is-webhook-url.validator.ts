@@ -2,7 +2,7 @@ import { OriginUrlError, parseOriginUrl } from '@app/hostname-rules';
 import { ValidationArguments, ValidationOptions, registerDecorator } from 'class-validator';
 
 /** Why `value` cannot be a webhook URL (named `property` in the message), or undefined when it can. */
-export function webhookUrlProblem(value: unknown, property = 'url'): string | undefined {
+function webhookUrlProblem(value: unknown, property = 'url'): string | undefined {
   if (typeof value !== 'string') return undefined; // @IsString says so
   try {
     parseOriginUrl(value);
