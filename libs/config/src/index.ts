@@ -5,3 +5,4 @@ export { loadConfigOrExit } from './load-or-exit';
 export type { Env } from './env-parsers';
 export type { ConsoleOidcConfig } from './console-oidc-config';
 export type { AcmeIssuerConfig } from './acme-issuers-config';
+export type { NamecheapConfig } from './provider-accounts-config';

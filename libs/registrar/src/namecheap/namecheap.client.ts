@@ -1,15 +1,10 @@
+import type { NamecheapConfig } from '@app/config';
 import { RegistrarUnavailableError } from '../registrar.port';
 import { NamecheapApiError, NamecheapError } from './namecheap-errors';
 import { XmlNode, attr, child, children, parseXml } from './namecheap-xml';
 
-export interface NamecheapCredentials {
-  apiUrl: string;
-  apiUser: string;
-  apiKey: string;
-  username: string;
-  clientIp: string;
-  timeoutMs: number;
-}
+/** Our Namecheap account, as NAMECHEAP_* configure it. */
+export type NamecheapCredentials = NamecheapConfig;
 
 /**
  * Namecheap's XML API: every command is a form POST to one URL with the global credentials; the answer is an
