@@ -48,7 +48,6 @@ function nameserversInEffect(
 /** The DomainPurchase of SPEC 2.5, as the API and webhook payloads show it. */
 export function toPurchaseView(record: PurchaseRecord, registrarNameservers: readonly string[]): PurchaseView {
   const { saga, registrant } = record;
-  const renewed = [...record.renewals].reverse().find((r) => r.step === 'renewed');
   return {
     id: record.id,
     workspaceId: record.workspaceId,
@@ -69,7 +68,7 @@ export function toPurchaseView(record: PurchaseRecord, registrarNameservers: rea
     },
     whoisPrivacyEnabled: record.whoisPrivacyEnabled,
     autoRenew: record.autoRenew,
-    expiresAt: renewed?.expiresAt ?? saga.expiresAt ?? null,
+    expiresAt: currentExpiry(record) ?? null,
     customerReference: record.customerReference ?? null,
     connectedDomainId: saga.connectedDomainId ?? null,
     nameservers: nameserversInEffect(record, registrarNameservers),
