@@ -11,6 +11,7 @@ import {
   startLoopbackOrigin,
   storeCertificate,
 } from '@test/support';
+import { metricsRegistry } from '@app/metrics';
 import request from 'supertest';
 
 describe('certificate lifecycle: what is served, www twins', () => {
@@ -167,3 +168,58 @@ describe('certificate lifecycle: expiry without renewal', () => {
     expect(events.map((e) => e.type).filter((type) => type === 'domain.expired')).toHaveLength(1);
   });
 });
+
+describe('certificate lifecycle: the served certificate is read after a change, not at every probe', () => {
+  let stack: CertificateStack;
+  // SERVED_CHECK_INTERVAL_SECONDS at its default (a day), probes every 2 s.
+  beforeAll(async () => (stack = await startCertificateStack({})));
+  afterAll(async () => stack?.close());
+
+  /** The monitor's reads of served certificates so far, any outcome. */
+  const reads = async () => {
+    const metric = await metricsRegistry.getSingleMetric('monitor_served_certificate_checks_total')?.get();
+    return (metric?.values ?? []).reduce((sum, value) => sum + value.value, 0);
+  };
+
+  it('reads what the edge serves at the first probe after the certificate is issued, then not at every probe', async () => {
+    const { dns, t, auth, waitFor } = stack;
+    const atStart = await reads(); // the file's other stacks read some, with a 2 s interval
+    dns.setRecords('reads.customer-a.com', [{ type: 'CNAME', data: EDGE }]);
+    const { body } = await request(t.server)
+      .post('/v1/domains')
+      .set(auth)
+      .send({ hostname: 'reads.customer-a.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    const id = body.domain.id as string;
+    await waitFor(id, (d) => d.status === 'verified' && d.monitorStatus === 'active_ssl');
+    // The new certificate marked the domain; the monitor's next probe reads the edge and ends the mark.
+    const pending = async () =>
+      (
+        await t.db.query<{ p: boolean | null }>("select state->'servedCheckPending' as p from domains where id = $1", [
+          id,
+        ])
+      )[0].p;
+    await eventually(pending, (p) => p === null, { timeoutMs: 20_000, what: 'the served read after issuance' });
+    expect(await reads()).toBeGreaterThan(atStart);
+    // The next probes (2 s apart) read nothing: the daily read of this domain is hours away.
+    const before = await reads();
+    const probed = await waitForProbes(stack, 'reads.customer-a.com', 3);
+    expect(probed).toBeGreaterThanOrEqual(3);
+    expect(await reads()).toBe(before);
+  });
+});
+
+/**
+ * Waits until the monitor has probed `hostname` `count` more times: its CNAME queries at the DNS server,
+ * a retransmission within a second of a query being the same probe.
+ */
+async function waitForProbes(stack: CertificateStack, hostname: string, count: number): Promise<number> {
+  const from = Date.now();
+  const seen = () =>
+    stack.dns.queries
+      .filter((q) => q.name === hostname && q.type === 'CNAME' && q.at >= from)
+      .map((q) => q.at)
+      .filter((at, i, all) => i === 0 || at - all[i - 1] > 1_000).length;
+  await eventually(seen, (n) => n >= count, { timeoutMs: 30_000, what: `${count} probes of ${hostname}` });
+  return seen();
+}

@@ -190,7 +190,7 @@ export function loadConfig(env: Env, role: ProcessRole): AppConfig {
     rateLimits: boolean(env, 'RATE_LIMITS', true),
     trustedProxies: cidrList(env, 'TRUSTED_PROXIES'),
     monitorIntervalSeconds: integer(env, 'MONITOR_INTERVAL_SECONDS', 300, 2, 86_400),
-    servedCheckIntervalSeconds: integer(env, 'SERVED_CHECK_INTERVAL_SECONDS', 3600, 2, 604_800),
+    servedCheckIntervalSeconds: integer(env, 'SERVED_CHECK_INTERVAL_SECONDS', 86_400, 2, 604_800),
     monitorConcurrency: integer(env, 'MONITOR_CONCURRENCY', 1024, 1, 10_000),
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['https:', 'http:'])?.replace(/\/+$/, ''),
     oauthTokenTtlSeconds: integer(env, 'OAUTH_TOKEN_TTL_SECONDS', 3600, 60, 86_400),

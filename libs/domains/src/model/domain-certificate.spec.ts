@@ -1,7 +1,13 @@
 import { initialDomainState } from './domain.machine';
 import { DomainRecord } from './domain.record';
 import { probePhaseOf } from '../node/probe-phase';
-import { certificateState, observedCertificate, probeChangesNothing, servedCheckDue } from './domain-certificate';
+import {
+  certificateState,
+  observedCertificate,
+  probeChangesNothing,
+  servedCheckDue,
+  servedReadDue,
+} from './domain-certificate';
 
 const now = new Date('2026-11-22T00:00:00Z');
 const days = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString();
@@ -34,6 +40,20 @@ describe('certificate state and what the machine is told', () => {
 });
 
 describe('served-certificate checks', () => {
+  it('read at once after a change (a new certificate not read yet, DNS that was not ours), else once a day', () => {
+    const start = Date.parse('2026-11-22T00:00:00Z');
+    const day = Array.from({ length: 12 * 24 }, (_, i) => start + (0.37 + i) * 300_000);
+    const held = { ...record(days(60)).machine, monitorStatus: 'active_ssl' as const };
+    const due = (domain: Parameters<typeof servedReadDue>[0]) =>
+      day.filter((at) => servedReadDue(domain, at, 300, 86_400)).length;
+    expect(due({ machine: held, probePhase: 0.37 })).toBe(1);
+    expect(due({ machine: held, probePhase: 0.37, servedCheckPending: true })).toBe(day.length);
+    for (const monitorStatus of ['unknown', 'dns_not_resolving', 'dns_incorrect', 'ready_to_switch'] as const)
+      expect(due({ machine: { ...held, monitorStatus }, probePhase: 0.37 })).toBe(day.length);
+    // Nothing held, nothing to compare.
+    expect(due({ machine: record().machine, probePhase: 0.37, servedCheckPending: true })).toBe(0);
+  });
+
   it.each([0, 0.123, 0.5, 0.999])('happen once an hour for a domain of phase %s probed every 5 minutes', (phase) => {
     const start = Date.parse('2026-11-22T00:00:00Z');
     const probes = Array.from({ length: 12 * 24 }, (_, i) => start + (phase * 300 + i * 300) * 1000);

@@ -1,6 +1,6 @@
 import { CertificateObservation, DnsProblem } from '@app/hostname-rules';
 import { transition } from './domain.machine';
-import { DomainState } from './domain.types';
+import { DomainState, MonitorStatus } from './domain.types';
 import type { ServedCertificate } from '@app/hostname-rules';
 import { DomainRecord } from './domain.record';
 
@@ -103,6 +103,32 @@ export function probeChangesNothing(
   return (
     JSON.stringify({ ...next.state, lastProbeAt: undefined }) === JSON.stringify({ ...machine, lastProbeAt: undefined })
   );
+}
+
+/** Monitor states in which the last probe did not see DNS pointing at the edge (or there was none yet). */
+const DNS_NOT_YET_OURS: ReadonlySet<MonitorStatus> = new Set([
+  'unknown',
+  'dns_not_resolving',
+  'dns_incorrect',
+  'ready_to_switch',
+]);
+
+/**
+ * Whether a probe that sees DNS right also reads the certificate the hostname serves. At once after a
+ * change: a certificate issued or renewed that no probe has read yet (`servedCheckPending`), or DNS
+ * that pointed elsewhere at the last probe. Otherwise once per `servedIntervalS` (SERVED_CHECK_INTERVAL_SECONDS,
+ * a day by default) at the domain's served phase: a wrong certificate that nothing of ours changed
+ * (a customer's own proxy in front of the edge) is noticed within that.
+ */
+export function servedReadDue(
+  domain: Pick<DomainRecord, 'machine' | 'servedCheckPending' | 'probePhase'>,
+  nowMs: number,
+  monitorIntervalS: number,
+  servedIntervalS: number,
+): boolean {
+  if (!holdsCertificate(domain)) return false;
+  if (domain.servedCheckPending || DNS_NOT_YET_OURS.has(domain.machine.monitorStatus)) return true;
+  return servedCheckDue(nowMs, domain.probePhase, monitorIntervalS, servedIntervalS);
 }
 
 /** Only a domain holding a certificate has one to compare with what is served. */

@@ -1,6 +1,7 @@
 import { DnsProblem } from '@app/hostname-rules';
 import { initialDomainState } from './domain.machine';
 import {
+  decideCertificate,
   decideCheck,
   decideCreate,
   decideDelete,
@@ -148,6 +149,35 @@ describe('domain decider', () => {
     );
     const deleted = { ...RECORD, machine: { ...RECORD.machine, deleted: true } };
     expect(() => decideCreate(deleted, CREATE, ENV, {})).toThrow(expect.objectContaining({ code: 'conflict' }));
+  });
+
+  it('marks a new certificate for a served read, which the next probe that reads it ends (and writes)', () => {
+    const decided = <T>(outcome: T) => {
+      if (!outcome || typeof outcome !== 'object' || !('decision' in outcome)) throw new Error('expected a decision');
+      return (outcome as { decision: { state?: DomainRecord; events?: unknown[]; reply: unknown } }).decision;
+    };
+    const live = decided(decideObserve(RECORD, CORRECT, ENV)).state!;
+    const certificate = {
+      type: 'certificate',
+      result: 'issued',
+      expiresAt: '2026-03-01T00:00:00Z',
+      renewAt: '2026-02-01T00:00:00Z',
+    } as const;
+    const issued = decided(decideCertificate(live, certificate, ENV)).state!;
+    expect(issued.servedCheckPending).toBe(true);
+    // A probe that did not read the edge leaves it marked and writes nothing.
+    expect(decided(decideObserve(issued, CORRECT, ENV))).toEqual({ reply: { unchanged: true } });
+    // Nor does one that could not reach the edge: it judged nothing, the next probe reads again.
+    expect(decided(decideObserve(issued, { ...CORRECT, served: 'unreachable' }, ENV))).toEqual({
+      reply: { unchanged: true },
+    });
+    // One that read it (valid) changes nothing else, yet is written to end the mark.
+    const read = decided(decideObserve(issued, { ...CORRECT, served: 'valid' }, ENV));
+    expect(read.state).toMatchObject({ machine: issued.machine, servedCheckPending: undefined });
+    expect(read.events).toEqual([]);
+    // A customer's check reads it too.
+    const probe = { originBlocked: false, dns: 'correct', served: 'valid' } as const;
+    expect(decided(decideCheck(issued, ENV, { probe })).state?.servedCheckPending).toBeUndefined();
   });
 
   it('asks for a probe on check, reading the served certificate only when it holds one', () => {

@@ -1,5 +1,5 @@
 import type { CommandOf, OutboxEvent, ReplyOf } from '@app/kernel';
-import { ChallengeDelegation, challengeDelegation, isWildcard } from '@app/hostname-rules';
+import { ChallengeDelegation, challengeDelegation, isWildcard, ServedCertificate } from '@app/hostname-rules';
 import { initialDomainState, transition } from './domain.machine';
 import { DomainEvent, DomainInput, DomainState } from './domain.types';
 import { DomainError, notFound, wwwTwin } from '@app/kernel';
@@ -164,10 +164,11 @@ export function decideCheck(record: DomainRecord, env: DomainEnv, answers: Domai
   return withReply(probed(record, probe, env, true), env);
 }
 
-/** The monitor's probe; one that moves nothing but the probe time is not written. */
+/** The monitor's probe; one that moves nothing but the probe time (nor ends a pending served check) is not written. */
 export function decideObserve(record: DomainRecord, command: Command<'observe'>, env: DomainEnv): Outcome<'observe'> {
   const next = probed(record, command, env, false);
-  if (!next.events.length && sameMachine(record.machine, next.state.machine))
+  const servedRead = record.servedCheckPending && !next.state.servedCheckPending;
+  if (!next.events.length && sameMachine(record.machine, next.state.machine) && !servedRead)
     return { decision: { reply: { unchanged: true } }, effects: next.effects };
   return withReply(next, env);
 }
@@ -195,7 +196,12 @@ export function decideCertificate(
   };
   if (command.result === 'issued') {
     const input: DomainInput = { type: 'certificate_issued', expiresAt: command.expiresAt, renewAt: command.renewAt };
-    const issued: DomainRecord = { ...cleared, certificateFailures: undefined, certificateIssuer: command.issuer };
+    const issued: DomainRecord = {
+      ...cleared,
+      certificateFailures: undefined,
+      certificateIssuer: command.issuer,
+      servedCheckPending: true,
+    };
     return withReply(apply(issued, input, env), env);
   }
   const message = command.message ?? command.reason ?? 'The certificate order failed';
@@ -253,7 +259,9 @@ function probed(record: DomainRecord, probe: ProbeOutcome, env: DomainEnv, force
         problem: probe.problem,
       };
   const delegated = !probe.originBlocked && probe.delegated === true;
-  const next = apply(record, input, env);
+  // The served certificate was read (an unreachable edge judged nothing): the read a new certificate asked for is done.
+  const read = !probe.originBlocked && judged(probe.served) && record.servedCheckPending;
+  const next = apply(read ? { ...record, servedCheckPending: undefined } : record, input, env);
   const cert = certificateState(record, env.now, env.renewDays);
   const retryAt = record.certificateRetryAt ? Date.parse(record.certificateRetryAt) : 0;
   const waiting = retryAt > env.now.getTime() && !(forced && record.certificateRetryOnCheck);
@@ -285,6 +293,8 @@ export function delegationToCheck(
   if (!env.edge.challengeZone || certificateState(record, env.now, env.renewDays) === 'valid') return undefined;
   return challengeDelegation(record.hostname, record.workspaceId, env.edge.challengeZone);
 }
+
+const judged = (served: ServedCertificate['outcome'] | undefined) => served !== undefined && served !== 'unreachable';
 
 /** The machine's transition on the record: status, timestamps and the events with the domain as it is now. */
 function apply(record: DomainRecord, input: DomainInput, env: DomainEnv): Next {

@@ -44,6 +44,11 @@ export interface DomainRecord extends DomainSettings {
   certificateIssuer?: string;
   /** Attempts since the last certificate was issued: the back-off of the next retry grows with it. */
   certificateFailures?: number;
+  /**
+   * A certificate was issued (or renewed) and no probe has read what the edge serves since: the next
+   * probe that sees DNS right reads it, whatever the served-check schedule says, and clears this.
+   */
+  servedCheckPending?: true;
   /** When another workspace proved control of the hostname and took it over; the row no longer holds it. */
   releasedAt?: string;
   /** Set on deletion while the hostname's DNS still pointed at the edge: see `TakeoverGuard`. */

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DomainCommand } from '../model/domain.protocol';
 import { delegationToCheck } from '../model/domain.decider';
-import { LEGACY_RENEW_DAYS, holdsCertificate, probeChangesNothing, servedCheckDue } from '../model/domain-certificate';
+import { LEGACY_RENEW_DAYS, probeChangesNothing, servedReadDue } from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
 import { DueDomain, claimDueDomains, releaseDomains, restartPendingBackoff } from '../store/monitor.queries';
 import { monitorLagSeconds } from '../store/monitor-lag.queries';
@@ -192,12 +192,18 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       try {
         const probe = await this.prober.probe(domain.hostname);
         const served =
-          probe.dns === 'correct' && this.servedCheckDue(domain) ? await this.readServed(domain) : undefined;
+          probe.dns === 'correct' && this.servedReadDue(domain) ? await this.readServed(domain) : undefined;
         edgeStale = served !== undefined && served !== 'valid';
         const { problem } = probe;
         const delegated = probe.dns !== 'correct' && (await this.delegated(domain));
         const now = new Date();
-        if (!delegated && probeChangesNothing(domain.machine, probe.dns, served, now, LEGACY_RENEW_DAYS, problem)) {
+        // A read the new certificate asked for is written (it ends servedCheckPending) even when nothing else changed.
+        const pendingRead = domain.servedCheckPending === true && served !== undefined && served !== 'unreachable';
+        if (
+          !delegated &&
+          !pendingRead &&
+          probeChangesNothing(domain.machine, probe.dns, served, now, LEGACY_RENEW_DAYS, problem)
+        ) {
           if (edgeStale) publishEdgeInvalidation(this.bus, domain.hostname);
           return probe.dns;
         }
@@ -232,11 +238,16 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     return delegation ? this.prober.delegated(delegation) : false;
   }
 
-  private servedCheckDue(domain: DueDomain): boolean {
+  private servedReadDue(domain: DueDomain): boolean {
     const { monitorIntervalSeconds, servedCheckIntervalSeconds } = this.config;
-    return (
-      holdsCertificate(domain) &&
-      servedCheckDue(Date.now(), Number(domain.probePhase), monitorIntervalSeconds, servedCheckIntervalSeconds)
+    const { machine } = domain;
+    const servedCheckPending = domain.servedCheckPending ?? undefined;
+    const probePhase = Number(domain.probePhase);
+    return servedReadDue(
+      { machine, servedCheckPending, probePhase },
+      Date.now(),
+      monitorIntervalSeconds,
+      servedCheckIntervalSeconds,
     );
   }
 

@@ -12,6 +12,8 @@ export interface DueDomain {
   probePhase: number;
   /** The stored state machine, to tell a probe that changes nothing without waking the actor. */
   machine: DomainState;
+  /** A new certificate no probe has read from the edge yet (DomainRecord.servedCheckPending). */
+  servedCheckPending: true | null;
   /**
    * Due for more than an interval and a half minute (its node was down): rescheduled to its phase
    * slot instead of probed now, so a long outage ends without a stampede of probes.
@@ -81,7 +83,8 @@ export async function claimDueDomains(
        returning s.id, s.shard, s.probe_phase, due.stale
      )
      select m.id, d.hostname, d.workspace_id as "workspaceId", m.shard, d.state->>'originUrl' as "originUrl",
-       m.probe_phase as "probePhase", d.state->'machine' as machine, m.stale
+       m.probe_phase as "probePhase", d.state->'machine' as machine, d.state->'servedCheckPending' as "servedCheckPending",
+       m.stale
      from moved m join domains d on d.id = m.id
      where d.deleted_at is null`,
       [
