@@ -53,7 +53,10 @@ async function runIsolated(bench: Benchmark): Promise<Measured> {
     );
     rmSync(dir, { recursive: true, force: true });
   };
-  const child = spawn(process.execPath, ['--expose-gc', built('bench/worker')], {
+  // e.g. BENCH_WORKER_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the benchmark's own process
+  // (its clients), as BENCH_NODE_ARGS does the nodes it starts.
+  const workerArgs = process.env.BENCH_WORKER_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, ['--expose-gc', ...workerArgs, built('bench/worker')], {
     cwd: REPO_ROOT,
     detached: true,
     // Its stdin closes if this process dies, so it never outlives the runner.

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ErrorCode, Events, Msg, NatsConnection, NatsError, RequestStrategy, connect } from 'nats';
 import { Bus, BusHandler, BusResponder, NO_REPLY, NoRespondersError, RequestTimeoutError } from './bus';
+import { ReplyMux } from './reply-mux';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -20,6 +21,7 @@ export class NatsBus extends Bus {
   private readonly listeners = new Set<(connected: boolean) => void>();
   /** Requests in flight, each told when the connection comes back. */
   private readonly waiting = new Set<() => void>();
+  private readonly replies: ReplyMux;
 
   private constructor(
     readonly connection: NatsConnection,
@@ -27,6 +29,7 @@ export class NatsBus extends Bus {
     readonly prefix: string,
   ) {
     super();
+    this.replies = new ReplyMux(connection);
     void this.watchStatus();
   }
 
@@ -66,7 +69,10 @@ export class NatsBus extends Bus {
   }
 
   async request(subject: string, payload: unknown, timeoutMs: number): Promise<unknown> {
-    const answer = this.connection.request(this.full(subject), encode(payload), { timeout: timeoutMs });
+    const answer = this.replies.request(this.full(subject), encode(payload), timeoutMs, {
+      timeout: () => new RequestTimeoutError(subject),
+      noResponders: () => new NoRespondersError(subject),
+    });
     let grace: NodeJS.Timeout | undefined;
     let onReconnect!: () => void;
     const lostInOutage = new Promise<never>((_, reject) => {
@@ -79,13 +85,8 @@ export class NatsBus extends Bus {
       const msg = await Promise.race([answer, lostInOutage]);
       return JSON.parse(decoder.decode(msg.data)) as unknown;
     } catch (error) {
-      if (error instanceof RequestTimeoutError) {
-        answer.catch(() => undefined); // abandoned: its own timeout must not surface later
-        throw error;
-      }
-      const code: string = (error as NatsError).code;
-      if (code === (ErrorCode.NoResponders as string)) throw new NoRespondersError(subject);
-      if (code === (ErrorCode.Timeout as string)) throw new RequestTimeoutError(subject);
+      // Abandoned after the reconnect grace: its own timeout must not surface later.
+      if (error instanceof RequestTimeoutError) answer.catch(() => undefined);
       throw error;
     } finally {
       this.waiting.delete(onReconnect);
@@ -138,6 +139,7 @@ export class NatsBus extends Bus {
   }
 
   async close(): Promise<void> {
+    this.replies.close(new Error('The bus was closed'));
     if (!this.connection.isClosed()) await this.connection.drain();
   }
 

@@ -1,0 +1,48 @@
+import { NatsBus, NoRespondersError, RequestTimeoutError } from '@app/bus';
+import { randomUUID } from 'node:crypto';
+import { TEST_NATS_URL } from '@test/support';
+
+/** Request-reply over a real NATS server: answers, no responders, timeouts, a closing bus. */
+describe('NatsBus request-reply (real NATS)', () => {
+  let server: NatsBus;
+  let client: NatsBus;
+  const prefix = `t${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    server = await NatsBus.connect([TEST_NATS_URL], 'bus-test-server', prefix);
+    client = await NatsBus.connect([TEST_NATS_URL], 'bus-test-client', prefix);
+    server.serve('echo.>', async (payload, subject) => ({ subject, payload }));
+    server.serve('slow', () => new Promise((resolve) => setTimeout(() => resolve('late'), 800)));
+    await server.connection.flush();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  it('answers each request with its own reply, many at once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => client.request(`echo.${i}`, { n: i }, 5_000)),
+    );
+    expect(answers).toEqual(Array.from({ length: 200 }, (_, i) => ({ subject: `echo.${i}`, payload: { n: i } })));
+  });
+
+  it('says at once that nobody serves a subject, and times out a slow answer', async () => {
+    const started = Date.now();
+    await expect(client.request('nobody.here', {}, 5_000)).rejects.toBeInstanceOf(NoRespondersError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await expect(client.request('slow', {}, 200)).rejects.toBeInstanceOf(RequestTimeoutError);
+    // The late answer to the timed-out request is dropped; the next request gets its own.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await expect(client.request('echo.after', 1, 5_000)).resolves.toEqual({ subject: 'echo.after', payload: 1 });
+  });
+
+  it('fails the requests still waiting when it closes', async () => {
+    const own = await NatsBus.connect([TEST_NATS_URL], 'bus-test-closing', prefix);
+    const waiting = own.request('slow', {}, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = own.close();
+    await expect(waiting).rejects.toThrow('The bus was closed');
+    await closing;
+  });
+});
