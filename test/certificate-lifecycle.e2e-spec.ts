@@ -7,6 +7,7 @@ import {
   eventually,
   servedCertificate,
   issueCertificate,
+  probeTimes,
   startCertificateStack,
   startLoopbackOrigin,
   storeCertificate,
@@ -209,17 +210,10 @@ describe('certificate lifecycle: the served certificate is read after a change, 
   });
 });
 
-/**
- * Waits until the monitor has probed `hostname` `count` more times: its CNAME queries at the DNS server,
- * a retransmission within a second of a query being the same probe.
- */
+/** Waits until the monitor has probed `hostname` `count` more times (`probeTimes`). */
 async function waitForProbes(stack: CertificateStack, hostname: string, count: number): Promise<number> {
   const from = Date.now();
-  const seen = () =>
-    stack.dns.queries
-      .filter((q) => q.name === hostname && q.type === 'CNAME' && q.at >= from)
-      .map((q) => q.at)
-      .filter((at, i, all) => i === 0 || at - all[i - 1] > 1_000).length;
+  const seen = () => probeTimes(stack.dns, hostname, from).length;
   await eventually(seen, (n) => n >= count, { timeoutMs: 30_000, what: `${count} probes of ${hostname}` });
   return seen();
 }

@@ -4,6 +4,7 @@ import {
   DnsRecord,
   ORIGIN_URL,
   eventually,
+  probeTimes,
   startCertificateStack,
 } from '@test/support';
 import request from 'supertest';
@@ -41,16 +42,7 @@ describe(`the pending back-off (standalone, ${INTERVAL_S} s interval, Pebble)`, 
     return { id: body.domain.id as string, sentAt, answeredAt: Date.now() };
   };
 
-  /**
-   * The monitor's probes of a hostname since `from` (epoch ms), from the DNS server's query log: a
-   * probe asks the CNAME first; a resolver's retransmission, or a second look of the diagnostics,
-   * within a second of it is the same probe.
-   */
-  const probes = (hostname: string, from: number) =>
-    stack.dns.queries
-      .filter((q) => q.name === hostname && q.type === 'CNAME' && q.at >= from)
-      .map((q) => q.at)
-      .filter((at, i, all) => i === 0 || at - all[i - 1] > SECOND);
+  const probes = (hostname: string, from: number) => probeTimes(stack.dns, hostname, from);
 
   const waitForProbes = (hostname: string, from: number, count: number, timeoutMs: number) =>
     eventually(

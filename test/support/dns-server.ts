@@ -286,3 +286,15 @@ export async function startDnsServer(initial: DnsZones = {}): Promise<DnsServer>
     },
   };
 }
+
+/**
+ * When the monitor probed `hostname` since `from` (epoch ms), from the server's query log: a probe asks
+ * the CNAME first; a resolver's retransmission, or a second look of the diagnostics, within a second
+ * of it is the same probe.
+ */
+export function probeTimes(dns: Pick<DnsServer, 'queries'>, hostname: string, from: number): number[] {
+  return dns.queries
+    .filter((q) => q.name === hostname && q.type === 'CNAME' && q.at >= from)
+    .map((q) => q.at)
+    .filter((at, i, all) => i === 0 || at - all[i - 1] > 1_000);
+}

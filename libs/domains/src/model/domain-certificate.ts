@@ -121,7 +121,8 @@ const DNS_NOT_YET_OURS: ReadonlySet<MonitorStatus> = new Set([
  * (a customer's own proxy in front of the edge) is noticed within that.
  */
 export function servedReadDue(
-  domain: Pick<DomainRecord, 'machine' | 'servedCheckPending' | 'probePhase'>,
+  // The claim reads the mark as JSON: null when absent.
+  domain: Pick<DomainRecord, 'machine' | 'probePhase'> & { servedCheckPending?: true | null },
   nowMs: number,
   monitorIntervalS: number,
   servedIntervalS: number,
@@ -130,6 +131,10 @@ export function servedReadDue(
   if (domain.servedCheckPending || DNS_NOT_YET_OURS.has(domain.machine.monitorStatus)) return true;
   return servedCheckDue(nowMs, domain.probePhase, monitorIntervalS, servedIntervalS);
 }
+
+/** Whether a served-certificate read judged something: it saw a certificate (an unreachable edge judges nothing). */
+export const servedReadJudged = (served: ServedCertificate['outcome'] | undefined): boolean =>
+  served !== undefined && served !== 'unreachable';
 
 /** Only a domain holding a certificate has one to compare with what is served. */
 export const holdsCertificate = (record: Pick<DomainRecord, 'machine'>): boolean =>

@@ -1,9 +1,9 @@
 import type { CommandOf, OutboxEvent, ReplyOf } from '@app/kernel';
-import { ChallengeDelegation, challengeDelegation, isWildcard, ServedCertificate } from '@app/hostname-rules';
+import { ChallengeDelegation, challengeDelegation, isWildcard } from '@app/hostname-rules';
 import { initialDomainState, transition } from './domain.machine';
 import { DomainEvent, DomainInput, DomainState } from './domain.types';
 import { DomainError, notFound, wwwTwin } from '@app/kernel';
-import { certificateState, holdsCertificate, observedCertificate } from './domain-certificate';
+import { certificateState, holdsCertificate, observedCertificate, servedReadJudged } from './domain-certificate';
 import { DomainAnswers, DomainEffect, DomainEnv, DomainOutcome, ProbeOutcome } from './domain.effects';
 import { DomainCommand, DomainProtocol } from './domain.protocol';
 import { CERTIFICATE_ATTEMPTS_KEPT, DomainRecord, TakeoverGuard } from './domain.record';
@@ -260,7 +260,7 @@ function probed(record: DomainRecord, probe: ProbeOutcome, env: DomainEnv, force
       };
   const delegated = !probe.originBlocked && probe.delegated === true;
   // The served certificate was read (an unreachable edge judged nothing): the read a new certificate asked for is done.
-  const read = !probe.originBlocked && judged(probe.served) && record.servedCheckPending;
+  const read = !probe.originBlocked && servedReadJudged(probe.served) && record.servedCheckPending;
   const next = apply(read ? { ...record, servedCheckPending: undefined } : record, input, env);
   const cert = certificateState(record, env.now, env.renewDays);
   const retryAt = record.certificateRetryAt ? Date.parse(record.certificateRetryAt) : 0;
@@ -293,8 +293,6 @@ export function delegationToCheck(
   if (!env.edge.challengeZone || certificateState(record, env.now, env.renewDays) === 'valid') return undefined;
   return challengeDelegation(record.hostname, record.workspaceId, env.edge.challengeZone);
 }
-
-const judged = (served: ServedCertificate['outcome'] | undefined) => served !== undefined && served !== 'unreachable';
 
 /** The machine's transition on the record: status, timestamps and the events with the domain as it is now. */
 function apply(record: DomainRecord, input: DomainInput, env: DomainEnv): Next {

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DomainCommand } from '../model/domain.protocol';
 import { delegationToCheck } from '../model/domain.decider';
-import { LEGACY_RENEW_DAYS, probeChangesNothing, servedReadDue } from '../model/domain-certificate';
+import { LEGACY_RENEW_DAYS, probeChangesNothing, servedReadDue, servedReadJudged } from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
 import { DueDomain, claimDueDomains, releaseDomains, restartPendingBackoff } from '../store/monitor.queries';
 import { monitorLagSeconds } from '../store/monitor-lag.queries';
@@ -198,7 +198,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         const delegated = probe.dns !== 'correct' && (await this.delegated(domain));
         const now = new Date();
         // A read the new certificate asked for is written (it ends servedCheckPending) even when nothing else changed.
-        const pendingRead = domain.servedCheckPending === true && served !== undefined && served !== 'unreachable';
+        const pendingRead = domain.servedCheckPending === true && servedReadJudged(served);
         if (
           !delegated &&
           !pendingRead &&
@@ -240,11 +240,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
 
   private servedReadDue(domain: DueDomain): boolean {
     const { monitorIntervalSeconds, servedCheckIntervalSeconds } = this.config;
-    const { machine } = domain;
-    const servedCheckPending = domain.servedCheckPending ?? undefined;
-    const probePhase = Number(domain.probePhase);
     return servedReadDue(
-      { machine, servedCheckPending, probePhase },
+      { ...domain, probePhase: Number(domain.probePhase) },
       Date.now(),
       monitorIntervalSeconds,
       servedCheckIntervalSeconds,
