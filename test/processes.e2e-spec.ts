@@ -193,6 +193,46 @@ describe('the split processes on PostgreSQL and NATS', () => {
     await Promise.all([a.stop(), b.stop()]);
   });
 
+  it('a card removed through one API replica stops creations on every replica at once', async () => {
+    const dns = await startDnsServer(domainZones());
+    try {
+      const withDns = { ...env(), ...domainEnv(dns.address), RATE_LIMITS: 'off' };
+      const a = startProcess('dist/apps/api/src/main.js', withDns);
+      const b = startProcess('dist/apps/api/src/main.js', withDns);
+      const node = startProcess('dist/apps/node/src/main.js', { ...withDns, NODE_ID: 'node-c' });
+      const [urlA, urlB] = await Promise.all([waitForUrl(a), waitForUrl(b), waitForUrl(node)]);
+      const ws = await api(urlA, 'POST', '/admin/workspaces', TEST_ADMIN_TOKEN, {
+        name: 'carded',
+        paymentMethod: 'pm_card_visa',
+      });
+      const { apiKey } = ws.body;
+      const card = `/admin/workspaces/${ws.body.workspace.id}/payment-method`;
+      let n = 0;
+      const createOnB = async () =>
+        (
+          await api(urlB, 'POST', '/v1/domains', apiKey, {
+            hostname: `card${n++}.customer-a.com`,
+            originUrl: ORIGIN_URL,
+          })
+        ).status;
+      // Replica B reads the card and keeps it (30 s) for the creations that follow.
+      expect(await createOnB()).toBe(201);
+      expect((await api(urlA, 'DELETE', card, TEST_ADMIN_TOKEN)).status).toBe(200);
+      const refused = await eventually(createOnB, (status) => status !== 201, {
+        timeoutMs: 1_000,
+        everyMs: 10,
+        what: 'replica B to stop creating domains once the card is gone',
+      });
+      expect(refused).toBe(402);
+      // "No card" is never kept: a card added through A counts on B at once.
+      expect((await api(urlA, 'PUT', card, TEST_ADMIN_TOKEN, { paymentMethod: 'pm_card_visa' })).status).toBe(200);
+      expect(await createOnB()).toBe(201);
+      await Promise.all([a.stop(), b.stop(), node.stop()]);
+    } finally {
+      await dns.close();
+    }
+  });
+
   it('shares one rate-limit budget and idempotency across API replicas', async () => {
     const dns = await startDnsServer(domainZones());
     try {

@@ -5,6 +5,7 @@ export interface LiveKeyRow {
   id: string;
   workspace_id: string;
   key_hash: string;
+  name: string | null;
 }
 
 /**
@@ -18,7 +19,7 @@ export class ApiKeyHotReads {
   async live(keyHash: string): Promise<LiveKeyRow | undefined> {
     const [row] = await this.pg.query<LiveKeyRow>(
       'api_keys.live',
-      'select id, workspace_id, key_hash from api_keys where key_hash = $1 and revoked_at is null',
+      'select id, workspace_id, key_hash, name from api_keys where key_hash = $1 and revoked_at is null',
       [keyHash],
     );
     return row;

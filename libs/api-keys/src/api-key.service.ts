@@ -110,6 +110,8 @@ export class ApiKeyService implements CredentialResolver, OnModuleInit, OnModule
       return undefined;
     }
     const principal: Principal = { workspaceId: row.workspace_id, credentialId: row.id, kind: 'api_key' };
+    // The audit log names the key on every change it makes: read with the key, not once per change.
+    if (row.name) principal.credentialName = row.name;
     this.cache.set(keyHash, principal, now);
     return principal;
   }

@@ -13,6 +13,8 @@ export interface Principal {
   scopes?: readonly string[];
   /** The one domain a connect-session token may touch. */
   domainId?: string;
+  /** The name its owner gave the credential (an API key's), for the audit log; undefined: none, or not known here. */
+  credentialName?: string;
 }
 
 export interface RequestWithPrincipal {

@@ -80,8 +80,8 @@ export class ApiAuditor implements NestInterceptor {
       return `OAuth client ${name ?? principal.credentialId}`;
     }
     if (principal.kind === 'api_key') {
-      // By its name when it has one, with its id (the log's actor filter finds either).
-      const name = await this.queries.apiKeyName(principal.credentialId);
+      // By its name when it has one (read with the key), with its id (the log's actor filter finds either).
+      const name = principal.credentialName;
       return name ? `API key ${name} (${principal.credentialId})` : `API key ${principal.credentialId}`;
     }
     return `connect link (${principal.domainId ?? principal.credentialId})`;

@@ -1,5 +1,5 @@
 import { afterCursor, microsKey, page } from '@app/http';
-import { MikroSqlExecutor, newId } from '@app/persistence';
+import { BatchedWrites, MikroSqlExecutor, PgDirect, newId } from '@app/persistence';
 import { Injectable } from '@nestjs/common';
 
 /** Every action the console records, for the log's filter. */
@@ -71,12 +71,39 @@ export interface AuditQuery {
 /** Who did what from the console: written beside each action, listed newest first with keyset paging. */
 @Injectable()
 export class ConsoleAudit {
-  constructor(private readonly db: MikroSqlExecutor) {}
+  /** Every API change writes an entry: under load, the entries of concurrent changes share one insert. */
+  private readonly entries = new BatchedWrites<NewAuditEntry>((batch) => this.insert(batch));
 
-  async record(entry: NewAuditEntry) {
-    await this.db.query(
-      'insert into console_audit (id, workspace_id, actor, action, target, detail) values (?, ?, ?, ?, ?, ?::jsonb)',
-      [newId('aud'), entry.workspaceId, entry.actor, entry.action, entry.target, JSON.stringify(entry.detail ?? {})],
+  constructor(
+    private readonly db: MikroSqlExecutor,
+    private readonly pg: PgDirect,
+  ) {}
+
+  /** Resolves once the entry is stored. */
+  record(entry: NewAuditEntry): Promise<void> {
+    return this.entries.submit(entry);
+  }
+
+  /**
+   * One statement for the batch. Each row's time is `clock_timestamp()`, read row by row in the
+   * batch's order, so entries keep the order they were made in (a shared `now()` would leave the
+   * log's order among them to their random ids).
+   */
+  private async insert(batch: NewAuditEntry[]): Promise<void> {
+    await this.pg.query(
+      'console_audit.insert_batch',
+      `insert into console_audit (id, workspace_id, actor, action, target, detail, created_at)
+       select id, workspace_id, actor, action, target, detail, clock_timestamp()
+       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[])
+         as e(id, workspace_id, actor, action, target, detail)`,
+      [
+        batch.map(() => newId('aud')),
+        batch.map((e) => e.workspaceId),
+        batch.map((e) => e.actor),
+        batch.map((e) => e.action),
+        batch.map((e) => e.target),
+        batch.map((e) => JSON.stringify(e.detail ?? {})),
+      ],
     );
   }
 

@@ -172,11 +172,6 @@ export class ConsoleQueries {
 
   /** An OAuth client's name, for the audit log's "who". */
   /** The name a person gave an API key, if any (the audit log names the key by it). */
-  async apiKeyName(keyId: string): Promise<string | undefined> {
-    const rows = await this.db.query<{ name: string | null }>('select name from api_keys where id = ?', [keyId]);
-    return rows[0]?.name ?? undefined;
-  }
-
   async oauthClientName(clientId: string): Promise<string | undefined> {
     const rows = await this.db.query<{ name: string }>('select name from oauth_clients where id = ?', [clientId]);
     return rows[0]?.name;

@@ -9,6 +9,7 @@ export { DatabaseHealth } from './database-health.service';
 export { DedicatedSqlExecutor, MikroSqlExecutor, type SqlExecutor } from './sql-executor';
 export { PgDirect } from './pg-direct';
 export { batchedReads } from './batched-reads';
+export { BatchedWrites } from './batched-writes';
 // Ids
 export { idempotentId, newId, randomBase62 } from './ids';
 // Embedded PostgreSQL for the standalone process
