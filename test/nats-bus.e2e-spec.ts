@@ -1,6 +1,7 @@
 import { NatsBus, NoRespondersError, RequestTimeoutError } from '@app/bus';
 import { randomUUID } from 'node:crypto';
 import { TEST_NATS_URL } from '@test/support';
+import { DiscardPolicy } from 'nats';
 
 /** Request-reply over a real NATS server: answers, no responders, timeouts, a closing bus. */
 describe('NatsBus request-reply (real NATS)', () => {
@@ -44,5 +45,29 @@ describe('NatsBus request-reply (real NATS)', () => {
     const closing = own.close();
     await expect(waiting).rejects.toThrow('The bus was closed');
     await closing;
+  });
+
+  it('publishes to a JetStream stream and waits for its acknowledgement, a repeated message id stored once', async () => {
+    const stream = `BUSTEST_${prefix}`;
+    const jsm = await client.connection.jetstreamManager();
+    await jsm.streams.add({ name: stream, subjects: [`${prefix}.stream.>`] });
+    try {
+      const data = new TextEncoder().encode('{"n":1}');
+      await client.publishToStream(`${prefix}.stream.a`, data, 'msg-1');
+      await client.publishToStream(`${prefix}.stream.a`, data, 'msg-1');
+      await client.publishToStream(`${prefix}.stream.b`, data, 'msg-2');
+      expect((await jsm.streams.info(stream)).state.messages).toBe(2);
+      // A subject no stream captures: nobody answers, at once.
+      const started = Date.now();
+      await expect(client.publishToStream(`${prefix}.nostream`, data, 'msg-3')).rejects.toBeInstanceOf(
+        NoRespondersError,
+      );
+      expect(Date.now() - started).toBeLessThan(1_000);
+      // The stream's own refusal (a full stream that discards new messages) is an error, not an ack.
+      await jsm.streams.update(stream, { subjects: [`${prefix}.stream.>`], max_msgs: 2, discard: DiscardPolicy.New });
+      await expect(client.publishToStream(`${prefix}.stream.c`, data, 'msg-4')).rejects.toThrow(/JetStream refused/);
+    } finally {
+      await jsm.streams.delete(stream);
+    }
   });
 });

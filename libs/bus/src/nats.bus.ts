@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ErrorCode, Events, Msg, NatsConnection, NatsError, RequestStrategy, connect } from 'nats';
+import { ErrorCode, Events, Msg, NatsConnection, NatsError, RequestStrategy, connect, headers } from 'nats';
 import { Bus, BusHandler, BusResponder, NO_REPLY, NoRespondersError, RequestTimeoutError } from './bus';
 import { ReplyMux } from './reply-mux';
 
@@ -13,6 +13,8 @@ const encode = (payload: unknown) => encoder.encode(JSON.stringify(payload ?? nu
  * waiting out its whole attempt: a request or reply lost in the outage would never be answered.
  */
 const ANSWER_GRACE_AFTER_RECONNECT_MS = 300;
+/** How long a stream's acknowledgement is awaited (nats.js's JetStream default). */
+const STREAM_ACK_TIMEOUT_MS = 5_000;
 
 /** The bus over a NATS connection; JSON payloads. */
 export class NatsBus extends Bus {
@@ -92,6 +94,26 @@ export class NatsBus extends Bus {
       this.waiting.delete(onReconnect);
       clearTimeout(grace);
     }
+  }
+
+  /**
+   * Publishes to a subject a JetStream stream captures (`subject` as is: no prefix added) and waits
+   * for the stream's acknowledgement, as nats.js's `js.publish(subject, data, { msgID })` does, but
+   * through the reply mux (nats.js's builds an error object per publish). A message id the stream
+   * saw within its duplicate window is acknowledged as a duplicate and stored once.
+   */
+  async publishToStream(subject: string, data: Uint8Array, msgId: string, timeoutMs = STREAM_ACK_TIMEOUT_MS) {
+    const msgHeaders = headers();
+    msgHeaders.set('Nats-Msg-Id', msgId);
+    const msg = await this.replies.request(
+      subject,
+      data,
+      timeoutMs,
+      { timeout: () => new RequestTimeoutError(subject), noResponders: () => new NoRespondersError(subject) },
+      msgHeaders,
+    );
+    const ack = JSON.parse(decoder.decode(msg.data)) as { error?: { code?: number; description?: string } };
+    if (ack.error) throw new Error(`JetStream refused ${subject}: ${ack.error.description} (${ack.error.code})`);
   }
 
   serve(subject: string, responder: BusResponder): () => void {

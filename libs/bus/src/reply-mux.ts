@@ -1,4 +1,4 @@
-import { Msg, NatsConnection, createInbox } from 'nats';
+import { Msg, MsgHdrs, NatsConnection, createInbox } from 'nats';
 
 interface Waiter {
   resolve(msg: Msg): void;
@@ -27,6 +27,7 @@ export class ReplyMux {
     data: Uint8Array,
     timeoutMs: number,
     errors: { timeout(): Error; noResponders(): Error },
+    headers?: MsgHdrs,
   ): Promise<Msg> {
     this.subscribe();
     const token = (this.next++).toString(36);
@@ -37,7 +38,7 @@ export class ReplyMux {
       }, timeoutMs);
       this.waiters.set(token, { resolve, reject, noResponders: () => errors.noResponders(), timer });
       try {
-        this.connection.publish(subject, data, { reply: `${this.inbox}.${token}` });
+        this.connection.publish(subject, data, { reply: `${this.inbox}.${token}`, ...(headers && { headers }) });
       } catch (error) {
         this.settle(token)?.reject(error as Error);
       }

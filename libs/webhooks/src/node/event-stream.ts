@@ -1,6 +1,6 @@
 import { Bus, NatsBus } from '@app/bus';
 import { Logger } from '@nestjs/common';
-import { JetStreamClient, nanos } from 'nats';
+import { nanos } from 'nats';
 import { EventEnvelope } from '../model/envelope';
 
 /** Internal subscribers read events from this stream; JetStream drops a re-published id within the window. */
@@ -22,7 +22,7 @@ const encoder = new TextEncoder();
  */
 export class EventStream {
   private readonly logger = new Logger(EventStream.name);
-  private ready?: Promise<JetStreamClient>;
+  private ready?: Promise<void>;
 
   constructor(
     private readonly bus: Bus,
@@ -36,21 +36,21 @@ export class EventStream {
   /** Publishes every envelope and waits for each acknowledgement; a duplicate counts as published. */
   async publish(envelopes: EventEnvelope[]): Promise<void> {
     if (!(this.bus instanceof NatsBus) || !envelopes.length) return;
-    const js = await this.client(this.bus);
-    const prefix = this.bus.prefix;
+    const bus = this.bus;
+    await this.streamReady(bus);
     await Promise.all(
       envelopes.map((e) =>
-        js.publish(eventSubject(prefix, e.workspaceId, e.type), encoder.encode(JSON.stringify(e)), { msgID: e.id }),
+        bus.publishToStream(eventSubject(bus.prefix, e.workspaceId, e.type), encoder.encode(JSON.stringify(e)), e.id),
       ),
     );
   }
 
   /** Creates the stream if it is missing (at start, so subscribers find it before the first event). */
   async ensure(): Promise<void> {
-    if (this.bus instanceof NatsBus) await this.client(this.bus);
+    if (this.bus instanceof NatsBus) await this.streamReady(this.bus);
   }
 
-  private client(bus: NatsBus): Promise<JetStreamClient> {
+  private streamReady(bus: NatsBus): Promise<void> {
     this.ready ??= this.ensureStream(bus).catch((error: unknown) => {
       this.ready = undefined;
       throw error;
@@ -58,7 +58,7 @@ export class EventStream {
     return this.ready;
   }
 
-  private async ensureStream(bus: NatsBus): Promise<JetStreamClient> {
+  private async ensureStream(bus: NatsBus): Promise<void> {
     const jsm = await bus.connection.jetstreamManager();
     const name = streamName(bus.prefix);
     const exists = () =>
@@ -81,6 +81,5 @@ export class EventStream {
         });
       this.logger.log(`JetStream stream ${name} ready`);
     }
-    return bus.connection.jetstream();
   }
 }

@@ -8,14 +8,7 @@ import { DeliveryWorker } from './delivery-worker.service';
 import { buildEnvelope, unixSeconds } from '../model/envelope';
 import { EventStream } from './event-stream';
 import { receivesEvent } from '../model/event-types';
-import {
-  NewDelivery,
-  anyUnrelayed,
-  claimUnrelayed,
-  enabledEndpoints,
-  insertDeliveries,
-  markRelayed,
-} from '../store/relay.queries';
+import { NewDelivery, anyUnrelayed, claimUnrelayed, insertDeliveries } from '../store/relay.queries';
 import { WebhookMetrics } from './webhooks.metrics';
 import { DELIVERIES_DUE_SUBJECT, OUTBOX_QUEUED_SUBJECT } from '../model/wake';
 
@@ -70,25 +63,23 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     await this.passes.stop();
   }
 
-  /** Relays one batch now; resolves with the number of events relayed. */
-  async relayOnce(): Promise<number> {
-    if (!(await anyUnrelayed(this.db))) return 0;
+  /**
+   * Relays one batch now; resolves with the number of events relayed. `announced`: events are known
+   * to be waiting (a wake-up said so), so the cheap look that spares an idle poll a transaction is skipped.
+   */
+  async relayOnce(announced = false): Promise<number> {
+    if (!announced && !(await anyUnrelayed(this.db))) return 0;
     const now = new Date(this.clock.now());
     const { events, deliveries, eventIds } = await this.db.transaction(async (tx) => {
       const rows = await claimUnrelayed(tx, BATCH);
       if (!rows.length) return { events: 0, deliveries: 0, eventIds: [] as string[] };
       await this.stream.publish(rows.map((row) => buildEnvelope(row, unixSeconds(now))));
-      const endpoints = await enabledEndpoints(tx, [...new Set(rows.map((r) => r.workspaceId))]);
       const created: NewDelivery[] = rows.flatMap((event) =>
-        endpoints
-          .filter((e) => e.workspaceId === event.workspaceId && receivesEvent(e, event))
+        event.endpoints
+          .filter((e) => receivesEvent(e, event))
           .map((e) => ({ eventId: event.id, endpointId: e.id, workspaceId: event.workspaceId, type: event.type })),
       );
       await insertDeliveries(tx, created, now);
-      await markRelayed(
-        tx,
-        rows.map((r) => r.id),
-      );
       return { events: rows.length, deliveries: created.length, eventIds: rows.map((r) => r.id) };
     });
     this.metrics.relayed.inc(events);
@@ -103,13 +94,19 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Events were committed on this node: relay them now rather than at the next poll. */
   wake(): void {
+    this.announced = true;
     void this.passes.wake();
   }
 
+  /** Events were announced since the last pass began (a poll that finds none starts no transaction). */
+  private announced = false;
+
   /** One pass; true when it relayed a full batch, so more is likely waiting. */
   private async pass(): Promise<boolean> {
+    const announced = this.announced;
+    this.announced = false;
     // Only a member serving shards relays: a node cut off from NATS leaves the work to the others.
     if (!this.node.shards.ownedShards().length) return false;
-    return (await this.relayOnce()) === BATCH;
+    return (await this.relayOnce(announced)) === BATCH;
   }
 }
