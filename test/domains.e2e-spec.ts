@@ -115,6 +115,16 @@ describe('/v1/domains', () => {
     ]);
   });
 
+  it('asks DNS only for the CNAME of a hostname that does not exist yet, and still climbs CAA above it', async () => {
+    const from = dns.queries.length;
+    const res = await create({ hostname: 'not-yet.caa-blocked.com', originUrl: ORIGIN_URL }).expect(201);
+    // NXDOMAIN: nothing at the name (RFC 8020), so no A, AAAA or CAA question for it.
+    const asked = dns.queries.slice(from).filter((q) => q.name === 'not-yet.caa-blocked.com');
+    expect([...new Set(asked.map((q) => q.type))]).toEqual(['CNAME']);
+    expect(res.body.domain.monitorStatus).not.toBe('correct');
+    expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'caa_blocks_letsencrypt' })]);
+  });
+
   it('keeps hostnames unique across workspaces until deleted', async () => {
     const first = await create({ hostname: 'unique.customer-a.com', originUrl: ORIGIN_URL }).expect(201);
     const clash = await create({ hostname: 'UNIQUE.customer-a.com', originUrl: ORIGIN_URL }, otherKey).expect(409);

@@ -23,6 +23,8 @@ export interface DnsProbe {
   addresses: string[];
   /** The exact mistake, when the probe could name it (stray AAAA, proxied, broken DNSSEC, stale cache). */
   problem?: DnsProblem;
+  /** The name probed does not exist (NXDOMAIN): nothing at it or under it (RFC 8020). */
+  nxdomain?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export class DnsProber {
   /** `connected` may be a wildcard: then a name its record answers is probed (`probeNameOf`). */
   async probe(connected: string): Promise<DnsProbe> {
     const hostname = probeNameOf(connected);
-    let answers: DnsAnswers;
+    let answers: DnsAnswers & { nxdomain?: true };
     try {
       answers = await this.answers(hostname);
     } catch (error) {
@@ -50,8 +52,9 @@ export class DnsProber {
       if (problem) return { dns: 'not_resolving', addresses: [], problem };
       throw error;
     }
-    const { cname } = answers;
+    const { cname, nxdomain } = answers;
     const verdict = classifyDnsAnswers(hostname, answers, this.edge);
+    if (nxdomain) return { dns: verdict.dns, addresses: [], nxdomain: hostname, problem: verdict.problem };
     if (verdict.dns === 'correct' && cname === this.edge.cnameTarget) return { dns: 'correct', cname, addresses: [] };
     const result = { dns: verdict.dns, cname, addresses: [...answers.a, ...answers.aaaa] };
     if (verdict.problem || verdict.dns !== 'incorrect' || !this.diagnostics)
@@ -79,8 +82,11 @@ export class DnsProber {
     }
   }
 
-  private async answers(hostname: string): Promise<DnsAnswers> {
-    const [first] = await this.resolver.cname(hostname);
+  /** A name that does not exist (NXDOMAIN to its CNAME query) is not asked for its addresses. */
+  private async answers(hostname: string): Promise<DnsAnswers & { nxdomain?: true }> {
+    const targets = await this.resolver.cnameOrNxdomain(hostname);
+    if (targets === 'nxdomain') return { a: [], aaaa: [], nxdomain: true };
+    const [first] = targets;
     const cname = first ? canonicalHostname(first) : undefined;
     if (cname === this.edge.cnameTarget) return { cname, a: [], aaaa: [] };
     const [a, aaaa] = await Promise.all([this.resolver.a(hostname), this.resolver.aaaa(hostname)]);

@@ -80,6 +80,21 @@ export class DnsResolver {
     return this.query(name, 'CNAME', () => this.resolver.resolveCname(name));
   }
 
+  /**
+   * The name's CNAME targets, or `nxdomain` when the name does not exist at all: then it has no
+   * record of any type, nor does any name under it (RFC 8020), and its other lookups can be skipped.
+   */
+  async cnameOrNxdomain(name: string): Promise<string[] | 'nxdomain'> {
+    try {
+      return await this.resolver.resolveCname(name);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      if (code === 'ENOTFOUND') return 'nxdomain';
+      if (EMPTY_CODES.has(code)) return [];
+      throw new DnsLookupError(name, 'CNAME', code);
+    }
+  }
+
   a(name: string): Promise<string[]> {
     return this.query(name, 'A', () => this.resolver.resolve4(name));
   }

@@ -59,8 +59,12 @@ export class CreateDomain {
     valueOf(project);
     valueOf(origin);
     if (this.wildcardsPossible) await this.claims.underWildcard(workspaceId, hostname);
-    // The CAA warning only warns: its climb overlaps the actor's round trip.
-    const caa = this.preflight.caa(hostname);
+    // The CAA warning only warns: its climb overlaps the actor's round trip. A hostname the DNS
+    // lookup found missing is not asked for CAA (its climb starts at the parent).
+    const caa = this.preflight.caa(
+      hostname,
+      dns!.then((r) => r.nxdomain),
+    );
     caa.catch(() => undefined);
     // The lookup rides along only if it answered by the time the command is ready (it ran beside the
     // checks): a slow one (a resolver timing out) is not waited for here, the monitor's first probe

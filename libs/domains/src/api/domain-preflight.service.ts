@@ -67,21 +67,32 @@ export class DomainPreflight {
    * proxied record, broken DNSSEC, stale cache). DNS not set up yet warns nothing; a failed lookup
    * observes nothing either (the monitor's first probe does).
    */
-  async dns(hostname: string): Promise<{ observed?: DnsObserved; warnings: PreflightWarning[] }> {
+  async dns(hostname: string): Promise<{ observed?: DnsObserved; warnings: PreflightWarning[]; nxdomain?: string }> {
     const probe = await this.prober.probe(hostname).catch((error: unknown) => {
       if (!(error instanceof DnsLookupError)) throw error;
       return undefined;
     });
     if (!probe) return { warnings: [] };
     const observed = probe.problem ? { dns: probe.dns, problem: probe.problem } : { dns: probe.dns };
-    return { observed, warnings: probe.problem ? [dnsProblemWarning(probe.problem)] : [] };
+    const warnings = probe.problem ? [dnsProblemWarning(probe.problem)] : [];
+    return probe.nxdomain ? { observed, warnings, nxdomain: probe.nxdomain } : { observed, warnings };
   }
 
-  /** A warning when CAA forbids every CA we order from (ACME_ISSUERS); creation goes on either way (SPEC 7). */
-  async caa(hostname: string): Promise<PreflightWarning[]> {
+  /**
+   * A warning when CAA forbids every CA we order from (ACME_ISSUERS); creation goes on either way (SPEC 7).
+   * `missing`: a name the DNS lookup found not to exist (NXDOMAIN), which has no CAA records either
+   * (RFC 8020): when the climb starts there, it is not asked again.
+   */
+  async caa(hostname: string, missing?: Promise<string | undefined>): Promise<PreflightWarning[]> {
     try {
       // A wildcard's CAA is that of the name under its `*` label, `issuewild` first (RFC 8659 4.3).
-      const climb = await climbCaa(this.caaResolver, wildcardBase(hostname));
+      const start = wildcardBase(hostname);
+      const absent = await missing?.catch(() => undefined);
+      const resolver: typeof this.caaResolver =
+        absent === start
+          ? { caa: (name) => (name === start ? Promise.resolve([]) : this.caaResolver.caa(name)) }
+          : this.caaResolver;
+      const climb = await climbCaa(resolver, start);
       const warning = caaIssuersWarning(climb, this.config.acmeIssuers, isWildcard(hostname));
       return warning ? [warning] : [];
     } catch (error) {
