@@ -239,6 +239,31 @@ describe('ActorHost', () => {
     expect(delta(await count('evictions'), evictedBefore)).toEqual({ fenced: 1, shard_moved: 1 });
   });
 
+  it('a shard handed off or dropped forgets its own residents only, and takes new ones again once it is back', async () => {
+    const { host } = setup();
+    host.start({ lease: (shard) => ({ shard, epoch: 7 }) });
+    const send = (shard: number, id: string) =>
+      host.dispatch(shard, { kind: 'tally', id, command: { add: 1 }, commandId: `${id}-${Math.random()}`, attempt: 1 });
+    for (const [shard, id] of [
+      [1, 'a'],
+      [1, 'b'],
+      [2, 'c'],
+      [3, 'd'],
+    ] as const)
+      await send(shard, id);
+    expect(host.residentCount).toBe(4);
+    await host.release(1);
+    expect(host.residentCount).toBe(2);
+    host.drop(2);
+    expect(host.residentCount).toBe(1);
+    // Shard 1 comes back: its actors are new residents again, and releasing it evicts them.
+    host.acquire(1);
+    await send(1, 'a');
+    expect(host.residentCount).toBe(2);
+    await host.release(1);
+    expect(host.residentCount).toBe(1);
+  });
+
   it('refuses messages for shards it does not hold', async () => {
     const { host } = setup();
     host.start({ lease: () => undefined });

@@ -58,6 +58,8 @@ export class ActorHost {
   private readonly kinds = new Map<string, ActorKind>();
   /** Keyed `kind:id`; Map order doubles as the LRU order (touched actors move to the end). */
   private readonly residents = new Map<string, Resident>();
+  /** The residents of each shard: a node handing off its 4,096 shards looks each up, not all residents per shard. */
+  private readonly byShard = new Map<number, Set<Resident>>();
   private readonly loaders = new Map<string, DataLoader<string, Snapshot<unknown> | undefined>>();
   private readonly subscriptions = new Map<number, () => void>();
   /** Shards being handed off or dropped: requests still arriving for them are sent elsewhere. */
@@ -120,7 +122,7 @@ export class ActorHost {
     // Requests already on their way (the subscription drains) get a retry, not a new resident.
     this.leaving.add(shard);
     this.unsubscribe(shard);
-    const actors = [...this.residents.values()].filter((r) => r.shard === shard);
+    const actors = [...(this.byShard.get(shard) ?? [])];
     await Promise.all(actors.map((r) => r.mailbox.idle()));
     actors.forEach((r) => this.evict(r, 'shard_moved'));
   }
@@ -129,7 +131,7 @@ export class ActorHost {
   drop(shard: number): void {
     this.leaving.add(shard);
     this.unsubscribe(shard);
-    for (const r of [...this.residents.values()]) if (r.shard === shard) this.evict(r, 'shard_moved');
+    for (const r of [...(this.byShard.get(shard) ?? [])]) this.evict(r, 'shard_moved');
   }
 
   answerProbe(probe: ActorProbe): ActorProbeAnswer {
@@ -165,7 +167,11 @@ export class ActorHost {
 
   private newResident(kind: ActorKind, id: string, shard: number): Resident {
     if (this.residents.size >= this.limits.maxResident) this.evictOldestIdle();
-    return newResident(kind, id, shard);
+    const resident = newResident(kind, id, shard);
+    let ofShard = this.byShard.get(shard);
+    if (!ofShard) this.byShard.set(shard, (ofShard = new Set()));
+    ofShard.add(resident);
+    return resident;
   }
 
   private async process(actor: Resident, request: ActorRequest): Promise<ActorResponse> {
@@ -298,6 +304,8 @@ export class ActorHost {
   private evict(actor: Resident, why: Departure): void {
     const key = `${actor.kind.kind}:${actor.id}`;
     if (this.residents.get(key) === actor) this.residents.delete(key);
+    const ofShard = this.byShard.get(actor.shard);
+    if (ofShard?.delete(actor) && !ofShard.size) this.byShard.delete(actor.shard);
     if (actor.evicted) return;
     actor.evicted = true;
     if (why === 'idle' || why === 'capacity') this.metrics.passivations.inc({ kind: actor.kind.kind });
