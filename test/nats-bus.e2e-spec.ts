@@ -53,19 +53,21 @@ describe('NatsBus request-reply (real NATS)', () => {
     await jsm.streams.add({ name: stream, subjects: [`${prefix}.stream.>`] });
     try {
       const data = new TextEncoder().encode('{"n":1}');
-      await client.publishToStream(`${prefix}.stream.a`, data, 'msg-1');
-      await client.publishToStream(`${prefix}.stream.a`, data, 'msg-1');
-      await client.publishToStream(`${prefix}.stream.b`, data, 'msg-2');
+      await client.publishToStream(`${prefix}.stream.a`, data, { 'Nats-Msg-Id': 'msg-1' });
+      await client.publishToStream(`${prefix}.stream.a`, data, { 'Nats-Msg-Id': 'msg-1' });
+      await client.publishToStream(`${prefix}.stream.b`, data, { 'Nats-Msg-Id': 'msg-2' });
       expect((await jsm.streams.info(stream)).state.messages).toBe(2);
       // A subject no stream captures: nobody answers, at once.
       const started = Date.now();
-      await expect(client.publishToStream(`${prefix}.nostream`, data, 'msg-3')).rejects.toBeInstanceOf(
-        NoRespondersError,
-      );
+      await expect(
+        client.publishToStream(`${prefix}.nostream`, data, { 'Nats-Msg-Id': 'msg-3' }),
+      ).rejects.toBeInstanceOf(NoRespondersError);
       expect(Date.now() - started).toBeLessThan(1_000);
       // The stream's own refusal (a full stream that discards new messages) is an error, not an ack.
       await jsm.streams.update(stream, { subjects: [`${prefix}.stream.>`], max_msgs: 2, discard: DiscardPolicy.New });
-      await expect(client.publishToStream(`${prefix}.stream.c`, data, 'msg-4')).rejects.toThrow(/JetStream refused/);
+      await expect(client.publishToStream(`${prefix}.stream.c`, data, { 'Nats-Msg-Id': 'msg-4' })).rejects.toThrow(
+        /JetStream refused/,
+      );
     } finally {
       await jsm.streams.delete(stream);
     }

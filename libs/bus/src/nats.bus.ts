@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ErrorCode, Events, Msg, NatsConnection, NatsError, RequestStrategy, connect, headers } from 'nats';
+import { ErrorCode, Events, Msg, MsgHdrs, NatsConnection, NatsError, RequestStrategy, connect, headers } from 'nats';
 import { Bus, BusHandler, BusResponder, NO_REPLY, NoRespondersError, RequestTimeoutError } from './bus';
 import { ReplyMux } from './reply-mux';
 
@@ -98,22 +98,40 @@ export class NatsBus extends Bus {
 
   /**
    * Publishes to a subject a JetStream stream captures (`subject` as is: no prefix added) and waits
-   * for the stream's acknowledgement, as nats.js's `js.publish(subject, data, { msgID })` does, but
-   * through the reply mux (nats.js's builds an error object per publish). A message id the stream
-   * saw within its duplicate window is acknowledged as a duplicate and stored once.
+   * for the stream's acknowledgement, as nats.js's `js.publish` does, but through the reply mux
+   * (nats.js's builds an error object per publish). `msgHeaders`: `Nats-Msg-Id` for deduplication
+   * (a message id the stream saw within its duplicate window is acknowledged and stored once),
+   * `KV-Operation` for a key-value delete.
    */
-  async publishToStream(subject: string, data: Uint8Array, msgId: string, timeoutMs = STREAM_ACK_TIMEOUT_MS) {
-    const msgHeaders = headers();
-    msgHeaders.set('Nats-Msg-Id', msgId);
-    const msg = await this.replies.request(
+  async publishToStream(subject: string, data: Uint8Array, msgHeaders: Record<string, string> = {}): Promise<void> {
+    const msg = await this.rawRequest(subject, data, msgHeaders);
+    const ack = JSON.parse(decoder.decode(msg.data)) as { error?: { code?: number; description?: string } };
+    if (ack.error) throw new Error(`JetStream refused ${subject}: ${ack.error.description} (${ack.error.code})`);
+  }
+
+  /**
+   * A request to a JetStream API subject (as is: no prefix added), answered with the raw message:
+   * its status and headers are the caller's to read (a direct get answers 404 for no message).
+   */
+  rawRequest(
+    subject: string,
+    data: Uint8Array,
+    msgHeaders: Record<string, string> = {},
+    timeoutMs = STREAM_ACK_TIMEOUT_MS,
+  ): Promise<Msg> {
+    const entries = Object.entries(msgHeaders);
+    let natsHeaders: MsgHdrs | undefined;
+    if (entries.length) {
+      natsHeaders = headers();
+      for (const [name, value] of entries) natsHeaders.set(name, value);
+    }
+    return this.replies.request(
       subject,
       data,
       timeoutMs,
       { timeout: () => new RequestTimeoutError(subject), noResponders: () => new NoRespondersError(subject) },
-      msgHeaders,
+      natsHeaders,
     );
-    const ack = JSON.parse(decoder.decode(msg.data)) as { error?: { code?: number; description?: string } };
-    if (ack.error) throw new Error(`JetStream refused ${subject}: ${ack.error.description} (${ack.error.code})`);
   }
 
   serve(subject: string, responder: BusResponder): () => void {

@@ -6,6 +6,9 @@ import { EdgeReplica, ReplicaWatcher } from './edge-replica';
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 const RETRY_WATCH_MS = 1_000;
+const EMPTY = new Uint8Array(0);
+/** How a KV bucket marks a delete (or purge) in a key's message. */
+const OPERATION_HEADER = 'KV-Operation';
 
 /** `edge_routes`, or `edge_routes_<prefix>` under NATS_SUBJECT_PREFIX. */
 export const replicaBucket = (prefix: string): string => (prefix ? `edge_routes_${prefix}` : 'edge_routes');
@@ -21,27 +24,48 @@ export class NatsKvReplica extends EdgeReplica {
 
   private constructor(
     private readonly kv: KV,
-    private readonly onReconnect: (listener: () => void) => () => void,
+    private readonly bus: NatsBus,
+    private readonly bucket: string,
+    /** The bucket answers direct gets (any replica, no stream leader round trip): NATS 2.9 and later. */
+    private readonly direct: boolean,
   ) {
     super();
   }
 
   static async open(bus: NatsBus, bucket: string, replicas: number): Promise<NatsKvReplica> {
     const kv = await bus.connection.jetstream().views.kv(bucket, { history: 1, replicas });
-    return new NatsKvReplica(kv, (listener) => bus.onConnectionChange((connected) => connected && listener()));
+    const direct = (await kv.status()).streamInfo.config.allow_direct === true;
+    return new NatsKvReplica(kv, bus, bucket, direct);
   }
 
+  // The writer reads, writes and deletes a key per changed hostname: these go through the bus's
+  // reply mux as the JetStream API messages nats.js's KV would send (it builds an error object per
+  // request). Keys are replicaKey()'s, valid subject tokens.
+
   async get(key: string): Promise<string | undefined> {
-    const entry = await this.kv.get(key);
-    return entry && entry.operation === 'PUT' ? decoder.decode(entry.value) : undefined;
+    if (!this.direct) {
+      const entry = await this.kv.get(key);
+      return entry && entry.operation === 'PUT' ? decoder.decode(entry.value) : undefined;
+    }
+    const stored = await this.bus.rawRequest(`$JS.API.DIRECT.GET.KV_${this.bucket}.${this.subject(key)}`, EMPTY);
+    const status = stored.data.length === 0 ? (stored.headers?.code ?? 0) : 0;
+    if (status === 404) return undefined;
+    if (status >= 300)
+      throw new Error(`Reading ${key} from ${this.bucket} failed: ${stored.headers?.description} (${status})`);
+    const operation = stored.headers?.get(OPERATION_HEADER);
+    return operation === 'DEL' || operation === 'PURGE' ? undefined : decoder.decode(stored.data);
   }
 
   async put(key: string, value: string): Promise<void> {
-    await this.kv.put(key, encoder.encode(value));
+    await this.bus.publishToStream(this.subject(key), encoder.encode(value));
   }
 
   async delete(key: string): Promise<void> {
-    await this.kv.delete(key);
+    await this.bus.publishToStream(this.subject(key), EMPTY, { [OPERATION_HEADER]: 'DEL' });
+  }
+
+  private subject(key: string): string {
+    return `$KV.${this.bucket}.${key}`;
   }
 
   async keys(): Promise<string[]> {
@@ -56,7 +80,8 @@ export class NatsKvReplica extends EdgeReplica {
     let ready = false;
     let iterator: { stop(): void } | undefined;
     let restarting = false;
-    const stopListening = this.onReconnect(() => {
+    const stopListening = this.bus.onConnectionChange((connected) => {
+      if (!connected) return;
       restarting = true;
       iterator?.stop();
     });

@@ -40,7 +40,9 @@ export class EventStream {
     await this.streamReady(bus);
     await Promise.all(
       envelopes.map((e) =>
-        bus.publishToStream(eventSubject(bus.prefix, e.workspaceId, e.type), encoder.encode(JSON.stringify(e)), e.id),
+        bus.publishToStream(eventSubject(bus.prefix, e.workspaceId, e.type), encoder.encode(JSON.stringify(e)), {
+          'Nats-Msg-Id': e.id,
+        }),
       ),
     );
   }
