@@ -71,8 +71,10 @@ async function run(env: BenchEnv): Promise<Measured> {
         `benchmark, LOG_LEVEL=warn, loopback DNS server process with the fixture zones). autocannon ` +
         `(${CONNECTIONS} connections, one request in flight each) sends POST /v1/domains with a unique hostname per ` +
         `request (b<n>.bench-customer.com: NXDOMAIN, which creation allows) and the fixture origin ` +
-        `(origin.saas-test.net, a public address). Each creation runs the hostname rules, the origin's SSRF ` +
-        `preflight (A and AAAA) and the CAA climb (two CAA queries) in the api, then the create command over NATS ` +
+        `(origin.saas-test.net, a public address). Each creation runs the hostname rules, the workspace's card ` +
+        `check, the origin's SSRF preflight and the CAA climb in the api (the card, the origin's verdict and the ` +
+        `parent's CAA answer are reused for 30 s; the new name's CNAME question answers NXDOMAIN, so it is not ` +
+        `asked for addresses or CAA), then the create command over NATS ` +
         `to the domain's actor, which checks the hostname is free and commits the snapshot and domain.created ` +
         `before the 201. The node's monitor probes the new domains 10 s after creation (background work during ` +
         `later rounds). Rows: before any load, ${ROW_SAMPLE} creations (8 at a time) and their first probes, counted ` +
