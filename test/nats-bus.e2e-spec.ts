@@ -8,15 +8,18 @@ describe('NatsBus request-reply (real NATS)', () => {
   let server: NatsBus;
   let client: NatsBus;
   const prefix = `t${randomUUID().slice(0, 8)}`;
+  const slowAnswers = new Set<NodeJS.Timeout>();
 
   beforeAll(async () => {
     server = await NatsBus.connect([TEST_NATS_URL], 'bus-test-server', prefix);
     client = await NatsBus.connect([TEST_NATS_URL], 'bus-test-client', prefix);
     server.serve('echo.>', async (payload, subject) => ({ subject, payload }));
-    server.serve('slow', () => new Promise((resolve) => setTimeout(() => resolve('late'), 800)));
+    // Its answers come late; the timers still waiting when the file ends are cleared in afterAll.
+    server.serve('slow', () => new Promise((resolve) => slowAnswers.add(setTimeout(() => resolve('late'), 800))));
     await server.connection.flush();
   });
   afterAll(async () => {
+    slowAnswers.forEach(clearTimeout);
     await client?.close();
     await server?.close();
   });
