@@ -10,6 +10,8 @@ import {
   domainZones,
   edgeRequest,
   eventually,
+  judgeTimes,
+  startCpuAccounting,
   freePort,
   issueCertificate,
   loopbackStandalone,
@@ -335,16 +337,20 @@ describe('edge: TLS by SNI, proxy, redirects, ACME challenges', () => {
     const old = certs.get(hostname)!;
     expect(await tlsHandshake(ports.https, hostname, ca.certPem)).toBe(old.fingerprint256);
     const renewed = issueCertificate({ hostnames: [hostname], issuer: ca });
+    const cpu = startCpuAccounting();
     const stored = Date.now();
     // Straight into the table: the change log's trigger is what tells the edges.
     await storeCertificate(t.db, domains.get(hostname)!, renewed);
     const served = await eventually(
       () => tlsHandshake(ports.https, hostname, ca.certPem),
       (fingerprint) => fingerprint === renewed.fingerprint256,
-      { timeoutMs: 2_000, everyMs: 25, what: 'the renewed certificate' },
+      { timeoutMs: 5_000, everyMs: 25, what: 'the renewed certificate' },
     );
+    const tookMs = Date.now() - stored;
     expect(served).toBe(renewed.fingerprint256);
-    expect(Date.now() - stored).toBeLessThan(1_000);
+    // The second is judged on a machine not busy with other work (CI once took 1,425 ms with the
+    // whole suite on its two cores); that the renewed certificate is served is asserted either way.
+    judgeTimes(cpu.stop(), 'replaced certificate', () => expect(tookMs).toBeLessThan(1_000));
   });
 
   it('answers Caddy on-demand TLS asks: 200 only for a live domain with correct DNS', async () => {
