@@ -13,8 +13,14 @@ const encode = (payload: unknown) => encoder.encode(JSON.stringify(payload ?? nu
  * waiting out its whole attempt: a request or reply lost in the outage would never be answered.
  */
 const ANSWER_GRACE_AFTER_RECONNECT_MS = 300;
-/** How long a stream's acknowledgement is awaited (nats.js's JetStream default). */
-const STREAM_ACK_TIMEOUT_MS = 5_000;
+/** How long a JetStream API answer (a stream's acknowledgement, a direct get) is awaited (nats.js's default). */
+const JETSTREAM_TIMEOUT_MS = 5_000;
+
+/** What a request through the reply mux fails with: the bus's own errors, naming the subject. */
+const requestErrors = (subject: string) => ({
+  timeout: () => new RequestTimeoutError(subject),
+  noResponders: () => new NoRespondersError(subject),
+});
 
 /** The bus over a NATS connection; JSON payloads. */
 export class NatsBus extends Bus {
@@ -71,10 +77,7 @@ export class NatsBus extends Bus {
   }
 
   async request(subject: string, payload: unknown, timeoutMs: number): Promise<unknown> {
-    const answer = this.replies.request(this.full(subject), encode(payload), timeoutMs, {
-      timeout: () => new RequestTimeoutError(subject),
-      noResponders: () => new NoRespondersError(subject),
-    });
+    const answer = this.replies.request(this.full(subject), encode(payload), timeoutMs, requestErrors(subject));
     let grace: NodeJS.Timeout | undefined;
     let onReconnect!: () => void;
     const lostInOutage = new Promise<never>((_, reject) => {
@@ -117,7 +120,7 @@ export class NatsBus extends Bus {
     subject: string,
     data: Uint8Array,
     msgHeaders: Record<string, string> = {},
-    timeoutMs = STREAM_ACK_TIMEOUT_MS,
+    timeoutMs = JETSTREAM_TIMEOUT_MS,
   ): Promise<Msg> {
     const entries = Object.entries(msgHeaders);
     let natsHeaders: MsgHdrs | undefined;
@@ -125,13 +128,7 @@ export class NatsBus extends Bus {
       natsHeaders = headers();
       for (const [name, value] of entries) natsHeaders.set(name, value);
     }
-    return this.replies.request(
-      subject,
-      data,
-      timeoutMs,
-      { timeout: () => new RequestTimeoutError(subject), noResponders: () => new NoRespondersError(subject) },
-      natsHeaders,
-    );
+    return this.replies.request(subject, data, timeoutMs, requestErrors(subject), natsHeaders);
   }
 
   serve(subject: string, responder: BusResponder): () => void {
