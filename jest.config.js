@@ -24,6 +24,7 @@ module.exports = {
   // the network: four workers keep two cores about 85% busy (jest 339 s; three left them idler).
   // More made files time out under load before. JEST_MAX_WORKERS overrides.
   maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 4),
+  workerIdleMemoryLimit: process.env.JEST_WORKER_MEMORY ?? '600MB',
   // Longest files first even on a fresh clone (test/durations.json fills in what Jest has not timed).
   testSequencer: '<rootDir>/test/support/test-sequencer.mjs',
   // Test streams an earlier run left on the shared NATS server go (test/support/global-setup.mjs).

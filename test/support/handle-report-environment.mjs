@@ -102,6 +102,9 @@ process.once('exit', (code) => {
   );
 });
 let lastFile = '(none)';
+// A worker Jest replaced (workerIdleMemoryLimit in jest.config.js) ends by SIGTERM, without 'exit':
+// this line counts the workers a run started.
+appendArtifact('worker-exits.txt', `worker ${process.pid} starts`);
 
 export default class HandleReportEnvironment extends ProcessHooksEnvironment {
   constructor(config, context) {

@@ -1,12 +1,12 @@
 // Jest's node environment, with what a test file started in Node's process-wide performance hooks
-// stopped when the file ends.
+// stopped when the file ends, and objects a file makes from the worker's own prototypes made in the
+// worker's realm: both kept a finished file's whole module graph reachable.
 //
 // Jest loads each file's modules afresh but shares Node's core modules between files. prom-client's
 // default metrics (libs/metrics) register a PerformanceObserver for GC and enable an event-loop delay
 // monitor; neither is ever stopped, because a service process makes them once for its life. In a
 // Jest worker each file makes its own, and the observer's callback holds the file's whole module
-// graph: about 30 MB of heap kept per file, 1 GB and more by a worker's last file, which then took
-// longer than Jest's 500 ms to exit ("A worker process has failed to exit gracefully").
+// graph: about 30 MB of heap kept per file, 1 GB and more by a worker's last file.
 import perfHooks from 'node:perf_hooks';
 import { TestEnvironment } from 'jest-environment-node';
 
@@ -27,6 +27,17 @@ perfHooks.monitorEventLoopDelay = function monitorUntilFileEnds(...args) {
 };
 
 export default class ProcessHooksEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    // V8 caches, on a prototype, the object shape `Object.create(prototype)` makes, and that shape
+    // points at the realm that made it first. esbuild bundles (playwright-core) call
+    // `Object.create(Object.getPrototypeOf(process))` inside a file's realm; Jest then makes the
+    // next file's `process` with that cached shape, so every file kept the one before it and the
+    // worker's first file stayed for the worker's life. The worker's own Object.create makes
+    // shapes of the worker's realm; its results are the same objects to the file's code.
+    this.global.Object.create = Object.create;
+  }
+
   async teardown() {
     for (const stop of started.splice(0)) stop();
     await super.teardown();
