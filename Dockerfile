@@ -19,4 +19,4 @@ COPY --from=build --chown=root:root /app/dist ./dist
 USER 1000:1000
 EXPOSE 3000 8080 8443
 ENTRYPOINT ["node", "--enable-source-maps"]
-CMD ["dist/apps/standalone/src/main.js"]
+CMD ["--max-semi-space-size=64", "dist/apps/standalone/src/main.js"]

@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { ProcessRole, loadConfig } from '@app/config';
 import { REPO_ROOT } from '@test/support';
+import { NODE_V8_FLAGS } from '../apps/node/src/v8-flags';
 
 type K8sObject = {
   apiVersion: string;
@@ -94,6 +95,16 @@ const selects = (selector: Record<string, string>, labels: Record<string, string
   Object.entries(selector).every(([k, v]) => labels[k] === v);
 
 describe('k8s manifests', () => {
+  it("a node starts with its V8 flags however it is started: the image's standalone and the npm scripts", () => {
+    const flags = NODE_V8_FLAGS.join(' ');
+    const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
+    expect(cmd).toEqual([...NODE_V8_FLAGS, 'dist/apps/standalone/src/main.js']);
+    const scripts = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    expect(scripts.start).toContain(`${flags} dist/apps/standalone/src/main.js`);
+    expect(scripts['start:node']).toContain(`${flags} dist/apps/node/src/main.js`);
+  });
+
   it('every YAML file under k8s/ parses, and every object names its apiVersion, kind and metadata.name', () => {
     // Prometheus's own rule files (k8s/monitoring/prometheus) are not Kubernetes objects: test/alert-rules checks them.
     const prometheusFiles = join(K8S, 'monitoring', 'prometheus');
@@ -168,13 +179,16 @@ describe('k8s manifests', () => {
       const node = find(objects, 'StatefulSet', 'node');
       const edge = find(objects, 'Deployment', 'edge');
       const migrate = find(objects, 'Job', 'migrate');
-      const script = (o: K8sObject) => podSpec(o).containers[0].args[0] as string;
+      const args = (o: K8sObject) => podSpec(o).containers[0].args as string[];
+      const script = (o: K8sObject) => args(o).at(-1) as string;
       expect([api, node, edge, migrate].map(script)).toEqual([
         'dist/apps/api/src/main.js',
         'dist/apps/node/src/main.js',
         'dist/apps/edge/src/main.js',
         'dist/libs/persistence/src/migrate.main.js',
       ]);
+      // Before the script: the node's V8 flags (apps/node/src/v8-flags.ts), and nothing for the others.
+      expect([api, node, edge, migrate].map((o) => args(o).slice(0, -1))).toEqual([[], NODE_V8_FLAGS, [], []]);
       for (const o of [api, node, edge, migrate]) {
         const source = script(o)
           .replace(/^dist\//, '')

@@ -12,6 +12,7 @@ import { Child, startScript } from '../lib/processes';
 import { requireSource } from '../lib/source';
 import { sleep } from '../lib/stats';
 import { BenchEnv } from '../lib/types';
+import { serviceArgs } from '../lib/service-args';
 
 /*
  * What the certificate benchmarks run: Pebble (Let's Encrypt's ACME test server, Debian's
@@ -25,12 +26,6 @@ type ProxyModule = typeof import('../../test/support/acme-proxy');
 
 /** A port below the ephemeral range, free on every address (test/support/free-ports). */
 export const freePort = (): Promise<number> => requireSource<FreePorts>('test/support/free-ports').freePort();
-
-/** BENCH_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') go to the service processes. */
-export const nodeArgs = () => [
-  '--enable-source-maps',
-  ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-];
 
 export interface ControlledDns {
   address: string;
@@ -345,7 +340,7 @@ export async function startStandalone(env: BenchEnv, dnsAddress: string, extra: 
     'standalone',
     built('apps/standalone/src/main'),
     serviceEnv(env, dnsAddress, extra),
-    nodeArgs(),
+    serviceArgs(true),
   );
   const url = await proc.waitFor(/\(standalone\) is up at (http:\/\/127\.0\.0\.1:\d+)/, 90_000);
   return { proc, url };
@@ -353,7 +348,7 @@ export async function startStandalone(env: BenchEnv, dnsAddress: string, extra: 
 
 /** dist/apps/api with `extra` settings (the ACME issuers, so its CAA warnings judge the same CAs). */
 export async function startApiWith(env: BenchEnv, dnsAddress: string, extra: Record<string, string>) {
-  const proc = startScript('api', built('apps/api/src/main'), serviceEnv(env, dnsAddress, extra), nodeArgs());
+  const proc = startScript('api', built('apps/api/src/main'), serviceEnv(env, dnsAddress, extra), serviceArgs(false));
   const url = await proc.waitFor(/api listening on (http:\/\/127\.0\.0\.1:\d+)/, 90_000);
   return { proc, url };
 }

@@ -9,6 +9,7 @@ import { Child, startScript } from '../lib/processes';
 import { sleep } from '../lib/stats';
 import { requireSource } from '../lib/source';
 import { BenchEnv } from '../lib/types';
+import { serviceArgs } from '../lib/service-args';
 
 /*
  * The real service for the domain benchmarks: the api and node processes as built (dist/apps), on
@@ -27,7 +28,6 @@ const BENCH_ENCRYPTION_KEY = 'bench-encryption-key-0123456789abcdef0123';
 const NO_ACME = 'http://127.0.0.1:9/directory';
 
 /** BENCH_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') go to the api and node processes. */
-const nodeArgs = () => ['--enable-source-maps', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
 
 export interface DnsStats {
   queries: number;
@@ -86,7 +86,7 @@ export async function startNode(env: BenchEnv, dnsAddress: string, nodeId: strin
     nodeId,
     built('apps/node/src/main'),
     serviceEnv(env, dnsAddress, { NODE_ID: nodeId, ...extra }),
-    nodeArgs(),
+    serviceArgs(true),
   );
   const url = await proc.waitFor(/health and metrics on (http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   return { proc, url };
@@ -94,7 +94,7 @@ export async function startNode(env: BenchEnv, dnsAddress: string, nodeId: strin
 
 /** dist/apps/api; resolves with its URL once it listens. */
 export async function startApi(env: BenchEnv, dnsAddress: string) {
-  const proc = startScript('api', built('apps/api/src/main'), serviceEnv(env, dnsAddress), nodeArgs());
+  const proc = startScript('api', built('apps/api/src/main'), serviceEnv(env, dnsAddress), serviceArgs(false));
   const url = await proc.waitFor(/api listening on (http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   return { proc, url };
 }

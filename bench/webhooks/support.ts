@@ -9,6 +9,7 @@ import type { Pool } from 'pg';
 import { built } from '../lib/paths';
 import { Child, startScript } from '../lib/processes';
 import { BenchEnv } from '../lib/types';
+import { serviceArgs } from '../lib/service-args';
 
 export const BENCH_ENCRYPTION_KEY = 'bench-encryption-key-0123456789abcdef0123';
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
@@ -31,9 +32,7 @@ export function serviceEnv(env: BenchEnv, extra: Record<string, string> = {}): R
 
 /** `dist/apps/<app>/src/main.js` as its own process; resolves with its URL once it serves. */
 export async function startApp(app: 'api' | 'node', name: string, env: Record<string, string>): Promise<Child> {
-  // e.g. BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the service processes.
-  const args = ['--enable-source-maps', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
-  const child = startScript(name, built(`apps/${app}/src/main`), env, args);
+  const child = startScript(name, built(`apps/${app}/src/main`), env, serviceArgs(app === 'node'));
   await child.waitFor(/(http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   return child;
 }
