@@ -1,4 +1,5 @@
 import { ProcessRole, loadConfig } from '@app/config';
+import { NODE_V8_FLAGS } from '../apps/node/src/v8-flags';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,9 +55,13 @@ describe('README recipes', () => {
   it('the cluster recipe gives every process it starts a valid configuration', () => {
     const [block] = shBlocks('Running the cluster (several nodes)');
     const env = exportedEnv(block);
-    const starts = [...block.matchAll(/^(.*?)\bnode dist\/apps\/(api|node|edge)\/src\/main\.js/gm)];
-    expect(starts.map((m) => m[2]).sort()).toEqual(['api', 'edge', 'node']);
-    for (const [, prefix, role] of starts) {
+    const starts = [...block.matchAll(/^(.*?)\bnode ((?:--\S+ )*)dist\/apps\/(api|node|edge)\/src\/main\.js/gm)];
+    expect(starts.map((m) => m[3]).sort()).toEqual(['api', 'edge', 'node']);
+    // A node starts as it ships: with its V8 flags (apps/node/src/v8-flags.ts), the others with none.
+    expect(starts.map((m) => [m[3], m[2].trim()])).toEqual(
+      starts.map((m) => [m[3], m[3] === 'node' ? NODE_V8_FLAGS.join(' ') : '']),
+    );
+    for (const [, prefix, , role] of starts) {
       // `PORT=9101 NODE_ID=node-1 node ...`: the assignments before the command (the loop's $i as 1).
       const inline = Object.fromEntries(
         [...prefix.replace(/\$i/g, '1').matchAll(/([A-Z_]+)=(\S+)/g)].map((m) => [m[1], m[2]]),
