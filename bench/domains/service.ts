@@ -27,8 +27,6 @@ const BENCH_ENCRYPTION_KEY = 'bench-encryption-key-0123456789abcdef0123';
 /** Nothing listens there: no certificate order can ever leave the machine. */
 const NO_ACME = 'http://127.0.0.1:9/directory';
 
-/** BENCH_NODE_ARGS (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof') go to the api and node processes. */
-
 export interface DnsStats {
   queries: number;
   byType: Record<string, number>;

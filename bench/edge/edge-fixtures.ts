@@ -12,6 +12,7 @@ import { TestCertificate, issueCertificate, testCertificateAuthority } from '../
 import { migrateDatabase } from '../lib/database';
 import { built } from '../lib/paths';
 import { Child, startScript } from '../lib/processes';
+import { serviceArgs } from '../lib/service-args';
 import { sleep } from '../lib/stats';
 import { BenchEnv } from '../lib/types';
 
@@ -75,7 +76,7 @@ export async function startEdge(
       OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
       ...extraEnv,
     },
-    ['--enable-source-maps', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    serviceArgs(false),
   );
   const url = await proc.waitFor(/health and metrics on (http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   await waitForPort(ports.https, 10_000, 'edge', proc);

@@ -3,6 +3,7 @@ import { NatsBus } from '@app/bus';
 import { Pool } from 'pg';
 import { built } from './paths';
 import { Child, startScript } from './processes';
+import { serviceArgs } from './service-args';
 import { sleep } from './stats';
 import { BenchEnv } from './types';
 
@@ -24,8 +25,8 @@ export async function startCounterNode(env: BenchEnv, nodeId: string, extraEnv: 
       PORT: '0',
       ...extraEnv,
     },
-    // e.g. BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the nodes.
-    ['--enable-source-maps', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    // A test fixture, not apps/node: BENCH_NODE_ARGS only, without the node's V8 flags.
+    serviceArgs(false),
   );
   await node.waitFor(/counter node \S+ up on (http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   return node;
