@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pool } from 'pg';
 import type { DnsZones } from '../../test/support/dns-server';
-import { waitForCoverage } from '../lib/cluster';
+import { BENCH_APPLICATION_NAME, waitForCoverage } from '../lib/cluster';
 import { built } from '../lib/paths';
 import { Child, startScript } from '../lib/processes';
 import { sleep } from '../lib/stats';
@@ -181,10 +181,15 @@ export const cpuSeconds = (child: Child): number => pidCpuSeconds(child.child.pi
 export const percent = (cpu: number, ms: number) =>
   Number.isNaN(cpu) ? 'n/a' : `${Math.round((cpu / (ms / 1000)) * 100)}%`;
 
-/** CPU seconds so far of the PostgreSQL backends serving this benchmark's database (same machine). */
+/**
+ * CPU seconds so far of the PostgreSQL backends serving this benchmark's database (same machine):
+ * the services' connections, not the benchmark's own (its polls are not the service's cost).
+ */
 export async function databaseCpu(pg: Pool): Promise<Map<number, number>> {
   const { rows } = await pg.query<{ pid: number }>(
-    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+       and application_name is distinct from $1`,
+    [BENCH_APPLICATION_NAME],
   );
   const out = new Map<number, number>();
   for (const { pid } of rows) {

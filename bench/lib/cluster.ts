@@ -92,9 +92,12 @@ export async function actorClient(env: BenchEnv): Promise<{ bus: NatsBus; actors
 
 export const counterIds = (n: number) => Array.from({ length: n }, (_, i) => `bench-${i.toString().padStart(6, '0')}`);
 
+/** The benchmark's own connections: PostgreSQL CPU figures leave them out (see databaseCpu). */
+export const BENCH_APPLICATION_NAME = 'bench';
+
 /** A pg pool that survives its connections being cut (the database is dropped with force at the end). */
 export function pool(env: BenchEnv, max: number): Pool {
-  const pg = new Pool({ connectionString: env.databaseUrl, max });
+  const pg = new Pool({ connectionString: env.databaseUrl, max, application_name: BENCH_APPLICATION_NAME });
   pg.on('error', () => undefined);
   return pg;
 }

@@ -5,6 +5,7 @@ import { built } from '../lib/paths';
 import { startScript, stopAll } from '../lib/processes';
 import { formatNumber, round, sleep, within } from '../lib/stats';
 import { BenchEnv, Benchmark, Measured, figure } from '../lib/types';
+import { cpuSeconds, databaseCpu, databaseCpuDelta } from '../domains/service';
 import { WEBHOOKS_AREA } from './area';
 import { deleteStreams, domainPayload, seedEndpoints, serviceEnv, startApp, startReceivers } from './support';
 
@@ -41,6 +42,8 @@ async function run(env: BenchEnv): Promise<Measured> {
     await waitFor(WARMUP_EVENTS * ENDPOINTS, 30_000);
     arrivals.length = 0;
     const total = EVENTS * ENDPOINTS;
+    const nodeCpuBefore = cpuSeconds(node);
+    const dbCpuBefore = await databaseCpu(pg);
     const inserted = Date.now();
     await insertEvents(pg, workspaceId, EVENTS);
     await waitFor(total, 120_000);
@@ -57,8 +60,13 @@ async function run(env: BenchEnv): Promise<Measured> {
       'recording every outcome',
     );
     const allRecordedSeconds = (Date.now() - inserted) / 1000;
+    // From the events' insert to every outcome written: the whole cost of a delivery, per delivery.
+    const perDeliveryMs = (cpu: number) => round((cpu * 1000) / total, 3);
+    const nodeCpuMs = perDeliveryMs(cpuSeconds(node) - nodeCpuBefore);
+    const dbCpuMs = perDeliveryMs(databaseCpuDelta(dbCpuBefore, await databaseCpu(pg)));
     counting = false;
     console.log(`  node: ${formatNumber(perSecond)} deliveries/s over ${total} deliveries`);
+    console.log(`  CPU per delivery: node ${nodeCpuMs} ms, PostgreSQL ${dbCpuMs} ms`);
 
     const body = envelopeBody(
       buildEnvelope(
@@ -89,7 +97,9 @@ async function run(env: BenchEnv): Promise<Measured> {
         `process, all subscribed to every event. ${EVENTS} outbox events (${total.toLocaleString('en-US')} deliveries) ` +
         `are written at once, as actors write them; the figure is deliveries received per second from the first ` +
         `arrival to the last (relay, claims, signing, POST, batched outcome writes all on the node; at most ` +
-        `${MAX_IN_FLIGHT} in flight, ${PER_ENDPOINT} per endpoint). Baseline: a process that only POSTs a body of ` +
+        `${MAX_IN_FLIGHT} in flight, ${PER_ENDPOINT} per endpoint). CPU per delivery: the node process's and the ` +
+        `PostgreSQL backends' (the benchmark's own connections left out) from the events' insert until every outcome ` +
+        `is written, divided by the deliveries. Baseline: a process that only POSTs a body of ` +
         `the same size (${body.length} B) to the same receivers with a keep-alive agent, ${MAX_IN_FLIGHT} in flight, ` +
         `for ${BASELINE_MS / 1000} s, no signing and no database.`,
       figures: [
@@ -106,6 +116,7 @@ async function run(env: BenchEnv): Promise<Measured> {
         'Events written at once': EVENTS,
         'Deliveries measured': total,
         'From the events written to every outcome recorded, s': round(allRecordedSeconds, 1),
+        'CPU per delivery, node / PostgreSQL (ms)': `${nodeCpuMs} / ${dbCpuMs}`,
         'Baseline requests': posted,
       },
     };
