@@ -23,6 +23,19 @@ const ENTRY_COLUMNS = `d.id, d.hostname, d.status, d.monitor_status, d.state->>'
   from domains d left join certificates c on c.domain_id = d.id
   where d.deleted_at is null and d.released_at is null`;
 
+/**
+ * The changes after a sequence number ($1, at most $2) and the holes below it asked for again ($3,
+ * up to $4), oldest first ($5 in all). Two index range reads: written as one `seq > $1 or seq = any($3)`
+ * with `order by seq limit`, PostgreSQL may walk the key index from its start and filter (it did
+ * while the log had no statistics, as in the benchmarks), so a poll read the whole retained log:
+ * 14 ms for 200,000 changes and nothing new, against 0.2 ms this way.
+ */
+export const CHANGES_SQL = `select seq, hostname from (
+    (select seq, hostname from edge_changes where seq > ?::bigint order by seq limit ?::int)
+    union all
+    (select seq, hostname from edge_changes where seq = any(?::bigint[]) and seq <= ?::bigint)
+  ) c order by seq limit ?::int`;
+
 /** What the replica writers read: the change log and live domains with their certificates. */
 @Injectable()
 export class EdgeReplicaQueries {
@@ -30,10 +43,7 @@ export class EdgeReplicaQueries {
 
   /** Changes after `seq`, plus the holes asked for again, oldest first. */
   async changes(seq: number, holes: number[], limit: number): Promise<{ seq: number; hostname: string }[]> {
-    const rows = await this.db.bound<{ seq: string; hostname: string }>(
-      'select seq, hostname from edge_changes where seq > ?::bigint or seq = any(?::bigint[]) order by seq limit ?::int',
-      [seq, holes, limit],
-    );
+    const rows = await this.db.bound<{ seq: string; hostname: string }>(CHANGES_SQL, [seq, limit, holes, seq, limit]);
     return rows.map((r) => ({ seq: Number(r.seq), hostname: r.hostname }));
   }
 
