@@ -19,9 +19,9 @@ interface EntryRow {
 const ENTRY_COLUMNS = `d.id, d.hostname, d.status, d.monitor_status, d.state->>'originUrl' as origin_url,
   d.state->>'mode' as mode, (d.state->>'keepHost')::boolean as keep_host,
   (d.state->>'redirectWww')::boolean as redirect_www, (d.state->>'redirectStatus')::int as redirect_status,
-  c.cert_pem, c.key_sealed
-  from domains d left join certificates c on c.domain_id = d.id
-  where d.deleted_at is null and d.released_at is null`;
+  c.cert_pem, c.key_sealed`;
+/** A live domain: what the unique hostname index (`domains_live_hostname_idx`) covers. */
+const LIVE = 'd.deleted_at is null and d.released_at is null';
 
 /**
  * The changes after a sequence number ($1, at most $2) and the holes below it asked for again ($3,
@@ -56,14 +56,24 @@ export class EdgeReplicaQueries {
   }
 
   async entries(hostnames: string[]): Promise<ReplicaEntry[]> {
-    const rows = await this.db.bound<EntryRow>(`select ${ENTRY_COLUMNS} and d.hostname = any(?::text[])`, [hostnames]);
+    // One lookup in the live hostname index per name (`offset 0` keeps the subquery from being
+    // flattened into a join): planned from stale statistics (a young table filling fast), the
+    // `hostname = any(...)` form read a workspace's whole list index and filtered it (5 ms for 345
+    // names in `domains.create`, auto_explain).
+    const rows = await this.db.bound<EntryRow>(
+      `select ${ENTRY_COLUMNS} from unnest(?::text[]) as h(hostname)
+       cross join lateral (select * from domains d where d.hostname = h.hostname and ${LIVE} offset 0) d
+       left join certificates c on c.domain_id = d.id`,
+      [[...new Set(hostnames)]],
+    );
     return rows.map(toEntry);
   }
 
   /** Live domains in hostname order after `after`: the full load, page by page. */
   async page(after: string, limit: number): Promise<ReplicaEntry[]> {
     const rows = await this.db.bound<EntryRow>(
-      `select ${ENTRY_COLUMNS} and d.hostname > ?::text order by d.hostname limit ?::int`,
+      `select ${ENTRY_COLUMNS} from domains d left join certificates c on c.domain_id = d.id
+       where ${LIVE} and d.hostname > ?::text order by d.hostname limit ?::int`,
       [after, limit],
     );
     return rows.map(toEntry);
