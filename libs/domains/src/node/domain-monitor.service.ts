@@ -29,12 +29,21 @@ const IDLE_MAX_MS = 15_000;
 const IDLE_MIN_MS = 250;
 /** Most rows one claim asks for: bounds the claim's transaction and the rows held in memory. */
 const MAX_CLAIM = 1_024;
+/**
+ * With a backlog, claimed domains wait in a queue of up to this many times `monitorConcurrency`,
+ * and the next claim starts once fewer than half of that wait. A claim's cost is mostly fixed
+ * (planning with the shard list, the round trips, the transaction), so larger and earlier claims
+ * kept the probes fed: 17,302-17,334 -> 19,916-20,511 probes/s in `domains.monitor` against the
+ * earlier queue (twice the concurrency, refilled once fewer than one set waited; BENCHMARKS.md). What
+ * a node that dies held claimed and unprobed waits for its next slot; only a backlog fills the queue.
+ */
+const QUEUE_DEPTH = 4;
 
 /**
  * Probes the domains of the shards this node owns, each once per interval at its own phase, at
  * most `monitorConcurrency` at a time; observations go to the domain's actor on this node.
  *
- * While more is due than fits, the claim loop runs ahead of the probes: up to twice
+ * While more is due than fits, the claim loop runs ahead of the probes: up to QUEUE_DEPTH times
  * `monitorConcurrency` claimed domains wait in a queue, so a finishing probe starts the next one at once instead of
  * waiting for a claim's round trip to the database (claims run in the background, in large
  * batches). With nothing due, it sleeps until the next domain comes due (at most IDLE_MAX_MS).
@@ -123,8 +132,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   private async claimAhead(): Promise<number | undefined> {
     const cap = this.config.monitorConcurrency;
     for (;;) {
-      // Room for a full set of probes in flight plus twice as many claimed and waiting.
-      const room = Math.min(MAX_CLAIM, 3 * cap - this.inFlight - this.queued);
+      // Room for a full set of probes in flight plus QUEUE_DEPTH sets claimed and waiting.
+      const room = Math.min(MAX_CLAIM, (QUEUE_DEPTH + 1) * cap - this.inFlight - this.queued);
       const shards = this.node.shards.ownedShards();
       if (room <= 0 || !shards.length || this.stopped) return undefined;
       const claimStarted = performance.now();
@@ -138,8 +147,8 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       this.pump();
       this.backlog = due.length === room;
       if (!this.backlog) return Math.min(IDLE_MAX_MS, Math.max(IDLE_MIN_MS, nextDueInMs ?? IDLE_MAX_MS));
-      // Claim again only once the queue runs low: batches stay large, claims stay rare.
-      if (this.queued > cap) return undefined;
+      // Claim again only once half the queue is gone: batches stay large, claims stay rare.
+      if (this.queued > (QUEUE_DEPTH / 2) * cap) return undefined;
     }
   }
 
@@ -173,7 +182,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         if (this.stopped) return;
         this.pump();
         // A claim in progress refills the queue itself; otherwise claim ahead now, not at the next tick.
-        if (this.backlog && this.queued <= this.config.monitorConcurrency) this.claims.runIfIdle();
+        if (this.backlog && this.queued <= (QUEUE_DEPTH / 2) * this.config.monitorConcurrency) this.claims.runIfIdle();
       });
   }
 
