@@ -125,6 +125,11 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     return this.queue.length - this.head;
   }
 
+  /** Claimed domains waiting at or below which a backlog's next claim starts: half the queue. */
+  private get refillBelow(): number {
+    return (QUEUE_DEPTH / 2) * this.config.monitorConcurrency;
+  }
+
   /**
    * Claims what is due and starts probing it; keeps claiming ahead while full batches come back.
    * Resolves with the wait before the next claim when it knows one (nothing more due until then).
@@ -148,7 +153,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       this.backlog = due.length === room;
       if (!this.backlog) return Math.min(IDLE_MAX_MS, Math.max(IDLE_MIN_MS, nextDueInMs ?? IDLE_MAX_MS));
       // Claim again only once half the queue is gone: batches stay large, claims stay rare.
-      if (this.queued > (QUEUE_DEPTH / 2) * cap) return undefined;
+      if (this.queued > this.refillBelow) return undefined;
     }
   }
 
@@ -182,7 +187,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         if (this.stopped) return;
         this.pump();
         // A claim in progress refills the queue itself; otherwise claim ahead now, not at the next tick.
-        if (this.backlog && this.queued <= (QUEUE_DEPTH / 2) * this.config.monitorConcurrency) this.claims.runIfIdle();
+        if (this.backlog && this.queued <= this.refillBelow) this.claims.runIfIdle();
       });
   }
 
