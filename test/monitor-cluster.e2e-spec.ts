@@ -102,7 +102,7 @@ describe('the monitor across three node processes', () => {
     const phases = new Map(
       (
         await pg.query<{ hostname: string; phase: number }>(
-          'select d.hostname, s.probe_phase as phase from domains d join domain_schedule s on s.id = d.id',
+          "select hostname, (state->>'probePhase')::float8 as phase from domains",
         )
       ).rows.map((r) => [r.hostname, Number(r.phase)]),
     );
@@ -129,11 +129,19 @@ describe('the monitor across three node processes', () => {
       (unprobed) => unprobed.length === 0,
       { what: 'every domain probed again after n2 died', timeoutMs: 40_000, everyMs: 250 },
     );
+    // Probes stay at least 0.4 intervals apart, but for one repeat of a domain of n2: its schedule
+    // was in n2's memory, and the survivors resume from the watermark n2 last wrote, repeating the
+    // probes n2 made after it (the price of writing no row per probe).
     for (const hostname of DOMAINS) {
       const after = probes(hostname, killedAt);
       expect(after.length).toBeGreaterThanOrEqual(1);
       const all = probes(hostname);
-      for (let i = 1; i < all.length; i++) expect(all[i] - all[i - 1]).toBeGreaterThan(INTERVAL_S * 1000 * 0.4);
+      const close = all.slice(1).filter((at, i) => at - all[i] <= INTERVAL_S * 1000 * 0.4);
+      if (!onN2.includes(hostname)) expect(close).toEqual([]);
+      else {
+        expect(close.length).toBeLessThanOrEqual(1);
+        for (const at of close) expect(at).toBeGreaterThan(killedAt);
+      }
     }
     const ownersAfter = await shardOwners();
     for (const hostname of onN2) expect(['n1', 'n3']).toContain(ownersAfter.get(hostname));

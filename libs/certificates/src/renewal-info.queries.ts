@@ -21,8 +21,8 @@ export async function claimAriDue(db: SqlExecutor, shards: readonly number[], li
       Record<'notBefore' | 'notAfter' | 'renewAt', string | Date | null>
   >(
     `with due as (
-       select c.domain_id from certificates c join domain_schedule s on s.id = c.domain_id
-       where c.ari_check_at <= now() and s.shard = any(?::int[])
+       select c.domain_id from certificates c join domains d on d.id = c.domain_id
+       where c.ari_check_at <= now() and d.shard = any(?::int[])
        order by c.ari_check_at limit ?::int for update of c skip locked
      )
      update certificates c set ari_check_at = now() + interval '10 minutes' from due

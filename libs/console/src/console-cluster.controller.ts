@@ -1,6 +1,7 @@
 import { askClusterStatus } from '@app/actors';
 import { Bus } from '@app/bus';
-import { Get } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { Get, Inject } from '@nestjs/common';
 import { ConsoleActor } from './access';
 import { ConsoleController } from './console-controller';
 import { ConsoleQueries } from './console.queries';
@@ -14,13 +15,14 @@ export class ConsoleClusterController {
   constructor(
     private readonly bus: Bus,
     private readonly queries: ConsoleQueries,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @ConsoleAccess('operator')
   @Get('cluster')
   async show(@Actor() actor: ConsoleActor) {
     const backlog = await this.queries.webhookBacklog();
-    const lag = await this.queries.monitorLag();
+    const lag = await this.queries.monitorLag(this.config.monitorIntervalSeconds);
     return clusterPage(actor, {
       // The query GET /admin/cluster answers with, so the page and the endpoint cannot disagree.
       ...(await askClusterStatus(this.bus)),

@@ -26,5 +26,5 @@ export type { DomainState, DomainStatus, MonitorStatus } from './model/domain.ty
 export { registrarDnsMessage } from './model/monitor-message';
 export { probePhaseOf } from './node/probe-phase';
 export { DomainRepository } from './store/domain.repository';
-/** The monitor's claim query, measured by bench/lib/monitor-claim.ts. */
-export { claimDueDomains } from './store/monitor.queries';
+/** The monitor's read of due domains and its shard loads, measured by the benchmarks. */
+export { readDueDomains, shardDomains } from './store/monitor.queries';

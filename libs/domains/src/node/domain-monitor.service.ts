@@ -12,58 +12,73 @@ import { DomainCommand } from '../model/domain.protocol';
 import { delegationToCheck } from '../model/domain.decider';
 import { LEGACY_RENEW_DAYS, probeChangesNothing, servedReadDue, servedReadJudged } from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
-import { DueDomain, claimDueDomains, releaseDomains, restartPendingBackoff } from '../store/monitor.queries';
+import { DueDomain, readDueDomains, saveWatermarks, shardDomains, shardWatermarks } from '../store/monitor.queries';
+import { ProbeSchedule, ScheduleInput, ScheduledDomain } from '../model/probe-schedule';
 import { monitorLagSeconds } from '../store/monitor-lag.queries';
-import { firstProbeSeconds } from '../store/pending-backoff';
+import { pendingProbeWaits } from '../store/pending-backoff';
 
 /** Origins shared by many domains are checked once a minute, not once per domain. */
 const ORIGIN_CACHE_MS = 60_000;
 const TICK_MS = 1_000;
 /**
- * The longest an idle monitor sleeps. It wakes sooner for the next domain due in its shards (read by
- * each claim), a new domain here (its first probe) and shards taken on: this only bounds what no
- * wake-up announced (domains a stopping node gave back after its shards moved here).
+ * The longest an idle monitor sleeps. It wakes sooner for the next domain due (the schedule is in
+ * memory), a new domain here (its first probe), a check, and shards taken on.
  */
 const IDLE_MAX_MS = 15_000;
-/** A due domain another claim holds (shards moving): look again soon, not in a tight loop. */
-const IDLE_MIN_MS = 250;
-/** Most rows one claim asks for: bounds the claim's transaction and the rows held in memory. */
-const MAX_CLAIM = 1_024;
+const IDLE_MIN_MS = 10;
 /**
- * With a backlog, claimed domains wait in a queue of up to this many times `monitorConcurrency`,
- * and the next claim starts once fewer than half of that wait. A claim's cost is mostly fixed
- * (planning with the shard list, the round trips, the transaction), so larger and earlier claims
- * kept the probes fed: 17,302-17,334 -> 19,916-20,511 probes/s in `domains.monitor` against the
- * earlier queue (twice the concurrency, refilled once fewer than one set waited; BENCHMARKS.md). What
- * a node that dies held claimed and unprobed waits for its next slot; only a backlog fills the queue.
+ * How often each shard's watermark is written (only those that moved), at most: a quarter of the
+ * interval when shorter. The probes made since the last write are what a new owner repeats.
+ */
+export const WATERMARK_SAVE_MS = 5_000;
+/** Most due domains read in one statement: bounds the statement and the rows held in memory. */
+const MAX_READ = 1_024;
+/** Shards whose domains one statement loads when this node takes shards on. */
+const LOAD_CHUNK = 256;
+/**
+ * With a backlog, due domains (read) wait in a queue of up to this many times `monitorConcurrency`,
+ * and the next read starts once fewer than half of that wait: a read's cost is mostly fixed (the
+ * round trip), so large early reads keep the probes fed (BENCHMARKS.md, `domains.monitor`).
  */
 const QUEUE_DEPTH = 4;
 
+interface Queued {
+  entry: ScheduledDomain;
+  domain: DueDomain;
+}
+
 /**
- * Probes the domains of the shards this node owns, each once per interval at its own phase, at
- * most `monitorConcurrency` at a time; observations go to the domain's actor on this node.
+ * Probes the domains of the shards this node owns, each once per interval at its own phase (and on
+ * the pending back-off while new), at most `monitorConcurrency` at a time; observations go to the
+ * domain's actor on this node.
  *
- * While more is due than fits, the claim loop runs ahead of the probes: up to QUEUE_DEPTH times
- * `monitorConcurrency` claimed domains wait in a queue, so a finishing probe starts the next one at once instead of
- * waiting for a claim's round trip to the database (claims run in the background, in large
- * batches). With nothing due, it sleeps until the next domain comes due (at most IDLE_MAX_MS).
+ * The schedule is in memory (`ProbeSchedule`): loaded per shard when the node takes it on, from the
+ * shard's watermark in `shard_leases`, and told of domains created, deleted and checked here. No
+ * row is written per probe: the watermarks that moved are written every WATERMARK_SAVE_MS. A due
+ * domain is read (hostname, origin, state) when taken; with a backlog, reads run ahead of the probes.
  */
 @Injectable()
 export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DomainMonitor.name);
   private readonly metrics = MonitorMetrics.get();
   private readonly origins = new Map<string, { blocked: boolean; at: number }>();
-  private readonly claims = new BackgroundLoop({
+  private readonly schedule: ProbeSchedule;
+  private readonly loop = new BackgroundLoop({
     everyMs: TICK_MS,
-    run: () => this.claimAhead(),
+    run: () => this.takeAhead(),
     logger: this.logger,
     failure: 'Monitor pass failed',
   });
+  private readonly saver: BackgroundLoop;
+  /** The shards whose domains are in the schedule, with the watermark last written (null: none). */
+  private readonly loaded = new Map<number, number | null>();
+  /** `ownedShards()` as last loaded (the same array until ownership changes). */
+  private loadedFor?: readonly number[];
   private inFlight = 0;
-  /** Claimed, not yet started (`head` is the next one): a queue that never shifts. */
-  private queue: DueDomain[] = [];
+  /** Read, not yet started (`head` is the next one): a queue that never shifts. */
+  private queue: Queued[] = [];
   private head = 0;
-  /** The last claim came back full: more is due than fits, so refill as probes finish. */
+  /** The last take came back full: more is due than fits, so refill as probes finish. */
   private backlog = false;
   private stopped = false;
 
@@ -77,6 +92,22 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.edge = edgeSettingsOf(config);
+    const intervalMs = config.monitorIntervalSeconds * 1000;
+    this.schedule = new ProbeSchedule({
+      intervalMs,
+      waitsMs: pendingProbeWaits(config.monitorIntervalSeconds).map((s) => s * 1000),
+      // Due for more than an interval and a half minute (its node was down): to its next slot.
+      staleAfterMs: intervalMs + 30_000,
+    });
+    this.saver = new BackgroundLoop({
+      everyMs: Math.min(WATERMARK_SAVE_MS, intervalMs / 4),
+      run: async () => {
+        await this.saveWatermarks();
+        return undefined;
+      },
+      logger: this.logger,
+      failure: 'Saving the monitor watermarks failed',
+    });
   }
 
   private readonly edge: EdgeSettings;
@@ -84,86 +115,167 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   onApplicationBootstrap(): void {
     this.metrics.bind(() => ({ inFlight: this.inFlight, queued: this.queued }));
     this.metrics.bindLag(this.config.monitorIntervalSeconds, () => monitorLagSeconds(this.db));
-    this.node.onShardAcquired(() => this.claims.wakeWithin(0));
-    this.claims.start();
+    this.node.onShardAcquired(() => this.loop.wakeWithin(0));
+    this.loop.start();
+    this.saver.start();
   }
 
-  /** A domain comes due within `ms` (a new domain's first probe). */
-  dueWithin(ms: number): void {
-    this.claims.wakeWithin(ms);
+  /** Domains created (their first probe is soon) and deleted by a group commit on this node. */
+  scheduleChanged(created: ScheduleInput[], deleted: string[]): void {
+    const owned = this.node.shards.ownedShards();
+    const now = Date.now();
+    for (const domain of created) if (owned.includes(domain.shard)) this.schedule.add(domain, now);
+    for (const id of deleted) this.schedule.remove(id);
+    if (created.length) this.wakeForNext();
   }
 
   /**
    * A check of a domain not serving HTTPS yet (`checkRestartsBackoff`): its pending back-off starts
-   * again, the next probe 10 s from now, and the monitor wakes for it (it may be asleep until later).
-   * A failure is logged, not thrown: the check itself stands, the domain keeps its schedule.
+   * again, the next probe 10 s from now. In memory only: after a shard move the domain is back on
+   * its slot (its creation's back-off is derived again from `created_at`).
    */
-  async restartBackoff(id: string): Promise<void> {
-    const inSeconds = firstProbeSeconds(this.config.monitorIntervalSeconds);
-    try {
-      await restartPendingBackoff(this.db, id, inSeconds);
-      this.dueWithin(inSeconds * 1000);
-    } catch (err) {
-      this.logger.warn({ err, domainId: id }, 'Restarting the pending back-off failed');
-    }
+  restartBackoff(id: string): Promise<void> {
+    this.schedule.restartBackoff(id, Date.now());
+    this.wakeForNext();
+    return Promise.resolve();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    // A claim in progress ends after its query; what it claimed is then released with the rest.
-    await this.claims.stop();
-    // Claimed but never started: due again now, for whichever node owns them next.
-    const left = this.queue.slice(this.head).map((d) => d.id);
+    await this.loop.stop();
+    await this.saver.stop();
+    // Read but never started: they count at their due time in the watermark, probed by the next owner.
     this.queue = [];
     this.head = 0;
-    await releaseDomains(this.db, left).catch((err: unknown) =>
-      this.logger.warn({ err }, 'Releasing claimed domains failed; they are probed next interval'),
+    await this.saveWatermarks().catch((err: unknown) =>
+      this.logger.warn({ err }, 'Saving the monitor watermarks failed; the next owner repeats a few seconds'),
     );
+  }
+
+  private wakeForNext(): void {
+    const next = this.schedule.nextDueAt();
+    if (next !== undefined) this.loop.wakeWithin(Math.max(0, next - Date.now()));
   }
 
   private get queued(): number {
     return this.queue.length - this.head;
   }
 
-  /** Claimed domains waiting at or below which a backlog's next claim starts: half the queue. */
+  /** Read domains waiting at or below which a backlog's next read starts: half the queue. */
   private get refillBelow(): number {
     return (QUEUE_DEPTH / 2) * this.config.monitorConcurrency;
   }
 
   /**
-   * Claims what is due and starts probing it; keeps claiming ahead while full batches come back.
-   * Resolves with the wait before the next claim when it knows one (nothing more due until then).
+   * Takes what is due, reads it and starts probing it; keeps taking ahead while full batches come
+   * back. Resolves with the wait until the next domain comes due.
    */
-  private async claimAhead(): Promise<number | undefined> {
+  private async takeAhead(): Promise<number | undefined> {
+    await this.loadOwnedShards();
     const cap = this.config.monitorConcurrency;
     for (;;) {
-      // Room for a full set of probes in flight plus QUEUE_DEPTH sets claimed and waiting.
-      const room = Math.min(MAX_CLAIM, (QUEUE_DEPTH + 1) * cap - this.inFlight - this.queued);
-      const shards = this.node.shards.ownedShards();
-      if (room <= 0 || !shards.length || this.stopped) return undefined;
-      const claimStarted = performance.now();
-      const { due, nextDueInMs } = await claimDueDomains(this.db, shards, this.config.monitorIntervalSeconds, room);
-      this.metrics.claimSeconds.observe((performance.now() - claimStarted) / 1000);
-      this.metrics.claimedDomains.inc(due.length);
-      for (const domain of due) {
-        if (domain.stale) this.metrics.probes.inc({ outcome: 'skipped_stale' });
-        else this.queue.push(domain);
-      }
-      this.pump();
+      // Room for a full set of probes in flight plus QUEUE_DEPTH sets read and waiting.
+      const room = Math.min(MAX_READ, (QUEUE_DEPTH + 1) * cap - this.inFlight - this.queued);
+      if (room <= 0 || this.stopped) return undefined;
+      const { due, skipped } = this.schedule.take(Date.now(), room);
+      if (skipped) this.metrics.probes.inc({ outcome: 'skipped_stale' }, skipped);
+      if (due.length) await this.read(due);
       this.backlog = due.length === room;
-      if (!this.backlog) return Math.min(IDLE_MAX_MS, Math.max(IDLE_MIN_MS, nextDueInMs ?? IDLE_MAX_MS));
-      // Claim again only once half the queue is gone: batches stay large, claims stay rare.
+      if (!this.backlog) {
+        const next = this.schedule.nextDueAt();
+        return next === undefined ? IDLE_MAX_MS : Math.min(IDLE_MAX_MS, Math.max(IDLE_MIN_MS, next - Date.now()));
+      }
+      // Read again only once half the queue is gone: batches stay large, reads stay rare.
       if (this.queued > this.refillBelow) return undefined;
     }
+  }
+
+  /** Reads the taken domains and queues them; one gone (deleted meanwhile) leaves the schedule. */
+  private async read(due: ScheduledDomain[]): Promise<void> {
+    const started = performance.now();
+    let rows: DueDomain[];
+    try {
+      rows = await readDueDomains(
+        this.db,
+        due.map((e) => e.id),
+      );
+    } catch (err) {
+      // Not probed now: due again at once (the next pass takes them).
+      for (const entry of due) this.schedule.retry(entry);
+      throw err;
+    }
+    this.metrics.claimSeconds.observe((performance.now() - started) / 1000);
+    this.metrics.claimedDomains.inc(rows.length);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const entry of due) {
+      const domain = byId.get(entry.id);
+      if (domain) this.queue.push({ entry, domain });
+      else this.schedule.remove(entry.id);
+    }
+    this.pump();
+  }
+
+  /**
+   * Loads the domains of shards taken on (from their watermarks) and forgets those of shards given
+   * up, whenever ownership changed since the last pass.
+   */
+  private async loadOwnedShards(): Promise<void> {
+    const owned = this.node.shards.ownedShards();
+    if (owned === this.loadedFor) return;
+    const ownedSet = new Set(owned);
+    if ([...this.loaded.keys()].some((shard) => !ownedSet.has(shard))) {
+      this.schedule.keepShards((shard) => ownedSet.has(shard));
+      for (const shard of this.loaded.keys()) if (!ownedSet.has(shard)) this.loaded.delete(shard);
+    }
+    const toLoad = owned.filter((shard) => !this.loaded.has(shard));
+    for (let i = 0; i < toLoad.length; i += LOAD_CHUNK) {
+      const chunk = toLoad.slice(i, i + LOAD_CHUNK);
+      const [domains, marks] = await Promise.all([shardDomains(this.db, chunk), shardWatermarks(this.db, chunk)]);
+      const byShard = new Map<number, ScheduleInput[]>();
+      for (const d of domains) {
+        const list = byShard.get(d.shard) ?? [];
+        list.push({ id: d.id, shard: d.shard, phase: d.phase, backoffFrom: d.verified ? undefined : d.createdAt });
+        byShard.set(d.shard, list);
+      }
+      const now = Date.now();
+      let skipped = 0;
+      for (const shard of chunk) {
+        skipped += this.schedule.load(byShard.get(shard) ?? [], marks.get(shard), now);
+        this.loaded.set(shard, marks.get(shard) ?? null);
+      }
+      if (skipped) this.metrics.probes.inc({ outcome: 'skipped_stale' }, skipped);
+    }
+    this.loadedFor = owned;
+    // Shards given up while loading: forgotten at the next pass (ownedShards() changed again).
+  }
+
+  /** Writes the watermarks of the loaded shards that moved since they were last written. */
+  private async saveWatermarks(): Promise<void> {
+    const shards = [...this.loaded.keys()];
+    const marks = this.schedule.watermarks(shards);
+    const changed: number[] = [];
+    const at: (number | null)[] = [];
+    shards.forEach((shard, i) => {
+      const mark = marks[i] ?? null;
+      if (mark !== this.loaded.get(shard)) {
+        changed.push(shard);
+        at.push(mark);
+      }
+    });
+    if (!changed.length) return;
+    await saveWatermarks(this.db, this.node.shards.nodeId, changed, at);
+    changed.forEach((shard, i) => {
+      if (this.loaded.has(shard)) this.loaded.set(shard, at[i]);
+    });
   }
 
   /** Starts queued probes up to the cap. */
   private pump(): void {
     const cap = this.config.monitorConcurrency;
     while (this.inFlight < cap && this.head < this.queue.length) {
-      const domain = this.queue[this.head];
-      this.queue[this.head++] = undefined as unknown as DueDomain;
-      this.start(domain);
+      const next = this.queue[this.head];
+      this.queue[this.head++] = undefined as unknown as Queued;
+      this.start(next);
     }
     if (this.head === this.queue.length) {
       this.queue = [];
@@ -171,23 +283,28 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private start(domain: DueDomain): void {
+  private start({ entry, domain }: Queued): void {
     this.inFlight++;
     const started = performance.now();
     this.probe(domain)
-      .then((outcome) => this.metrics.probes.inc({ outcome }))
+      .then((outcome) => {
+        this.metrics.probes.inc({ outcome });
+        if (outcome === 'moved') this.schedule.remove(entry.id);
+      })
       .catch((err: unknown) => {
         this.metrics.probes.inc({ outcome: 'error' });
         this.logger.warn({ err, domainId: domain.id }, 'Probe failed');
       })
       .finally(() => {
+        this.schedule.done(entry, Date.now(), domain.machine.status === 'verified');
         this.metrics.probeSeconds.observe((performance.now() - started) / 1000);
         this.metrics.probeRate.mark();
         this.inFlight--;
         if (this.stopped) return;
         this.pump();
-        // A claim in progress refills the queue itself; otherwise claim ahead now, not at the next tick.
-        if (this.backlog && this.queued <= this.refillBelow) this.claims.runIfIdle();
+        // A read in progress refills the queue itself; otherwise take ahead now, not at the next tick.
+        if (this.backlog && this.queued <= this.refillBelow) this.loop.runIfIdle();
+        else if (!this.backlog) this.wakeForNext();
       });
   }
 

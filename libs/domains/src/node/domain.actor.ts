@@ -25,7 +25,7 @@ import { firstCertificateSeconds } from '../model/time-to-https';
 import { probePhaseOf } from './probe-phase';
 import { TimeToHttpsMetrics } from './time-to-https.metrics';
 import type { EdgeSettings } from '@app/kernel';
-import { DomainStore } from '../store/domain.store';
+import { DomainStore, ScheduleListener } from '../store/domain.store';
 import { DomainProbe } from './domain-probe';
 
 type Ctx = ActorContext<DomainRecord>;
@@ -50,8 +50,8 @@ export interface DomainActorDeps {
   renewDays: number;
   /** How long a domain deleted with DNS still at the edge keeps its hostname from others (0: never). */
   takeoverGuardDays: number;
-  /** A new domain's first probe was scheduled (the monitor wakes for it). */
-  firstProbeScheduled?: (inSeconds: number) => void;
+  /** Domains created and deleted by a group commit here (the monitor's schedule). */
+  scheduleChanged?: ScheduleListener;
 }
 
 /**
@@ -66,7 +66,7 @@ export class DomainActor implements ProtocolActor<DomainRecord, DomainProtocol> 
   private readonly timeToHttps = TimeToHttpsMetrics.get();
 
   constructor(private readonly deps: DomainActorDeps) {
-    this.store = new DomainStore(Math.min(10, deps.monitorIntervalSeconds), deps.firstProbeScheduled);
+    this.store = new DomainStore(deps.scheduleChanged);
   }
 
   async handle(ctx: Ctx, command: DomainCommand): Promise<Decision<DomainRecord, DomainReply>> {

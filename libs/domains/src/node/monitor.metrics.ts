@@ -39,13 +39,13 @@ export class MonitorMetrics {
 
   readonly claimSeconds = new Histogram({
     name: 'monitor_claim_seconds',
-    help: 'Time of one claim of due domains (the database round trip that feeds the probes)',
+    help: 'Time of one read of due domains taken from the schedule (the database round trip that feeds the probes)',
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [metricsRegistry],
   });
   readonly claimedDomains = new Counter({
     name: 'monitor_claimed_domains_total',
-    help: 'Due domains claimed for probing (each claim moves them to their next slot)',
+    help: 'Due domains taken from the schedule and read for probing',
     registers: [metricsRegistry],
   });
   private source?: () => MonitorGauges;
@@ -59,12 +59,12 @@ export class MonitorMetrics {
     );
     sampledGauge(
       'monitor_claimed_waiting',
-      'Claimed domains waiting for a probe slot (0 with probes below the cap: the claims do not keep up)',
+      'Due domains read and waiting for a probe slot (0 with probes below the cap: the reads do not keep up)',
       () => this.source?.().queued ?? 0,
     );
     const lag: Gauge = new Gauge({
       name: 'monitor_lag_seconds',
-      help: 'How long the most overdue domain has been due for its probe, 0 when none is (cluster-wide: use max)',
+      help: 'How long the earliest probe not done is overdue, from the shards\' watermarks (written every few seconds), 0 when none is (cluster-wide: use max)',
       registers: [metricsRegistry],
       // A database that does not answer within 2 s must not fail the whole scrape: no sample then.
       collect: async () => {

@@ -9,27 +9,20 @@ import {
 } from '@app/actors';
 import type { SqlExecutor } from '@app/persistence';
 import { DomainRecord } from '../model/domain.record';
-import { FIRST_PROBE_SECONDS } from './pending-backoff';
+import type { ScheduleInput } from '../model/probe-schedule';
+
+/** Hears which domains a group commit created and deleted: the monitor's schedule on this node. */
+export type ScheduleListener = (created: ScheduleInput[], deleted: string[]) => void;
 
 /**
  * Domain snapshots in `domains`: the record as JSON plus the columns reads use (workspace, hostname
  * unique among live domains not released to another workspace, status, shard, a deleted domain's
- * takeover guard); the monitor's
- * schedule of each live domain in `domain_schedule` (written on insert, removed on delete).
- * `on conflict do nothing` also catches a hostname taken meanwhile: the write reports a conflict.
+ * takeover guard). `on conflict do nothing` also catches a hostname taken meanwhile: the write
+ * reports a conflict. The monitor's schedule is in memory (`ProbeSchedule`): `scheduleChanged` tells
+ * it of domains created (on the pending back-off from their creation) and deleted here.
  */
 export class DomainStore implements SnapshotStore<DomainRecord> {
-  /**
-   * The first probe comes soon after connecting: the customer may have set DNS up already. A new
-   * domain starts on the pending back-off (`backoff_step` 1: `pendingProbeWaits`), its next probes
-   * 20 s, 40 s, ... apart until it is verified or the waits reach the interval.
-   * `firstProbeScheduled` hears of new domains (the monitor, which otherwise sleeps until its
-   * earliest known due time).
-   */
-  constructor(
-    private readonly firstProbeAfterSeconds = FIRST_PROBE_SECONDS,
-    private readonly firstProbeScheduled?: (inSeconds: number) => void,
-  ) {}
+  constructor(private readonly scheduleChanged?: ScheduleListener) {}
 
   async loadMany(db: SqlExecutor, ids: readonly string[]): Promise<Map<string, Snapshot<DomainRecord>>> {
     const rows = await db.query<SnapshotRow<DomainRecord>>(
@@ -50,19 +43,13 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
              ${param(inserts.map((i) => i.epoch))}::bigint[], ${param(inserts.map((i) => i.state.workspaceId))}::text[],
              ${param(inserts.map((i) => i.state.hostname))}::text[], ${param(inserts.map((i) => i.state.machine.status))}::text[],
              ${param(inserts.map((i) => i.state.machine.monitorStatus))}::text[], ${param(inserts.map((i) => JSON.stringify(i.state)))}::jsonb[],
-             ${param(inserts.map((i) => i.state.probePhase))}::float8[], ${param(inserts.map((i) => i.state.createdAt))}::timestamptz[],
-             ${param(inserts.map((i) => i.state.projectId ?? null))}::text[])
-             as u(id, shard, epoch, workspace_id, hostname, status, monitor_status, state, phase, created_at, project_id)
+             ${param(inserts.map((i) => i.state.createdAt))}::timestamptz[], ${param(inserts.map((i) => i.state.projectId ?? null))}::text[])
+             as u(id, shard, epoch, workspace_id, hostname, status, monitor_status, state, created_at, project_id)
            join fence f on f.shard = u.shard and f.epoch = u.epoch)`,
-        // The domain and its monitor schedule together; a hostname conflict inserts neither.
         `${p}inserted as (
            insert into domains (id, workspace_id, hostname, shard, status, monitor_status, state, version, created_at, updated_at, project_id)
            select id, workspace_id, hostname, shard, status, monitor_status, state, 1, created_at, created_at, project_id from ${p}new
            on conflict do nothing returning id)`,
-        `${p}scheduled as (
-           insert into domain_schedule (id, shard, probe_phase, next_probe_at, backoff_step)
-           select n.id, n.shard, n.phase, now() + ${param(this.firstProbeAfterSeconds)}::float8 * interval '1 second', 1
-           from ${p}new n join ${p}inserted using (id))`,
         `${p}changed as (
            select u.* from unnest(${param(updates.map((i) => i.id))}::text[], ${param(updates.map((i) => i.shard))}::int[],
              ${param(updates.map((i) => i.epoch))}::bigint[], ${param(updates.map((i) => i.expectedVersion))}::bigint[],
@@ -79,15 +66,24 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
              released_at = u.released_at, guarded_until = u.guarded_until
            from ${p}changed u where d.id = u.id and d.version = u.expected
            returning d.id, u.deleted, u.released_at is not null as released)`,
-        // A deleted (or released) domain's certificate goes with it; a deleted one leaves the
-        // monitor's schedule (a released one is still probed).
+        // A deleted (or released) domain's certificate goes with it.
         `${p}certificates_gone as (
            delete from certificates where domain_id in (select id from ${p}updated where deleted or released))`,
-        `${p}unscheduled as (delete from domain_schedule where id in (select id from ${p}updated where deleted))`,
         `${p}written as (select id from ${p}inserted union all select id from ${p}updated)`,
       ],
       written: (ids) => {
-        if (inserts.some((i) => ids.has(i.id))) this.firstProbeScheduled?.(this.firstProbeAfterSeconds);
+        const listener = this.scheduleChanged;
+        if (!listener) return;
+        const created = inserts
+          .filter((i) => ids.has(i.id))
+          .map((i) => ({
+            id: i.id,
+            shard: i.shard,
+            phase: i.state.probePhase,
+            backoffFrom: Date.parse(i.state.createdAt),
+          }));
+        const deleted = updates.filter((i) => i.state.machine.deleted && ids.has(i.id)).map((i) => i.id);
+        if (created.length || deleted.length) listener(created, deleted);
       },
     };
   }

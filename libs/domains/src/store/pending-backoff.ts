@@ -18,9 +18,9 @@ const EARLY_WINDOW_SECONDS = 300;
  * The pending back-off, in seconds: the wait before the first probe after a domain's creation (or a
  * check), then before each next probe. The waits double from the first, capped at 30 s during the
  * first 5 minutes, then keep doubling from 60 s while shorter than the monitor interval: at 300 s,
- * [10, 20, 30 x 9, 60, 120, 240]; at 15 s or less, only the first wait. A domain's `backoff_step` in
- * `domain_schedule` is the 1-based position of the wait it is in; each claim moves it to the next
- * one, and past the last it returns to its phase slot (a claim never waits longer than that slot).
+ * [10, 20, 30 x 9, 60, 120, 240]; at 15 s or less, only the first wait. The waits add up from the
+ * creation (or the check): past the last, the domain is back on its phase slot, and no wait outlasts
+ * that slot (`ProbeSchedule`).
  * Doubling alone (10, 20, 40, 80, 160) left a fix made after the probe at 70 s waiting for the one
  * at 150 s: p95 74 s from correct DNS to the order in `certificates.time-to-https`.
  */

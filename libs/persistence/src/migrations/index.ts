@@ -27,6 +27,7 @@ import { Migration20261203000000TakeoverGuard } from './Migration20261203000000T
 import { Migration20261204000000RegistrarDnsBackfill } from './Migration20261204000000RegistrarDnsBackfill';
 import { Migration20261202010000ConsoleFlashes } from './Migration20261202010000ConsoleFlashes';
 import { Migration20261205000000ScheduleWithoutForeignKey } from './Migration20261205000000ScheduleWithoutForeignKey';
+import { Migration20261206000000ScheduleInMemory } from './Migration20261206000000ScheduleInMemory';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -61,4 +62,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261203000000TakeoverGuard', class: Migration20261203000000TakeoverGuard },
   { name: 'Migration20261204000000RegistrarDnsBackfill', class: Migration20261204000000RegistrarDnsBackfill },
   { name: 'Migration20261205000000ScheduleWithoutForeignKey', class: Migration20261205000000ScheduleWithoutForeignKey },
+  { name: 'Migration20261206000000ScheduleInMemory', class: Migration20261206000000ScheduleInMemory },
 ];
