@@ -12,7 +12,10 @@ interface CpuProfile {
 
 /** A stage and how to recognise its frames: the first rule whose pattern matches a frame's URL or name. */
 const STAGES: [string, RegExp][] = [
-  ['monitor (claim loop, probe logic)', /libs\/domains\/src\/(domain-monitor|monitor\.|domain-certificate)/],
+  [
+    'monitor (schedule, reads, probe logic)',
+    /libs\/domains\/src\/(node\/domain-monitor|node\/monitor\.|store\/monitor\.|model\/probe-schedule|model\/domain-certificate)|node_modules\/heap-js\//,
+  ],
   ['state machine', /libs\/domains\/src\/model\/domain\.(machine|rules)/],
   ['actor runtime (host, leases, shards)', /libs\/actors\//],
   ['outbox relay and webhook deliveries', /libs\/webhooks\//],
