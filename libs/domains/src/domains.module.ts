@@ -75,7 +75,7 @@ class DomainActorRegistration implements OnModuleInit {
       certificates: this.certificates,
       renewDays: LEGACY_RENEW_DAYS,
       takeoverGuardDays: this.config.takeoverGuardDays,
-      scheduleChanged: (created, deleted) => this.monitor.scheduleChanged(created, deleted),
+      scheduleChanged: (change) => this.monitor.scheduleChanged(change),
     });
     // A check of a domain not serving HTTPS yet restarts its pending back-off (the monitor's schedule).
     this.registry.register(new CheckRestartsBackoff(actor, (id) => this.monitor.restartBackoff(id)));

@@ -170,6 +170,17 @@ describe('ProbeSchedule', () => {
     expect(schedule.watermarks([1])).toEqual([T0 + 60 * S]);
   });
 
+  it('keeps a domain\'s view with it, updated in place and carried to its next probe', () => {
+    const schedule = new ProbeSchedule<string>(timing);
+    schedule.load([{ id: 'a', shard: 1, phase: 0.1, view: 'v1' }], T0, T0);
+    schedule.setView('a', 'v2');
+    const [entry] = schedule.take(T0 + 30 * S, 1).due;
+    expect(entry.view).toBe('v2');
+    schedule.setView('a', 'v3');
+    schedule.done(entry, T0 + 31 * S, false);
+    expect(schedule.take(T0 + 330 * S, 1).due[0].view).toBe('v3');
+  });
+
   it('does not let a domain created meanwhile be loaded twice', () => {
     const schedule = new ProbeSchedule(timing);
     schedule.add({ id: 'a', shard: 1, phase: 0.5, backoffFrom: T0 }, T0);

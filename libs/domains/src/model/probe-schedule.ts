@@ -21,16 +21,17 @@ export interface ScheduleTiming {
   staleAfterMs: number;
 }
 
-/** A domain of an owned shard as the schedule knows it. */
-export interface ScheduleInput {
+/** A domain of an owned shard as the schedule knows it, with what its probe needs (`V`). */
+export interface ScheduleInput<V = unknown> {
   id: string;
   shard: number;
   phase: number;
   /** Start of the pending back-off (the creation, or a check), while the domain is on it. */
   backoffFrom?: number;
+  view?: V;
 }
 
-export interface ScheduledDomain extends ScheduleInput {
+export interface ScheduledDomain<V = unknown> extends ScheduleInput<V> {
   /** The probe time this entry stands at: waiting for it, or being probed for it. */
   readonly dueAt: number;
   /** Taken for a probe and not yet done. */
@@ -60,9 +61,9 @@ export function backoffAtOrAfter(fromMs: number, waitsMs: readonly number[], t: 
  * never changes its due time while in the heap: a change puts a new entry in the map, and the old
  * one is dropped when it reaches the top (`isCurrent`).
  */
-export class ProbeSchedule {
-  private readonly entries = new Map<string, ScheduledDomain>();
-  private readonly heap = new Heap<ScheduledDomain>((a, b) => a.dueAt - b.dueAt);
+export class ProbeSchedule<V = unknown> {
+  private readonly entries = new Map<string, ScheduledDomain<V>>();
+  private readonly heap = new Heap<ScheduledDomain<V>>((a, b) => a.dueAt - b.dueAt);
 
   constructor(private readonly timing: ScheduleTiming) {}
 
@@ -75,7 +76,7 @@ export class ProbeSchedule {
   }
 
   /** A new domain (just created here), due at its first back-off time. A domain already known keeps its entry. */
-  add(domain: ScheduleInput, now: number): void {
+  add(domain: ScheduleInput<V>, now: number): void {
     if (this.entries.has(domain.id)) return;
     this.put(domain, this.firstAtOrAfter(domain, now));
   }
@@ -86,7 +87,7 @@ export class ProbeSchedule {
    * slot from now instead, so a long outage ends without a burst; returns how many probe times were
    * skipped that way. Domains already known (created here meanwhile) keep their entries.
    */
-  load(domains: readonly ScheduleInput[], watermark: number | undefined, now: number): number {
+  load(domains: readonly ScheduleInput<V>[], watermark: number | undefined, now: number): number {
     const fresh = watermark !== undefined && watermark >= now - this.timing.staleAfterMs;
     let skipped = 0;
     for (const domain of domains) {
@@ -106,6 +107,12 @@ export class ProbeSchedule {
     for (const [id, entry] of this.entries) if (!owned(entry.shard)) this.entries.delete(id);
   }
 
+  /** What a domain's probe needs changed (it was written): its entry keeps its place. */
+  setView(id: string, view: V): void {
+    const entry = this.entries.get(id);
+    if (entry) entry.view = view;
+  }
+
   /** Forgets a domain (deleted, or moved to another workspace). */
   remove(id: string): void {
     this.entries.delete(id);
@@ -115,8 +122,8 @@ export class ProbeSchedule {
    * Up to `max` domains due at `now`, marked taken. One due longer ago than `staleAfterMs` is not
    * returned but moved to its next slot and counted in `skipped`.
    */
-  take(now: number, max: number): { due: ScheduledDomain[]; skipped: number } {
-    const due: ScheduledDomain[] = [];
+  take(now: number, max: number): { due: ScheduledDomain<V>[]; skipped: number } {
+    const due: ScheduledDomain<V>[] = [];
     let skipped = 0;
     while (due.length < max) {
       const top = this.peekCurrent();
@@ -140,7 +147,7 @@ export class ProbeSchedule {
    * or sooner at its next back-off time. A verified domain leaves the back-off, as does one past its
    * last wait.
    */
-  done(entry: ScheduledDomain, now: number, verified: boolean): void {
+  done(entry: ScheduledDomain<V>, now: number, verified: boolean): void {
     entry.taken = false;
     if (this.entries.get(entry.id) !== entry) return;
     const after = Math.max(entry.dueAt + 1, now);
@@ -154,17 +161,12 @@ export class ProbeSchedule {
       verified || entry.backoffFrom === undefined
         ? undefined
         : backoffAtOrAfter(entry.backoffFrom, this.timing.waitsMs, after);
-    const next = {
-      id: entry.id,
-      shard: entry.shard,
-      phase: entry.phase,
-      backoffFrom: backoff === undefined ? undefined : entry.backoffFrom,
-    };
+    const next = { ...entry, backoffFrom: backoff === undefined ? undefined : entry.backoffFrom };
     this.put(next, backoff === undefined ? slot : Math.min(backoff, slot));
   }
 
   /** A taken domain that was not probed after all (its read failed): due again at the same time. */
-  retry(entry: ScheduledDomain): void {
+  retry(entry: ScheduledDomain<V>): void {
     entry.taken = false;
     if (this.entries.get(entry.id) === entry) this.put(entry, entry.dueAt);
   }
@@ -203,7 +205,7 @@ export class ProbeSchedule {
    * before the back-off's first time: the API looked at a new domain's DNS a moment ago (a check
    * did the same), and the customer needs that wait to set DNS up.
    */
-  private firstAtOrAfter(domain: ScheduleInput, t: number): number {
+  private firstAtOrAfter(domain: ScheduleInput<V>, t: number): number {
     const { intervalMs, waitsMs } = this.timing;
     if (domain.backoffFrom === undefined) return slotAtOrAfter(domain.phase, intervalMs, t);
     const backoff = backoffAtOrAfter(domain.backoffFrom, waitsMs, t);
@@ -212,12 +214,13 @@ export class ProbeSchedule {
     return Math.min(backoff, slotAtOrAfter(domain.phase, intervalMs, Math.max(t, firstWait)));
   }
 
-  private put(domain: ScheduleInput, dueAt: number): void {
-    const entry: ScheduledDomain = {
+  private put(domain: ScheduleInput<V>, dueAt: number): void {
+    const entry: ScheduledDomain<V> = {
       id: domain.id,
       shard: domain.shard,
       phase: domain.phase,
       backoffFrom: domain.backoffFrom,
+      view: domain.view,
       dueAt,
       taken: false,
     };
@@ -226,7 +229,7 @@ export class ProbeSchedule {
   }
 
   /** The heap's top once entries replaced or forgotten are dropped. */
-  private peekCurrent(): ScheduledDomain | undefined {
+  private peekCurrent(): ScheduledDomain<V> | undefined {
     for (;;) {
       const top = this.heap.peek();
       if (!top || (this.entries.get(top.id) === top && !top.taken)) return top;

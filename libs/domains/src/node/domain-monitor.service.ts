@@ -14,6 +14,8 @@ import { LEGACY_RENEW_DAYS, probeChangesNothing, servedReadDue, servedReadJudged
 import { MonitorMetrics } from './monitor.metrics';
 import { DueDomain, readDueDomains, saveWatermarks, shardDomains, shardWatermarks } from '../store/monitor.queries';
 import { ProbeSchedule, ScheduleInput, ScheduledDomain } from '../model/probe-schedule';
+import { ProbeView, machineOf } from '../model/probe-view';
+import type { ScheduleChange } from '../store/domain.store';
 import { monitorLagSeconds } from '../store/monitor-lag.queries';
 import { pendingProbeWaits } from '../store/pending-backoff';
 
@@ -42,10 +44,25 @@ const LOAD_CHUNK = 256;
  */
 const QUEUE_DEPTH = 4;
 
+type Entry = ScheduledDomain<ProbeView>;
+
 interface Queued {
-  entry: ScheduledDomain;
-  domain: DueDomain;
+  entry: Entry;
+  /** Read from the database (no view); otherwise built from the view when the probe starts. */
+  domain?: DueDomain;
 }
+
+/** The probe's input from a schedule entry's view: nothing read from the database. */
+const dueDomainOf = (entry: Entry, view: ProbeView): DueDomain => ({
+  id: entry.id,
+  hostname: view.hostname,
+  workspaceId: view.workspaceId,
+  shard: entry.shard,
+  originUrl: view.originUrl,
+  probePhase: entry.phase,
+  machine: machineOf(view),
+  servedCheckPending: view.servedCheckPending ? true : null,
+});
 
 /**
  * Probes the domains of the shards this node owns, each once per interval at its own phase (and on
@@ -62,7 +79,9 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   private readonly logger = new Logger(DomainMonitor.name);
   private readonly metrics = MonitorMetrics.get();
   private readonly origins = new Map<string, { blocked: boolean; at: number }>();
-  private readonly schedule: ProbeSchedule;
+  private readonly schedule: ProbeSchedule<ProbeView>;
+  /** One copy of each workspace id and origin the views hold (most domains share them). */
+  private readonly interned = new Map<string, string>();
   private readonly loop = new BackgroundLoop({
     everyMs: TICK_MS,
     run: () => this.takeAhead(),
@@ -93,7 +112,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   ) {
     this.edge = edgeSettingsOf(config);
     const intervalMs = config.monitorIntervalSeconds * 1000;
-    this.schedule = new ProbeSchedule({
+    this.schedule = new ProbeSchedule<ProbeView>({
       intervalMs,
       waitsMs: pendingProbeWaits(config.monitorIntervalSeconds).map((s) => s * 1000),
       // Due for more than an interval and a half minute (its node was down): to its next slot.
@@ -120,13 +139,33 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     this.saver.start();
   }
 
-  /** Domains created (their first probe is soon) and deleted by a group commit on this node. */
-  scheduleChanged(created: ScheduleInput[], deleted: string[]): void {
+  /** A group commit on this node created, wrote or removed domains (ScheduleChange). */
+  scheduleChanged({ created, written, removed }: ScheduleChange): void {
     const owned = this.node.shards.ownedShards();
     const now = Date.now();
-    for (const domain of created) if (owned.includes(domain.shard)) this.schedule.add(domain, now);
-    for (const id of deleted) this.schedule.remove(id);
+    for (const domain of created) if (owned.includes(domain.shard)) this.schedule.add(this.internView(domain), now);
+    for (const { id, view } of written) this.schedule.setView(id, this.intern(view));
+    for (const id of removed) this.schedule.remove(id);
     if (created.length) this.wakeForNext();
+  }
+
+  private intern(view: ProbeView): ProbeView {
+    view.workspaceId = this.internString(view.workspaceId);
+    view.originUrl = this.internString(view.originUrl);
+    return view;
+  }
+
+  private internView(domain: ScheduleInput<ProbeView>): ScheduleInput<ProbeView> {
+    if (domain.view) this.intern(domain.view);
+    return domain;
+  }
+
+  private internString(value: string): string {
+    const known = this.interned.get(value);
+    if (known !== undefined) return known;
+    // Bounded: past 100,000 distinct values (origins are mostly shared) new ones are kept as they come.
+    if (this.interned.size < 100_000) this.interned.set(value, value);
+    return value;
   }
 
   /**
@@ -190,24 +229,34 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  /** Reads the taken domains and queues them; one gone (deleted meanwhile) leaves the schedule. */
-  private async read(due: ScheduledDomain[]): Promise<void> {
+  /**
+   * Queues the taken domains from their views; one without a view (not expected: every write here
+   * hands one over) is read from the database, and one gone meanwhile leaves the schedule.
+   */
+  private async read(due: Entry[]): Promise<void> {
+    const unread: Entry[] = [];
+    for (const entry of due) {
+      if (entry.view) this.queue.push({ entry });
+      else unread.push(entry);
+    }
+    this.metrics.claimedDomains.inc(due.length);
+    this.pump();
+    if (!unread.length) return;
     const started = performance.now();
     let rows: DueDomain[];
     try {
       rows = await readDueDomains(
         this.db,
-        due.map((e) => e.id),
+        unread.map((e) => e.id),
       );
     } catch (err) {
       // Not probed now: due again at once (the next pass takes them).
-      for (const entry of due) this.schedule.retry(entry);
+      for (const entry of unread) this.schedule.retry(entry);
       throw err;
     }
     this.metrics.claimSeconds.observe((performance.now() - started) / 1000);
-    this.metrics.claimedDomains.inc(rows.length);
     const byId = new Map(rows.map((row) => [row.id, row]));
-    for (const entry of due) {
+    for (const entry of unread) {
       const domain = byId.get(entry.id);
       if (domain) this.queue.push({ entry, domain });
       else this.schedule.remove(entry.id);
@@ -231,10 +280,23 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     for (let i = 0; i < toLoad.length; i += LOAD_CHUNK) {
       const chunk = toLoad.slice(i, i + LOAD_CHUNK);
       const [domains, marks] = await Promise.all([shardDomains(this.db, chunk), shardWatermarks(this.db, chunk)]);
-      const byShard = new Map<number, ScheduleInput[]>();
+      const byShard = new Map<number, ScheduleInput<ProbeView>[]>();
       for (const d of domains) {
         const list = byShard.get(d.shard) ?? [];
-        list.push({ id: d.id, shard: d.shard, phase: d.phase, backoffFrom: d.verified ? undefined : d.createdAt });
+        const view: ProbeView = {
+          hostname: d.hostname,
+          workspaceId: d.workspaceId,
+          originUrl: d.originUrl,
+          machineJson: d.machineJson,
+          servedCheckPending: d.servedCheckPending,
+        };
+        list.push({
+          id: d.id,
+          shard: d.shard,
+          phase: d.phase,
+          backoffFrom: d.verified ? undefined : d.createdAt,
+          view: this.intern(view),
+        });
         byShard.set(d.shard, list);
       }
       const now = Date.now();
@@ -283,7 +345,10 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private start({ entry, domain }: Queued): void {
+  private start(queued: Queued): void {
+    const { entry } = queued;
+    // The view as of now: a write since the domain was taken (a certificate issued) is seen.
+    const domain = queued.domain ?? dueDomainOf(entry, entry.view!);
     this.inFlight++;
     const started = performance.now();
     this.probe(domain)

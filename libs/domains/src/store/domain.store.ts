@@ -10,9 +10,19 @@ import {
 import type { SqlExecutor } from '@app/persistence';
 import { DomainRecord } from '../model/domain.record';
 import type { ScheduleInput } from '../model/probe-schedule';
+import { ProbeView, probeViewOf } from '../model/probe-view';
 
-/** Hears which domains a group commit created and deleted: the monitor's schedule on this node. */
-export type ScheduleListener = (created: ScheduleInput[], deleted: string[]) => void;
+/**
+ * What a group commit changed for the monitor's schedule on this node: domains created (on the
+ * pending back-off from their creation), domains written (what their probes need), and domains
+ * deleted or taken over by another workspace (never probed again).
+ */
+export interface ScheduleChange {
+  created: ScheduleInput<ProbeView>[];
+  written: { id: string; view: ProbeView }[];
+  removed: string[];
+}
+export type ScheduleListener = (change: ScheduleChange) => void;
 
 /**
  * Domain snapshots in `domains`: the record as JSON plus the columns reads use (workspace, hostname
@@ -81,9 +91,15 @@ export class DomainStore implements SnapshotStore<DomainRecord> {
             shard: i.shard,
             phase: i.state.probePhase,
             backoffFrom: Date.parse(i.state.createdAt),
+            view: probeViewOf(i.state),
           }));
-        const deleted = updates.filter((i) => i.state.machine.deleted && ids.has(i.id)).map((i) => i.id);
-        if (created.length || deleted.length) listener(created, deleted);
+        const change: ScheduleChange = { created, written: [], removed: [] };
+        for (const i of updates) {
+          if (!ids.has(i.id)) continue;
+          if (i.state.machine.deleted || i.state.releasedAt) change.removed.push(i.id);
+          else change.written.push({ id: i.id, view: probeViewOf(i.state) });
+        }
+        listener(change);
       },
     };
   }

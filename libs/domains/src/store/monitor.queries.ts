@@ -16,7 +16,7 @@ export interface DueDomain {
   servedCheckPending: true | null;
 }
 
-/** A live domain of a shard, as the monitor's schedule loads it. */
+/** A live domain of a shard, as the monitor's schedule loads it (with its ProbeView's fields). */
 export interface ShardDomain {
   id: string;
   shard: number;
@@ -24,6 +24,11 @@ export interface ShardDomain {
   verified: boolean;
   /** Epoch milliseconds. */
   createdAt: number;
+  hostname: string;
+  workspaceId: string;
+  originUrl: string;
+  machineJson: string;
+  servedCheckPending: boolean;
 }
 
 /**
@@ -34,7 +39,9 @@ export async function shardDomains(db: SqlExecutor, shards: readonly number[]): 
   if (!shards.length) return [];
   return db.bound<ShardDomain>(
     `select id, shard, (state->>'probePhase')::float8 as phase, status = 'verified' as verified,
-       extract(epoch from created_at)::float8 * 1000 as "createdAt"
+       extract(epoch from created_at)::float8 * 1000 as "createdAt", hostname, workspace_id as "workspaceId",
+       state->>'originUrl' as "originUrl", (state->'machine')::text as "machineJson",
+       coalesce((state->>'servedCheckPending')::boolean, false) as "servedCheckPending"
      from domains where shard = any(?::int[]) and deleted_at is null and released_at is null`,
     [shards],
   );
@@ -66,7 +73,7 @@ export async function saveWatermarks(
   );
 }
 
-/** The due domains still live and probed, by id. */
+/** The due domains still live and probed, by id (those the schedule holds no ProbeView of). */
 export async function readDueDomains(db: SqlExecutor, ids: readonly string[]): Promise<DueDomain[]> {
   if (!ids.length) return [];
   return db.bound<DueDomain>(
