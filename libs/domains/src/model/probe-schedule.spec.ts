@@ -170,7 +170,7 @@ describe('ProbeSchedule', () => {
     expect(schedule.watermarks([1])).toEqual([T0 + 60 * S]);
   });
 
-  it('keeps a domain\'s view with it, updated in place and carried to its next probe', () => {
+  it("keeps a domain's view with it, updated in place and carried to its next probe", () => {
     const schedule = new ProbeSchedule<string>(timing);
     schedule.load([{ id: 'a', shard: 1, phase: 0.1, view: 'v1' }], T0, T0);
     schedule.setView('a', 'v2');

@@ -64,7 +64,7 @@ export class MonitorMetrics {
     );
     const lag: Gauge = new Gauge({
       name: 'monitor_lag_seconds',
-      help: 'How long the earliest probe not done is overdue, from the shards\' watermarks (written every few seconds), 0 when none is (cluster-wide: use max)',
+      help: "How long the earliest probe not done is overdue, from the shards' watermarks (written every few seconds), 0 when none is (cluster-wide: use max)",
       registers: [metricsRegistry],
       // A database that does not answer within 2 s must not fail the whole scrape: no sample then.
       collect: async () => {
