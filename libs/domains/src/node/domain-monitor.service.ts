@@ -32,15 +32,15 @@ const IDLE_MIN_MS = 10;
  * How often each shard's watermark is written (only those that moved), at most: a quarter of the
  * interval when shorter. The probes made since the last write are what a new owner repeats.
  */
-export const WATERMARK_SAVE_MS = 5_000;
-/** Most due domains read in one statement: bounds the statement and the rows held in memory. */
+const WATERMARK_SAVE_MS = 5_000;
+/** Most due domains taken at once (and read in one statement, for those without a view). */
 const MAX_READ = 1_024;
 /** Shards whose domains one statement loads when this node takes shards on. */
 const LOAD_CHUNK = 256;
 /**
- * With a backlog, due domains (read) wait in a queue of up to this many times `monitorConcurrency`,
- * and the next read starts once fewer than half of that wait: a read's cost is mostly fixed (the
- * round trip), so large early reads keep the probes fed (BENCHMARKS.md, `domains.monitor`).
+ * With a backlog, taken domains wait in a queue of up to this many times `monitorConcurrency`, and
+ * the next take starts once fewer than half of that wait (a read from the database, for those
+ * without a view, then costs one round trip per batch).
  */
 const QUEUE_DEPTH = 4;
 
@@ -70,9 +70,10 @@ const dueDomainOf = (entry: Entry, view: ProbeView): DueDomain => ({
  * domain's actor on this node.
  *
  * The schedule is in memory (`ProbeSchedule`): loaded per shard when the node takes it on, from the
- * shard's watermark in `shard_leases`, and told of domains created, deleted and checked here. No
- * row is written per probe: the watermarks that moved are written every WATERMARK_SAVE_MS. A due
- * domain is read (hostname, origin, state) when taken; with a backlog, reads run ahead of the probes.
+ * shard's watermark in `shard_leases`, and told of domains created, written, deleted and checked
+ * here. No row is written per probe (the watermarks that moved are written every WATERMARK_SAVE_MS)
+ * and none is read: each entry keeps what its probe needs (`ProbeView`). With a backlog, taken
+ * domains wait in a queue so that a finished probe starts the next at once.
  */
 @Injectable()
 export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -4,7 +4,7 @@ import type { DomainState } from '../model/domain.types';
  * A new domain's first probe comes this soon (the customer may have set DNS up already), and so does
  * the first probe after a check of a domain not serving HTTPS yet.
  */
-export const FIRST_PROBE_SECONDS = 10;
+const FIRST_PROBE_SECONDS = 10;
 
 /** The wait before the first probe of a new or checked domain: 10 s, or the interval when shorter. */
 export const firstProbeSeconds = (intervalSeconds: number): number => Math.min(FIRST_PROBE_SECONDS, intervalSeconds);
