@@ -78,15 +78,25 @@ export function serviceEnv(env: BenchEnv, dnsAddress: string, extra: Record<stri
   };
 }
 
-/** dist/apps/node as `nodeId`; resolves with its health and metrics URL once it serves. */
-export async function startNode(env: BenchEnv, dnsAddress: string, nodeId: string, extra: Record<string, string> = {}) {
+/**
+ * dist/apps/node as `nodeId`; resolves with its health and metrics URL once it serves. A node's first
+ * start on a database full of domains copies every hostname into the edge replica before it serves
+ * (about 60 s at 1,000,000 here): give it `timeoutMs`.
+ */
+export async function startNode(
+  env: BenchEnv,
+  dnsAddress: string,
+  nodeId: string,
+  extra: Record<string, string> = {},
+  timeoutMs = 45_000,
+) {
   const proc = startScript(
     nodeId,
     built('apps/node/src/main'),
     serviceEnv(env, dnsAddress, { NODE_ID: nodeId, ...extra }),
     serviceArgs(true),
   );
-  const url = await proc.waitFor(/health and metrics on (http:\/\/127\.0\.0\.1:\d+)/, 45_000);
+  const url = await proc.waitFor(/health and metrics on (http:\/\/127\.0\.0\.1:\d+)/, timeoutMs);
   return { proc, url };
 }
 
