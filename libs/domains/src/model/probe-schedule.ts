@@ -59,7 +59,7 @@ export function backoffAtOrAfter(fromMs: number, waitsMs: readonly number[], t: 
 /**
  * The schedule of one node's domains: a heap by due time over every domain of its shards. An entry
  * never changes its due time while in the heap: a change puts a new entry in the map, and the old
- * one is dropped when it reaches the top (`isCurrent`).
+ * one is dropped when it reaches the top (`peekCurrent`).
  */
 export class ProbeSchedule<V = unknown> {
   private readonly entries = new Map<string, ScheduledDomain<V>>();
@@ -69,10 +69,6 @@ export class ProbeSchedule<V = unknown> {
 
   get size(): number {
     return this.entries.size;
-  }
-
-  has(id: string): boolean {
-    return this.entries.has(id);
   }
 
   /** A new domain (just created here), due at its first back-off time. A domain already known keeps its entry. */

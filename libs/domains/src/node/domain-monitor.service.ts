@@ -95,7 +95,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   /** `ownedShards()` as last loaded (the same array until ownership changes). */
   private loadedFor?: readonly number[];
   private inFlight = 0;
-  /** Read, not yet started (`head` is the next one): a queue that never shifts. */
+  /** Taken, not yet started (`head` is the next one): a queue that never shifts. */
   private queue: Queued[] = [];
   private head = 0;
   /** The last take came back full: more is due than fits, so refill as probes finish. */
@@ -201,20 +201,20 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     return this.queue.length - this.head;
   }
 
-  /** Read domains waiting at or below which a backlog's next read starts: half the queue. */
+  /** Taken domains waiting at or below which a backlog's next take starts: half the queue. */
   private get refillBelow(): number {
     return (QUEUE_DEPTH / 2) * this.config.monitorConcurrency;
   }
 
   /**
-   * Takes what is due, reads it and starts probing it; keeps taking ahead while full batches come
+   * Takes what is due, queues it and starts probing it; keeps taking ahead while full batches come
    * back. Resolves with the wait until the next domain comes due.
    */
   private async takeAhead(): Promise<number | undefined> {
     await this.loadOwnedShards();
     const cap = this.config.monitorConcurrency;
     for (;;) {
-      // Room for a full set of probes in flight plus QUEUE_DEPTH sets read and waiting.
+      // Room for a full set of probes in flight plus QUEUE_DEPTH sets taken and waiting.
       const room = Math.min(MAX_READ, (QUEUE_DEPTH + 1) * cap - this.inFlight - this.queued);
       if (room <= 0 || this.stopped) return undefined;
       const { due, skipped } = this.schedule.take(Date.now(), room);
