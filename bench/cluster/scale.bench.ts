@@ -49,8 +49,8 @@ const BASELINE_MS = 8_000;
  */
 const LEAD_MS = 240_000;
 /**
- * The nodes' start: the first on a database full of domains copies every hostname into the edge
- * replica before it serves (~60 s at 1,000,000 on a 2-core machine, three nodes at once).
+ * The nodes' start: each takes its shards on and loads their domains (the edge replica's first copy
+ * of the seeded rows runs afterwards, in the background, before T0).
  */
 const NODE_START_MS = 180_000;
 /** After the interval: probes of slots at the very end still in flight. */

@@ -5,7 +5,7 @@ import { ChangeCursor } from './change-cursor';
 import { EdgeReplica } from './edge-replica';
 import { EdgeReplicaQueries } from './edge-replica.queries';
 import { CHECKPOINT_KEY, hostnameOfKey, replicaKey } from './replica-entry';
-import { EDGE_REPLICA, REPLICA_WRITER_RUNS } from './replica.tokens';
+import { EDGE_REPLICA, REPLICA_WRITER_MODE, ReplicaWriterMode } from './replica.tokens';
 
 const POLL_MS = 250;
 const BATCH = 500;
@@ -42,16 +42,16 @@ export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, 
     @Inject(EDGE_REPLICA) private readonly replica: EdgeReplica,
     private readonly queries: EdgeReplicaQueries,
     private readonly bus: Bus,
-    @Inject(REPLICA_WRITER_RUNS) private readonly runs: boolean,
+    @Inject(REPLICA_WRITER_MODE) private readonly mode: ReplicaWriterMode,
   ) {}
 
-  /** The first pass before the traffic ports open: an in-process edge starts with the whole copy. */
+  /** The first pass before the traffic ports open when the edge is in this process (`beforeStart`). */
   async onModuleInit(): Promise<void> {
-    if (this.runs) await this.pass();
+    if (this.mode === 'beforeStart') await this.pass();
   }
 
   onApplicationBootstrap(): void {
-    if (!this.runs) return;
+    if (this.mode === 'off') return;
     this.unsubscribe = this.bus.subscribe(EDGE_INVALIDATE_SUBJECT, () => this.wake());
     this.wake();
   }

@@ -6,7 +6,7 @@ import { EdgeReplicaQueries } from './edge-replica.queries';
 import { EdgeReplicaWriter } from './edge-replica-writer.service';
 import { InMemoryReplica } from './in-memory.replica';
 import { NatsKvReplica, replicaBucket } from './nats-kv.replica';
-import { EDGE_REPLICA, REPLICA_WRITER_RUNS } from './replica.tokens';
+import { EDGE_REPLICA, REPLICA_WRITER_MODE, ReplicaWriterMode } from './replica.tokens';
 
 /**
  * The replica and its writer. On NATS the writer runs in the nodes (`onNats`); on the in-process
@@ -23,9 +23,12 @@ export function edgeReplicaProviders(writer: 'onNats' | 'inProcess'): Provider[]
           : InMemoryReplica.of(bus),
     },
     {
-      provide: REPLICA_WRITER_RUNS,
+      provide: REPLICA_WRITER_MODE,
       inject: [Bus],
-      useFactory: (bus: Bus) => bus instanceof NatsBus === (writer === 'onNats'),
+      useFactory: (bus: Bus): ReplicaWriterMode => {
+        if (bus instanceof NatsBus !== (writer === 'onNats')) return 'off';
+        return writer === 'onNats' ? 'inBackground' : 'beforeStart';
+      },
     },
     EdgeReplicaQueries,
     EdgeReplicaWriter,
