@@ -4,14 +4,7 @@ import { DomainState, probePhaseOf, transition } from '@app/domains';
 import type { Pool } from 'pg';
 import type { DnsRecord, DnsZones } from '../../test/support/dns-server';
 import { startEdgeStandIn } from '../edge/edge-fixtures';
-import {
-  MONITOR_LOAD_CHUNK,
-  MONITOR_MAX_READ,
-  medianOf,
-  sampleMonitorGauges,
-  timeDueRead,
-  timeShardLoad,
-} from '../lib/monitor-read';
+import { MONITOR_LOAD_CHUNK, medianOf, sampleMonitorGauges, timeShardLoad } from '../lib/monitor-read';
 import { formatStages, profileDir, profileStages } from '../lib/cpu-profile-stages';
 import { pool, waitForCoverage } from '../lib/cluster';
 import { closedLoop, summarize } from '../lib/load';
@@ -49,8 +42,6 @@ const BASELINE_MS = 8_000;
 const WARMUP_MS = 3_000;
 const WINDOW_MS = 10_000;
 const SUFFIX = 'bench-monitor.com';
-/** Ids of a small timed read: a quarter of MONITOR_CONCURRENCY. */
-const READ_SAMPLE = Math.max(1, Math.floor(CONCURRENCY / 4));
 /** The most the monitor holds taken and not done: QUEUE_DEPTH (4) sets waiting plus one in flight. */
 const HELD_AT_MOST = 5 * CONCURRENCY;
 const BATCH = 5_000;
@@ -174,13 +165,6 @@ async function sampleDatabase(pg: Pool, until: number): Promise<Record<string, n
   return kinds;
 }
 
-/** `n` distinct seeded ids at random. */
-function randomSeededIds(n: number): string[] {
-  const ids = new Set<string>();
-  while (ids.size < Math.min(n, DOMAINS)) ids.add(seededId(Math.floor(Math.random() * DOMAINS)));
-  return [...ids];
-}
-
 interface NodeSample {
   at: number;
   probes: number;
@@ -188,9 +172,7 @@ interface NodeSample {
   stale: number;
   probeSecondsSum: number;
   probeCount: number;
-  readSecondsSum: number;
-  reads: number;
-  read: number;
+  taken: number;
   nodeCpu: number;
   dnsCpu: number;
   cnameQueries: number;
@@ -198,10 +180,7 @@ interface NodeSample {
 
 const OUTCOMES = ['correct', 'incorrect', 'not_resolving', 'origin_blocked', 'lookup_failed', 'error'];
 
-/**
- * The node's monitor metrics. The claim's metric names stay: monitor_claimed_domains_total counts the
- * domains taken for a probe, monitor_claim_seconds the database reads (only for domains without a view).
- */
+/** The node's monitor metrics (monitor_claimed_domains_total, a name kept from the claim, counts the domains taken). */
 async function sampleNode(metricsUrl: string, node: Child, dns: BenchDns): Promise<NodeSample> {
   const [text, stats] = await Promise.all([(await fetch(metricsUrl)).text(), dns.stats()]);
   const byOutcome = Object.fromEntries(
@@ -214,9 +193,7 @@ async function sampleNode(metricsUrl: string, node: Child, dns: BenchDns): Promi
     stale: metricSum(text, 'monitor_probes_total', 'outcome="skipped_stale"'),
     probeSecondsSum: metricSum(text, 'monitor_probe_seconds_sum'),
     probeCount: metricSum(text, 'monitor_probe_seconds_count'),
-    readSecondsSum: metricSum(text, 'monitor_claim_seconds_sum'),
-    reads: metricSum(text, 'monitor_claim_seconds_count'),
-    read: metricSum(text, 'monitor_claimed_domains_total'),
+    taken: metricSum(text, 'monitor_claimed_domains_total'),
     nodeCpu: cpuSeconds(node),
     dnsCpu: cpuSeconds(dns.proc),
     cnameQueries: stats.byType.CNAME ?? 0,
@@ -346,8 +323,6 @@ async function run(env: BenchEnv): Promise<Measured> {
     // With BENCH_NODE_ARGS=--cpu-prof: where the node's CPU went during the window, per probe.
     const dir = profileDir();
     const profile = dir ? profileStages(dir, exitedAt - before.at, exitedAt - after.at) : undefined;
-    const readSmall = await medianOf(5, () => timeDueRead(pg, randomSeededIds(READ_SAMPLE)));
-    const readLarge = await medianOf(5, () => timeDueRead(pg, randomSeededIds(MONITOR_MAX_READ)));
     const allShards = Array.from({ length: SHARDS }, (_, i) => i);
     const load = await medianOf(3, () => timeShardLoad(pg, allShards));
     if (probes === 0) throw new Error(`The node probed nothing; output:\n${node.proc.output()}`);
@@ -442,9 +417,7 @@ async function run(env: BenchEnv): Promise<Measured> {
         'Probes in flight / taken domains waiting, mean of the samples every 500 ms (gauges)': `${round(
           held.meanInFlight,
         )} / ${round(held.meanWaiting)} (${held.samples} samples, ${round(held.queueEmpty * 100)}% with none waiting)`,
-        'Domains taken for a probe in the window (monitor_claimed_domains_total) / database reads of due domains (monitor_claim_seconds: only for a domain without a view)': `${
-          after.read - before.read
-        } / ${after.reads - before.reads}`,
+        'Domains taken for a probe in the window (monitor_claimed_domains_total)': after.taken - before.taken,
         'Node CPU during the window': percent(after.nodeCpu - before.nodeCpu, ms),
         'DNS server CPU during the window': percent(after.dnsCpu - before.dnsCpu, ms),
         'PostgreSQL CPU (this database) during the window': percent(dbCpu, ms),
@@ -452,9 +425,6 @@ async function run(env: BenchEnv): Promise<Measured> {
         '100 ms slots of the window in which the DNS server saw any query': spread
           ? `${spread.slotsWithQueries} of ${spread.slots}`
           : 'n/a',
-        [`One read of due domains by id (readDueDomains, random seeded ids, one connection, node stopped; median of 5)`]: `${readSmall.ms.toFixed(
-          1,
-        )} ms for ${readSmall.rows}; ${readLarge.ms.toFixed(1)} ms for ${readLarge.rows} (the most one read asks)`,
         [`Loading every shard's domains as a node taking them on does (shardDomains, ${
           SHARDS / MONITOR_LOAD_CHUNK
         } statements of ${MONITOR_LOAD_CHUNK} shards, one connection, node stopped; median of 3)`]: `${(

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { readDueDomains, shardDomains } from '@app/domains';
+import { shardDomains } from '@app/domains';
 import type { SqlExecutor } from '@app/persistence';
 import type { Pool, PoolClient } from 'pg';
 import { metricSum } from '../domains/service';
@@ -10,8 +10,6 @@ import { sleep } from './stats';
  * libs/domains/src/node/domain-monitor.service.ts, not exported).
  */
 export const MONITOR_LOAD_CHUNK = 256;
-/** Most due domains the monitor reads in one statement (MAX_READ there, not exported). */
-export const MONITOR_MAX_READ = 1_024;
 
 /** The service's SqlExecutor over one pg connection: `?` placeholders, parameters bound (pg's extended protocol). */
 function executor(client: PoolClient): SqlExecutor {
@@ -46,15 +44,6 @@ async function timed<T>(pg: Pool, work: (db: SqlExecutor) => Promise<T[]>): Prom
 }
 
 /**
- * The monitor's read of the domains it has taken from its in-memory schedule (readDueDomains: a
- * primary-key read of `ids`, nothing written), over one pg connection. What is left in PostgreSQL
- * per batch of probes since the schedule moved into the node's memory.
- */
-export function timeDueRead(pg: Pool, ids: string[]): Promise<{ ms: number; rows: number }> {
-  return timed(pg, (db) => readDueDomains(db, ids));
-}
-
-/**
  * The monitor's load of the live domains of `shards` when a node takes them on (shardDomains, in
  * statements of MONITOR_LOAD_CHUNK shards one after the other, as the node runs them), over one pg
  * connection. The node reads the shards' watermarks beside each statement; that small read is not
@@ -85,12 +74,12 @@ export interface MonitorHeld {
   samples: number;
   meanInFlight: number;
   meanWaiting: number;
-  /** Share of the samples with no read domain waiting: probes below the cap then wait on a read. */
+  /** Share of the samples with no taken domain waiting (nothing more due, or takes not keeping up). */
   queueEmpty: number;
 }
 
 /**
- * The monitor's own gauges (probes in flight; domains taken and read, waiting for a probe slot:
+ * The monitor's own gauges (probes in flight; domains taken, waiting for a probe slot:
  * `monitor_claimed_waiting`, a name kept from the claim), read every 500 ms until `until`.
  */
 export async function sampleMonitorGauges(metricsUrl: string, until: number): Promise<MonitorHeld> {

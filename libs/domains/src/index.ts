@@ -27,4 +27,4 @@ export { registrarDnsMessage } from './model/monitor-message';
 export { probePhaseOf } from './node/probe-phase';
 export { DomainRepository } from './store/domain.repository';
 /** The monitor's read of due domains and its shard loads, measured by the benchmarks. */
-export { readDueDomains, shardDomains } from './store/monitor.queries';
+export { shardDomains } from './store/monitor.queries';

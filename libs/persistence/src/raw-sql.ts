@@ -72,11 +72,11 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
   },
   'libs/domains/src/store/monitor-lag.queries.ts': {
     kind: 'read model',
-    why: "the monitor's lag and overdue count, from the first rows of the next-probe index (a metric per scrape)",
+    why: "the monitor's lag and overdue count, from the shards' watermarks (a metric per scrape)",
   },
   'libs/domains/src/store/monitor.queries.ts': {
     kind: 'hot path',
-    why: 'monitor claims (for update skip locked, claim-ahead) over every live domain',
+    why: "the monitor's load of a shard's domains (arrays bound as parameters) and its watermark writes",
   },
   'libs/workspaces/src/workspace.repository.ts': {
     kind: 'hot path',

@@ -24,7 +24,7 @@ describe('probe times', () => {
 describe('ProbeSchedule', () => {
   it('probes a new domain at its back-off times, then on its slot', () => {
     const schedule = new ProbeSchedule(timing);
-    schedule.add({ id: 'a', shard: 1, phase: 0.9, backoffFrom: T0 }, T0);
+    schedule.add({ view: null, id: 'a', shard: 1, phase: 0.9, backoffFrom: T0 }, T0);
     expect(schedule.nextDueAt()).toBe(T0 + 10 * S);
     expect(schedule.take(T0 + 9 * S, 10).due).toEqual([]);
     const seen: number[] = [];
@@ -42,13 +42,13 @@ describe('ProbeSchedule', () => {
     const schedule = new ProbeSchedule(timing);
     // Its slot comes 1 s after the creation; the first probe 10 s after, then the slot half an
     // interval on (T0 + 300 s + 1 s, not T0 + 1 s).
-    schedule.add({ id: 'a', shard: 1, phase: 1 / 300, backoffFrom: T0 }, T0);
+    schedule.add({ view: null, id: 'a', shard: 1, phase: 1 / 300, backoffFrom: T0 }, T0);
     expect(schedule.nextDueAt()).toBe(T0 + 10 * S);
   });
 
   it('takes a verified domain off the back-off at its next probe', () => {
     const schedule = new ProbeSchedule(timing);
-    schedule.add({ id: 'a', shard: 1, phase: 0.9, backoffFrom: T0 }, T0);
+    schedule.add({ view: null, id: 'a', shard: 1, phase: 0.9, backoffFrom: T0 }, T0);
     const [entry] = schedule.take(T0 + 10 * S, 10).due;
     schedule.done(entry, T0 + 10 * S, true);
     expect(schedule.nextDueAt()).toBe(T0 + 270 * S);
@@ -56,7 +56,7 @@ describe('ProbeSchedule', () => {
 
   it('does not let a slow probe cost the next slot', () => {
     const schedule = new ProbeSchedule(timing);
-    schedule.load([{ id: 'a', shard: 1, phase: 0 }], T0, T0);
+    schedule.load([{ view: null, id: 'a', shard: 1, phase: 0 }], T0, T0);
     // Taken on time, done 200 s later: still due at the next slot.
     const [entry] = schedule.take(T0, 10).due;
     schedule.done(entry, T0 + 200 * S, false);
@@ -65,7 +65,7 @@ describe('ProbeSchedule', () => {
 
   it('keeps half an interval between a late probe and the next slot', () => {
     const schedule = new ProbeSchedule(timing);
-    schedule.load([{ id: 'a', shard: 1, phase: 0 }], T0, T0);
+    schedule.load([{ view: null, id: 'a', shard: 1, phase: 0 }], T0, T0);
     // Due at T0, probed 200 s late: the slot at T0 + 300 s is skipped for the one after.
     const [entry] = schedule.take(T0 + 200 * S, 10).due;
     schedule.done(entry, T0 + 200 * S, false);
@@ -75,7 +75,7 @@ describe('ProbeSchedule', () => {
   it('takes in due order, at most `max`, and not twice', () => {
     const schedule = new ProbeSchedule(timing);
     schedule.load(
-      [0.3, 0.1, 0.2, 0.5].map((phase, i) => ({ id: `d${i}`, shard: 1, phase })),
+      [0.3, 0.1, 0.2, 0.5].map((phase, i) => ({ view: null, id: `d${i}`, shard: 1, phase })),
       T0,
       T0 + 100 * S,
     );
@@ -90,9 +90,9 @@ describe('ProbeSchedule', () => {
     const schedule = new ProbeSchedule(timing);
     const skipped = schedule.load(
       [
-        { id: 'before', shard: 1, phase: 0.1 }, // slot T0 + 30 s: done before the watermark
-        { id: 'since', shard: 1, phase: 0.3 }, // slot T0 + 90 s: due since
-        { id: 'later', shard: 1, phase: 0.6 }, // slot T0 + 180 s: not yet
+        { view: null, id: 'before', shard: 1, phase: 0.1 }, // slot T0 + 30 s: done before the watermark
+        { view: null, id: 'since', shard: 1, phase: 0.3 }, // slot T0 + 90 s: due since
+        { view: null, id: 'later', shard: 1, phase: 0.6 }, // slot T0 + 180 s: not yet
       ],
       T0 + 60 * S,
       T0 + 120 * S,
@@ -105,7 +105,7 @@ describe('ProbeSchedule', () => {
   it('resumes a shard left unwatched too long (or never) from now, counting the probe times skipped', () => {
     const schedule = new ProbeSchedule(timing);
     const now = T0 + 1000 * S;
-    const domains = [0.1, 0.5].map((phase, i) => ({ id: `d${i}`, shard: 1, phase }));
+    const domains = [0.1, 0.5].map((phase, i) => ({ view: null, id: `d${i}`, shard: 1, phase }));
     expect(schedule.load(domains, now - 600 * S, now)).toBe(2);
     expect(schedule.take(now, 10).due).toEqual([]);
     const other = new ProbeSchedule(timing);
@@ -115,7 +115,7 @@ describe('ProbeSchedule', () => {
 
   it('skips a probe due longer ago than staleAfterMs to its next slot', () => {
     const schedule = new ProbeSchedule(timing);
-    schedule.load([{ id: 'a', shard: 1, phase: 0 }], T0, T0);
+    schedule.load([{ view: null, id: 'a', shard: 1, phase: 0 }], T0, T0);
     const now = T0 + 400 * S;
     expect(schedule.take(now, 10)).toEqual({ due: [], skipped: 1 });
     expect(schedule.nextDueAt()).toBe(T0 + 600 * S);
@@ -123,7 +123,7 @@ describe('ProbeSchedule', () => {
 
   it('restarts the back-off of a check, at once or after the probe in progress', () => {
     const schedule = new ProbeSchedule(timing);
-    schedule.load([{ id: 'a', shard: 1, phase: 0.9 }], T0, T0);
+    schedule.load([{ view: null, id: 'a', shard: 1, phase: 0.9 }], T0, T0);
     schedule.restartBackoff('a', T0 + 5 * S);
     expect(schedule.nextDueAt()).toBe(T0 + 15 * S);
     const [entry] = schedule.take(T0 + 15 * S, 10).due;
@@ -137,9 +137,9 @@ describe('ProbeSchedule', () => {
     const schedule = new ProbeSchedule(timing);
     schedule.load(
       [
-        { id: 'a', shard: 1, phase: 0.1 },
-        { id: 'b', shard: 2, phase: 0.2 },
-        { id: 'c', shard: 2, phase: 0.3 },
+        { view: null, id: 'a', shard: 1, phase: 0.1 },
+        { view: null, id: 'b', shard: 2, phase: 0.2 },
+        { view: null, id: 'c', shard: 2, phase: 0.3 },
       ],
       T0,
       T0,
@@ -156,9 +156,9 @@ describe('ProbeSchedule', () => {
     const schedule = new ProbeSchedule(timing);
     schedule.load(
       [
-        { id: 'a', shard: 1, phase: 0.1 },
-        { id: 'b', shard: 1, phase: 0.2 },
-        { id: 'c', shard: 2, phase: 0.5 },
+        { view: null, id: 'a', shard: 1, phase: 0.1 },
+        { view: null, id: 'b', shard: 1, phase: 0.2 },
+        { view: null, id: 'c', shard: 2, phase: 0.5 },
       ],
       T0,
       T0,
@@ -183,8 +183,8 @@ describe('ProbeSchedule', () => {
 
   it('does not let a domain created meanwhile be loaded twice', () => {
     const schedule = new ProbeSchedule(timing);
-    schedule.add({ id: 'a', shard: 1, phase: 0.5, backoffFrom: T0 }, T0);
-    schedule.load([{ id: 'a', shard: 1, phase: 0.5 }], T0, T0);
+    schedule.add({ view: null, id: 'a', shard: 1, phase: 0.5, backoffFrom: T0 }, T0);
+    schedule.load([{ view: null, id: 'a', shard: 1, phase: 0.5 }], T0, T0);
     expect(schedule.size).toBe(1);
     expect(schedule.nextDueAt()).toBe(T0 + 10 * S);
   });

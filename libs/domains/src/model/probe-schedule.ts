@@ -28,7 +28,7 @@ export interface ScheduleInput<V = unknown> {
   phase: number;
   /** Start of the pending back-off (the creation, or a check), while the domain is on it. */
   backoffFrom?: number;
-  view?: V;
+  view: V;
 }
 
 export interface ScheduledDomain<V = unknown> extends ScheduleInput<V> {
@@ -159,12 +159,6 @@ export class ProbeSchedule<V = unknown> {
         : backoffAtOrAfter(entry.backoffFrom, this.timing.waitsMs, after);
     const next = { ...entry, backoffFrom: backoff === undefined ? undefined : entry.backoffFrom };
     this.put(next, backoff === undefined ? slot : Math.min(backoff, slot));
-  }
-
-  /** A taken domain that was not probed after all (its read failed): due again at the same time. */
-  retry(entry: ScheduledDomain<V>): void {
-    entry.taken = false;
-    if (this.entries.get(entry.id) === entry) this.put(entry, entry.dueAt);
   }
 
   /**

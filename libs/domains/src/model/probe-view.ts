@@ -25,3 +25,30 @@ export const probeViewOf = (record: DomainRecord): ProbeView => ({
 });
 
 export const machineOf = (view: ProbeView): DomainState => JSON.parse(view.machineJson) as DomainState;
+
+/** What a probe needs of a due domain: built from its view when the probe starts. */
+export interface DueDomain {
+  id: string;
+  hostname: string;
+  /** Whose `_acme-challenge` delegation the probe checks (the label is per workspace). */
+  workspaceId: string;
+  shard: number;
+  originUrl: string;
+  probePhase: number;
+  /** The stored state machine, to tell a probe that changes nothing without waking the actor. */
+  machine: DomainState;
+  /** A new certificate no probe has read from the edge yet (DomainRecord.servedCheckPending). */
+  servedCheckPending: true | null;
+}
+
+/** The probe's input from a schedule entry and its view: nothing read from the database. */
+export const dueDomainOf = (entry: { id: string; shard: number; phase: number }, view: ProbeView): DueDomain => ({
+  id: entry.id,
+  hostname: view.hostname,
+  workspaceId: view.workspaceId,
+  shard: entry.shard,
+  originUrl: view.originUrl,
+  probePhase: entry.phase,
+  machine: machineOf(view),
+  servedCheckPending: view.servedCheckPending ? true : null,
+});

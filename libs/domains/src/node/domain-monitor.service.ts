@@ -12,9 +12,9 @@ import { DomainCommand } from '../model/domain.protocol';
 import { delegationToCheck } from '../model/domain.decider';
 import { LEGACY_RENEW_DAYS, probeChangesNothing, servedReadDue, servedReadJudged } from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
-import { DueDomain, readDueDomains, saveWatermarks, shardDomains, shardWatermarks } from '../store/monitor.queries';
+import { saveWatermarks, shardDomains, shardWatermarks } from '../store/monitor.queries';
 import { ProbeSchedule, ScheduleInput, ScheduledDomain } from '../model/probe-schedule';
-import { ProbeView, machineOf } from '../model/probe-view';
+import { DueDomain, ProbeView, dueDomainOf } from '../model/probe-view';
 import type { ScheduleChange } from '../store/domain.store';
 import { monitorLagSeconds } from '../store/monitor-lag.queries';
 import { pendingProbeWaits } from '../store/pending-backoff';
@@ -33,36 +33,18 @@ const IDLE_MIN_MS = 10;
  * interval when shorter. The probes made since the last write are what a new owner repeats.
  */
 const WATERMARK_SAVE_MS = 5_000;
-/** Most due domains taken at once (and read in one statement, for those without a view). */
-const MAX_READ = 1_024;
+/** Most due domains taken at once. */
+const MAX_TAKE = 1_024;
 /** Shards whose domains one statement loads when this node takes shards on. */
 const LOAD_CHUNK = 256;
 /**
  * With a backlog, taken domains wait in a queue of up to this many times `monitorConcurrency`, and
- * the next take starts once fewer than half of that wait (a read from the database, for those
- * without a view, then costs one round trip per batch).
+ * the next take starts once fewer than half of that wait: a finished probe starts the next from
+ * the queue, and a pass of the loop takes hundreds at a time rather than one per probe.
  */
 const QUEUE_DEPTH = 4;
 
 type Entry = ScheduledDomain<ProbeView>;
-
-interface Queued {
-  entry: Entry;
-  /** Read from the database (no view); otherwise built from the view when the probe starts. */
-  domain?: DueDomain;
-}
-
-/** The probe's input from a schedule entry's view: nothing read from the database. */
-const dueDomainOf = (entry: Entry, view: ProbeView): DueDomain => ({
-  id: entry.id,
-  hostname: view.hostname,
-  workspaceId: view.workspaceId,
-  shard: entry.shard,
-  originUrl: view.originUrl,
-  probePhase: entry.phase,
-  machine: machineOf(view),
-  servedCheckPending: view.servedCheckPending ? true : null,
-});
 
 /**
  * Probes the domains of the shards this node owns, each once per interval at its own phase (and on
@@ -96,7 +78,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   private loadedFor?: readonly number[];
   private inFlight = 0;
   /** Taken, not yet started (`head` is the next one): a queue that never shifts. */
-  private queue: Queued[] = [];
+  private queue: Entry[] = [];
   private head = 0;
   /** The last take came back full: more is due than fits, so refill as probes finish. */
   private backlog = false;
@@ -184,7 +166,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     this.stopped = true;
     await this.loop.stop();
     await this.saver.stop();
-    // Read but never started: they count at their due time in the watermark, probed by the next owner.
+    // Taken but never started: they count at their due time in the watermark, probed by the next owner.
     this.queue = [];
     this.head = 0;
     await this.saveWatermarks().catch((err: unknown) =>
@@ -215,53 +197,25 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     const cap = this.config.monitorConcurrency;
     for (;;) {
       // Room for a full set of probes in flight plus QUEUE_DEPTH sets taken and waiting.
-      const room = Math.min(MAX_READ, (QUEUE_DEPTH + 1) * cap - this.inFlight - this.queued);
+      const room = Math.min(MAX_TAKE, (QUEUE_DEPTH + 1) * cap - this.inFlight - this.queued);
       if (room <= 0 || this.stopped) return undefined;
       const { due, skipped } = this.schedule.take(Date.now(), room);
       if (skipped) this.metrics.probes.inc({ outcome: 'skipped_stale' }, skipped);
-      if (due.length) await this.read(due);
+      if (due.length) this.enqueue(due);
       this.backlog = due.length === room;
       if (!this.backlog) {
         const next = this.schedule.nextDueAt();
         return next === undefined ? IDLE_MAX_MS : Math.min(IDLE_MAX_MS, Math.max(IDLE_MIN_MS, next - Date.now()));
       }
-      // Read again only once half the queue is gone: batches stay large, reads stay rare.
+      // Take again only once half the queue is gone: batches stay large.
       if (this.queued > this.refillBelow) return undefined;
     }
   }
 
-  /**
-   * Queues the taken domains from their views; one without a view (not expected: every write here
-   * hands one over) is read from the database, and one gone meanwhile leaves the schedule.
-   */
-  private async read(due: Entry[]): Promise<void> {
-    const unread: Entry[] = [];
-    for (const entry of due) {
-      if (entry.view) this.queue.push({ entry });
-      else unread.push(entry);
-    }
+  /** Queues the taken domains and starts what the cap allows. */
+  private enqueue(due: Entry[]): void {
+    for (const entry of due) this.queue.push(entry);
     this.metrics.claimedDomains.inc(due.length);
-    this.pump();
-    if (!unread.length) return;
-    const started = performance.now();
-    let rows: DueDomain[];
-    try {
-      rows = await readDueDomains(
-        this.db,
-        unread.map((e) => e.id),
-      );
-    } catch (err) {
-      // Not probed now: due again at once (the next pass takes them).
-      for (const entry of unread) this.schedule.retry(entry);
-      throw err;
-    }
-    this.metrics.claimSeconds.observe((performance.now() - started) / 1000);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    for (const entry of unread) {
-      const domain = byId.get(entry.id);
-      if (domain) this.queue.push({ entry, domain });
-      else this.schedule.remove(entry.id);
-    }
     this.pump();
   }
 
@@ -337,7 +291,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     const cap = this.config.monitorConcurrency;
     while (this.inFlight < cap && this.head < this.queue.length) {
       const next = this.queue[this.head];
-      this.queue[this.head++] = undefined as unknown as Queued;
+      this.queue[this.head++] = undefined as unknown as Entry;
       this.start(next);
     }
     if (this.head === this.queue.length) {
@@ -346,10 +300,9 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private start(queued: Queued): void {
-    const { entry } = queued;
+  private start(entry: Entry): void {
     // The view as of now: a write since the domain was taken (a certificate issued) is seen.
-    const domain = queued.domain ?? dueDomainOf(entry, entry.view!);
+    const domain = dueDomainOf(entry, entry.view);
     this.inFlight++;
     const started = performance.now();
     this.probe(domain)
@@ -368,7 +321,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         this.inFlight--;
         if (this.stopped) return;
         this.pump();
-        // A read in progress refills the queue itself; otherwise take ahead now, not at the next tick.
+        // A pass in progress refills the queue itself; otherwise take ahead now, not at the next tick.
         if (this.backlog && this.queued <= this.refillBelow) this.loop.runIfIdle();
         else if (!this.backlog) this.wakeForNext();
       });

@@ -37,15 +37,10 @@ export class MonitorMetrics {
     registers: [metricsRegistry],
   });
 
-  readonly claimSeconds = new Histogram({
-    name: 'monitor_claim_seconds',
-    help: 'Time of one read of due domains taken from the schedule (the database round trip that feeds the probes)',
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [metricsRegistry],
-  });
+  /** Named when due domains were claimed by a row update; kept for dashboards. */
   readonly claimedDomains = new Counter({
     name: 'monitor_claimed_domains_total',
-    help: 'Due domains taken from the schedule and read for probing',
+    help: "Due domains taken from the node's in-memory schedule for a probe",
     registers: [metricsRegistry],
   });
   private source?: () => MonitorGauges;
@@ -59,7 +54,7 @@ export class MonitorMetrics {
     );
     sampledGauge(
       'monitor_claimed_waiting',
-      'Due domains read and waiting for a probe slot (0 with probes below the cap: the reads do not keep up)',
+      'Due domains taken from the schedule and waiting for a probe slot (only with a backlog)',
       () => this.source?.().queued ?? 0,
     );
     const lag: Gauge = new Gauge({

@@ -1,20 +1,4 @@
-import type { DomainState } from '../model/domain.types';
 import type { SqlExecutor } from '@app/persistence';
-
-/** What a probe needs of a due domain, read when it is taken (a primary-key read, no write). */
-export interface DueDomain {
-  id: string;
-  hostname: string;
-  /** Whose `_acme-challenge` delegation the probe checks (the label is per workspace). */
-  workspaceId: string;
-  shard: number;
-  originUrl: string;
-  probePhase: number;
-  /** The stored state machine, to tell a probe that changes nothing without waking the actor. */
-  machine: DomainState;
-  /** A new certificate no probe has read from the edge yet (DomainRecord.servedCheckPending). */
-  servedCheckPending: true | null;
-}
 
 /** A live domain of a shard, as the monitor's schedule loads it (with its ProbeView's fields). */
 export interface ShardDomain {
@@ -70,17 +54,5 @@ export async function saveWatermarks(
     `update shard_leases l set monitored_until = to_timestamp(u.at / 1000)
      from unnest(?::int[], ?::float8[]) as u(shard, at) where l.shard = u.shard and l.owner = ?::text`,
     [shards, at, owner],
-  );
-}
-
-/** The due domains still live and probed, by id (those the schedule holds no ProbeView of). */
-export async function readDueDomains(db: SqlExecutor, ids: readonly string[]): Promise<DueDomain[]> {
-  if (!ids.length) return [];
-  return db.bound<DueDomain>(
-    `select id, hostname, workspace_id as "workspaceId", shard, state->>'originUrl' as "originUrl",
-       (state->>'probePhase')::float8 as "probePhase", state->'machine' as machine,
-       state->'servedCheckPending' as "servedCheckPending"
-     from domains where id = any(?::text[]) and deleted_at is null and released_at is null`,
-    [ids],
   );
 }
