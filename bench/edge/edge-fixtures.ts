@@ -1,5 +1,5 @@
 import { SecretBox } from '@app/crypto';
-import { ReplicaEntry, replicaBucket, replicaKey } from '@app/edge';
+import { CHECKPOINT_KEY, ReplicaEntry, replicaBucket, replicaKey } from '@app/edge';
 import { KV, connect as natsConnect } from 'nats';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -99,6 +99,29 @@ export async function openReplica(
     },
     close: () => nc.drain(),
   };
+}
+
+/**
+ * Waits until the nodes' replica writers have copied the edge change log up to `seq` (their
+ * checkpoint in the bucket); resolves with the seconds it took.
+ */
+export async function waitForReplicaCheckpoint(env: BenchEnv, seq: number, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  const nc = await natsConnect({ servers: env.natsUrl });
+  try {
+    const kv: KV = await nc.jetstream().views.kv(replicaBucket(env.prefix), { history: 1 });
+    for (;;) {
+      const value = (await kv.get(CHECKPOINT_KEY))?.string();
+      const at = value ? Number((JSON.parse(value) as { seq?: number }).seq ?? 0) : 0;
+      if (at >= seq) return (Date.now() - started) / 1000;
+      if (Date.now() - started > timeoutMs) {
+        throw new Error(`The edge replica's checkpoint is at ${at} after ${timeoutMs} ms, not at ${seq}`);
+      }
+      await sleep(1_000);
+    }
+  } finally {
+    await nc.close();
+  }
 }
 
 /**

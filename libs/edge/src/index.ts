@@ -8,4 +8,4 @@ export { EdgeReplica } from './replica/edge-replica';
 export { EDGE_REPLICA } from './replica/replica.tokens';
 // The replica's shape and names, for benchmarks that fill a bucket without a node.
 export { replicaBucket } from './replica/nats-kv.replica';
-export { replicaKey, type ReplicaEntry } from './replica/replica-entry';
+export { CHECKPOINT_KEY, replicaKey, type ReplicaEntry } from './replica/replica-entry';
