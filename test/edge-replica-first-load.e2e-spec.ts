@@ -13,6 +13,7 @@ import {
   domainEnv,
   domainZones,
   eventually,
+  sleep,
   startDnsServer,
   startProcess,
   stopAllProcesses,
@@ -21,7 +22,7 @@ import {
 } from '@test/support';
 import { Client } from 'pg';
 import { NatsKvReplica } from '../libs/edge/src/replica/nats-kv.replica';
-import { CHECKPOINT_KEY } from '../libs/edge/src/replica/replica-entry';
+import { CHECKPOINT_KEY, LOADING_KEY } from '../libs/edge/src/replica/replica-entry';
 
 jest.setTimeout(180_000);
 
@@ -58,7 +59,7 @@ describe('the edge replica writer in a node on NATS', () => {
     await db?.drop();
   });
 
-  it('starts the node while its first load is held, and finishes the load afterwards', async () => {
+  it('starts the node while its first load is held; one writer loads at a time, and takes over a dead one’s load', async () => {
     const env = { ...clusterProcessEnv(db.url, prefix), ...domainEnv(dns.address), RATE_LIMITS: 'off' };
     const api = await waitForUrl(startProcess('dist/apps/api/src/main.js', env), 120_000);
     const n1 = startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: 'n1' });
@@ -79,25 +80,35 @@ describe('the edge replica writer in a node on NATS', () => {
     );
     expect(await n1.stop(10_000)).toBe(0);
 
-    // A replica with no checkpoint (a new bucket): the next writer loads every live domain.
+    // A replica with no checkpoint (a new bucket): the next writer loads every live domain, unless
+    // another writer holds the load's lease, as one does here (refreshed a moment ago).
     await replica.delete(CHECKPOINT_KEY);
     await replica.delete(replicaKey(HOSTNAME));
+    await replica.put(LOADING_KEY, JSON.stringify({ by: 'another-writer', at: Date.now() }));
     const lock = new Client({ connectionString: db.url });
     await lock.connect();
     try {
       await lock.query('begin');
       await lock.query('lock table edge_changes in access exclusive mode');
-      const n2 = startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: 'n2' });
+      const n2 = startProcess('dist/apps/node/src/main.js', { ...env, NODE_ID: 'n2', LOG_LEVEL: 'info' });
       // Listening (its start is over), with the load still held by the lock.
       await waitForUrl(n2, 120_000);
       expect(await replica.get(replicaKey(HOSTNAME))).toBeUndefined();
       expect(await replica.get(CHECKPOINT_KEY)).toBeUndefined();
       await lock.query('rollback');
+      await n2.waitFor(/another writer is loading every live domain; waiting/);
+      // It polls every 250 ms: three seconds of passes, and it still leaves the load to the lease's holder.
+      await sleep(3_000);
+      expect(await replica.get(replicaKey(HOSTNAME))).toBeUndefined();
+      // That writer stops refreshing its lease (it died): a minute later, this one takes the load over.
+      await replica.put(LOADING_KEY, JSON.stringify({ by: 'another-writer', at: Date.now() - 61_000 }));
       await eventually(
         async () => [await replica.get(replicaKey(HOSTNAME)), await replica.get(CHECKPOINT_KEY)],
         ([entry, checkpoint]) => entry !== undefined && checkpoint !== undefined,
-        { timeoutMs: 30_000, what: 'the first load to finish once the log can be read' },
+        { timeoutMs: 30_000, what: 'the load taken over from the dead writer' },
       );
+      // Done: the lease is given back.
+      expect(await replica.get(LOADING_KEY)).toBeUndefined();
     } finally {
       await lock.end();
     }

@@ -51,4 +51,18 @@ describe('NatsKvReplica (real NATS)', () => {
       stop();
     }
   });
+
+  it('creates a key only when it holds no value, also after a delete (JetStream checks the last sequence)', async () => {
+    const replica = await NatsKvReplica.open(bus, bucket, 1);
+    expect(await replica.create('m.lease', 'first')).toBe(true);
+    expect(await replica.create('m.lease', 'second')).toBe(false);
+    expect(await replica.get('m.lease')).toBe('first');
+    await replica.delete('m.lease');
+    expect(await replica.create('m.lease', 'third')).toBe(true);
+    expect(await replica.get('m.lease')).toBe('third');
+    // Two at once: exactly one wins.
+    await replica.delete('m.lease');
+    const raced = await Promise.all([replica.create('m.lease', 'a'), replica.create('m.lease', 'b')]);
+    expect(raced.filter(Boolean)).toHaveLength(1);
+  });
 });

@@ -19,6 +19,8 @@ export interface ReplicaWatcher {
 export abstract class EdgeReplica {
   abstract get(key: string): Promise<string | undefined>;
   abstract put(key: string, value: string): Promise<void>;
+  /** Writes `value` only if the key holds none (absent or deleted); false when it holds one. */
+  abstract create(key: string, value: string): Promise<boolean>;
   abstract delete(key: string): Promise<void>;
   abstract keys(): Promise<string[]>;
   /** Watches every key; a watcher cut off resumes after the last revision it saw (a catch-up, not a reload). */

@@ -43,4 +43,14 @@ describe('InMemoryReplica', () => {
     expect(InMemoryReplica.of(bus)).toBe(InMemoryReplica.of(bus));
     expect(InMemoryReplica.of({})).not.toBe(InMemoryReplica.of(bus));
   });
+
+  it('creates a key only when it holds no value: absent or deleted', async () => {
+    const replica = new InMemoryReplica();
+    expect(await replica.create('m.lease', 'first')).toBe(true);
+    expect(await replica.create('m.lease', 'second')).toBe(false);
+    expect(await replica.get('m.lease')).toBe('first');
+    await replica.delete('m.lease');
+    expect(await replica.create('m.lease', 'third')).toBe(true);
+    expect(await replica.get('m.lease')).toBe('third');
+  });
 });

@@ -27,6 +27,12 @@ export class InMemoryReplica extends EdgeReplica {
     this.tell({ key, value, revision: this.revision });
   }
 
+  async create(key: string, value: string): Promise<boolean> {
+    if (this.values.get(key)?.value !== undefined) return false;
+    await this.put(key, value);
+    return true;
+  }
+
   async delete(key: string): Promise<void> {
     if (this.values.get(key)?.value === undefined) return;
     this.values.set(key, { revision: ++this.revision });

@@ -7,6 +7,8 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 const RETRY_WATCH_MS = 1_000;
 const EMPTY = new Uint8Array(0);
+/** JetStream's error code for a write whose expected last sequence did not match. */
+const WRONG_LAST_SEQUENCE = 10071;
 /** How a KV bucket marks a delete (or purge) in a key's message. */
 const OPERATION_HEADER = 'KV-Operation';
 
@@ -58,6 +60,17 @@ export class NatsKvReplica extends EdgeReplica {
 
   async put(key: string, value: string): Promise<void> {
     await this.bus.publishToStream(this.subject(key), encoder.encode(value));
+  }
+
+  async create(key: string, value: string): Promise<boolean> {
+    try {
+      await this.kv.create(key, encoder.encode(value));
+      return true;
+    } catch (error) {
+      // JetStream's "wrong last sequence": the key holds a value (or another create won the race).
+      if ((error as { api_error?: { err_code?: number } }).api_error?.err_code === WRONG_LAST_SEQUENCE) return false;
+      throw error;
+    }
   }
 
   async delete(key: string): Promise<void> {

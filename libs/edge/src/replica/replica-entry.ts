@@ -27,12 +27,14 @@ const EXACT = 'h.';
 const WILDCARD = 'w.';
 /** Where the writers keep the change log position they replicated up to. */
 export const CHECKPOINT_KEY = 'm.checkpoint';
+/** Held by the writer loading every live domain (`{by, at}`): the others wait for its checkpoint. */
+export const LOADING_KEY = 'm.loading';
 
 export function replicaKey(hostname: string): string {
   return hostname.startsWith('*.') ? WILDCARD + hostname.slice(2) : EXACT + hostname;
 }
 
-/** The hostname a key holds; undefined for keys that are not entries (the checkpoint). */
+/** The hostname a key holds; undefined for keys that are not entries (the checkpoint, the load's lease). */
 export function hostnameOfKey(key: string): string | undefined {
   if (key.startsWith(EXACT)) return key.slice(EXACT.length);
   if (key.startsWith(WILDCARD)) return `*.${key.slice(WILDCARD.length)}`;
