@@ -278,8 +278,21 @@ async function run(env: BenchEnv): Promise<Measured> {
     const [{ last: lastChange }] = (
       await pg.query<{ last: string }>('select coalesce(max(seq), 0) as last from edge_changes')
     ).rows;
+    // Nothing due meanwhile (every watermark a day ahead): the load does not compete with a sweep.
+    await pg.query(`update shard_leases set monitored_until = now() + interval '1 day'`);
     const loading = await Promise.all(NODES.map((id) => startNode(env, dns.address, id, extra, NODE_START_MS)));
-    const replicaSeconds = await waitForReplicaCheckpoint(env, Number(lastChange), REPLICA_LOAD_MS);
+    const replicaSeconds = await waitForReplicaCheckpoint(env, Number(lastChange), REPLICA_LOAD_MS).catch(
+      (error: Error) => {
+        const said = loading.map((n, i) => {
+          const lines = n.proc.output().split('\n');
+          return `${NODES[i]}: ${lines
+            .filter((line) => /replica/i.test(line))
+            .slice(-5)
+            .join('\n')}`;
+        });
+        throw new Error(`${error.message}; the nodes' replica log lines:\n${said.join('\n')}`);
+      },
+    );
     const rssAfterLoad = loading.map((n) => rssMiB(n.proc));
     await Promise.all(loading.map((n) => n.proc.stop(30_000)));
     console.log(
