@@ -40,6 +40,7 @@ describe('metrics the alerts read (standalone)', () => {
   let t: TestApp;
   let dns: DnsServer;
   const ids: Record<string, string> = {};
+  let apiKey: string;
 
   beforeAll(async () => {
     dns = await startDnsServer(domainZones());
@@ -49,6 +50,7 @@ describe('metrics the alerts read (standalone)', () => {
       .set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
       .send({ name: 'alerts', paymentMethod: 'pm_card_visa' })
       .expect(201);
+    apiKey = ws.body.apiKey as string;
     for (const name of ['fresh', 'late', 'expired', 'moved', 'overdue']) {
       // Pointed at the edge: a domain starts from the API's DNS lookup, and one whose DNS is not ours
       // holds no certificate we can renew.
@@ -91,6 +93,22 @@ describe('metrics the alerts read (standalone)', () => {
     expect(sample(text, 'certificates_by_lifetime_left', { left: 'over_third' })).toBe(1);
     expect(sample(text, 'certificates_by_lifetime_left', { left: 'under_third' })).toBe(1);
     expect(sample(text, 'certificates_by_lifetime_left', { left: 'expired' })).toBe(1);
+  });
+
+  it('monitor_scheduled_domains counts the domains in this node’s probe schedule, a deleted one gone', async () => {
+    const scheduled = async () => sample(await scrape(), 'monitor_scheduled_domains');
+    expect(await scheduled()).toBe(Object.keys(ids).length);
+    const gone = await request(t.server)
+      .post('/v1/domains')
+      .set('authorization', `Bearer ${apiKey}`)
+      .send({ hostname: 'gone.customer-b.com', originUrl: ORIGIN_URL })
+      .expect(201);
+    expect(await scheduled()).toBe(Object.keys(ids).length + 1);
+    await request(t.server)
+      .delete(`/v1/domains/${gone.body.domain.id as string}`)
+      .set('authorization', `Bearer ${apiKey}`)
+      .expect(200);
+    expect(await scheduled()).toBe(Object.keys(ids).length);
   });
 
   it('monitor_lag_seconds is how long the most overdue domain has waited, beside the interval', async () => {

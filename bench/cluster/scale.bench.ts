@@ -318,6 +318,20 @@ async function run(env: BenchEnv): Promise<Measured> {
       60_000,
       nodes.map((n) => n.proc),
     );
+    // Settled once every domain is in a node's schedule (each node loads its shards' domains when it
+    // takes them on): the baselines must not run beside those loads.
+    const scheduled = async () =>
+      (
+        await Promise.all(
+          nodes.map(async (n) =>
+            metricSum(await (await fetch(`${n.url}/metrics`)).text(), 'monitor_scheduled_domains'),
+          ),
+        )
+      ).reduce((a, b) => a + b, 0);
+    for (const deadline = Date.now() + NODE_START_MS; (await scheduled()) < DOMAINS + 1; await sleep(500)) {
+      if (Date.now() > deadline)
+        throw new Error(`Only ${await scheduled()} domains scheduled after ${NODE_START_MS} ms`);
+    }
     const settledSeconds = (Date.now() - nodesStart) / 1000;
     const rssIdle = nodes.map((n) => rssMiB(n.proc));
 
@@ -471,7 +485,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           (sum, a, i) => sum + a.stale - before[i].stale,
           0,
         ),
-        'Checkpoint after the seeding, s / from the nodes started to placement settled over n1-n3, s / baselines ended before the interval, s': `${round(checkpointSeconds, 1)} / ${round(settledSeconds, 1)} / ${round(aheadSeconds, 1)}`,
+        'Checkpoint after the seeding, s / from the nodes started to placement settled and every domain scheduled over n1-n3, s / baselines ended before the interval, s': `${round(checkpointSeconds, 1)} / ${round(settledSeconds, 1)} / ${round(aheadSeconds, 1)}`,
         'Warnings and errors the nodes logged': loggedProblems(
           nodes.map((n) => n.proc),
           NODES,

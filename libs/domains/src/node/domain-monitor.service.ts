@@ -115,7 +115,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
   private readonly edge: EdgeSettings;
 
   onApplicationBootstrap(): void {
-    this.metrics.bind(() => ({ inFlight: this.inFlight, queued: this.queued }));
+    this.metrics.bind(() => ({ inFlight: this.inFlight, queued: this.queued, scheduled: this.schedule.size }));
     this.metrics.bindLag(this.config.monitorIntervalSeconds, () => monitorLagSeconds(this.db));
     this.node.onShardAcquired(() => this.loop.wakeWithin(0));
     this.loop.start();

@@ -14,6 +14,7 @@ function within<T>(ms: number, promise: Promise<T>): Promise<T> {
 export interface MonitorGauges {
   readonly inFlight: number;
   readonly queued: number;
+  readonly scheduled: number;
 }
 
 /** Probe rates and outcomes of this node's monitor; created once per process. */
@@ -51,6 +52,11 @@ export class MonitorMetrics {
       'monitor_probes_in_flight',
       'Probes running now (at most MONITOR_CONCURRENCY)',
       () => this.source?.().inFlight ?? 0,
+    );
+    sampledGauge(
+      'monitor_scheduled_domains',
+      "Domains of this node's shards in its in-memory probe schedule (loaded when it takes a shard on)",
+      () => this.source?.().scheduled ?? 0,
     );
     sampledGauge(
       'monitor_claimed_waiting',
