@@ -24,7 +24,7 @@ export const probeViewOf = (record: DomainRecord): ProbeView => ({
   servedCheckPending: record.servedCheckPending === true,
 });
 
-export const machineOf = (view: ProbeView): DomainState => JSON.parse(view.machineJson) as DomainState;
+const machineOf = (view: ProbeView): DomainState => JSON.parse(view.machineJson) as DomainState;
 
 /** What a probe needs of a due domain: built from its view when the probe starts. */
 export interface DueDomain {
