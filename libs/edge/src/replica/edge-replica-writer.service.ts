@@ -39,9 +39,10 @@ class Stopping extends Error {}
  * longer reaches back to it, loads every live domain and deletes what is not live: one writer at a
  * time (a lease in the replica, `LOADING_KEY`), resuming at the page that failed; the others wait
  * for its checkpoint. Several writers may run (every node): each write is re-checked against
- * PostgreSQL afterwards, so the last word is always the database's, whoever wrote last. Every few hours a writer compares every live domain
- * with the replica (`reconcile`): what the log could not carry (a change committed after its hole
- * was given up, a write lost with a process) is put right without a reload.
+ * PostgreSQL afterwards, so the last word is always the database's, whoever wrote last. Every few
+ * hours a writer compares every live domain with the replica (`reconcile`): what the log could not
+ * carry (a change committed after its hole was given up, a write lost with a process) is put right
+ * without a reload.
  */
 @Injectable()
 export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
@@ -200,8 +201,8 @@ export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, 
   /**
    * Every live domain against the replica, writing only what differs, and deleting the entries
    * (present when it started) of hostnames that are not live (read again first: one created
-   * meanwhile stays). Runs between
-   * passes, so a change made meanwhile is in the log after the cursor and is copied next.
+   * meanwhile stays). Runs between passes, so a change made meanwhile is in the log after the
+   * cursor and is copied next.
    */
   async reconcile(): Promise<{ written: number; deleted: number }> {
     const { written, deleted } = await this.copyAll(true);
