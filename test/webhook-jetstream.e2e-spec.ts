@@ -1,5 +1,6 @@
 import { DEFAULT_MEMBERSHIP } from '@app/actors';
-import { eventSubject, streamName } from '@app/webhooks';
+import { Bus } from '@app/bus';
+import { OUTBOX_QUEUED_SUBJECT, eventSubject, streamName } from '@app/webhooks';
 import {
   TEST_NATS_URL,
   TestApp,
@@ -78,13 +79,19 @@ describe('the relay on NATS: JetStream stream EVENTS, each event once', () => {
     );
     await receiver.waitFor((r) => r.length >= ids.length);
 
-    // A relay that dies after publishing but before committing sends its batch again.
-    const again = ids.slice(0, 10);
-    await t.db.query('update outbox_events set relayed_at = null where id = any($1)', [again]);
+    // A relay that dies after publishing but before committing sends its batch again: the
+    // watermark moved back before the last 10 events, as if their pass had never committed.
+    const again = ids.slice(-10);
+    const [{ last }] = await t.db.query('select max(seq) as last from outbox_events');
+    await t.db.query(
+      `update outbox_relay_mark set (xid, seq) = (select xid, seq - 1 from outbox_events where id = $1)`,
+      [again[0]],
+    );
+    t.app.get(Bus).publish(OUTBOX_QUEUED_SUBJECT, {});
     await eventually(
-      async () => (await t.db.query('select id from outbox_events where relayed_at is null')).length,
-      (unrelayed) => unrelayed === 0,
-      { timeoutMs: 10_000, everyMs: 50, what: 'the re-relay (outbox rows still unrelayed)' },
+      async () => (await t.db.query('select seq from outbox_relay_mark'))[0].seq,
+      (seq) => seq === last,
+      { timeoutMs: 10_000, everyMs: 50, what: 'the re-relay (the watermark back at the last event)' },
     );
     // Time must pass: what is checked next is an absence (JetStream dropped the duplicates), and
     // nothing signals that a duplicate will not arrive.

@@ -28,6 +28,7 @@ import { Migration20261204000000RegistrarDnsBackfill } from './Migration20261204
 import { Migration20261202010000ConsoleFlashes } from './Migration20261202010000ConsoleFlashes';
 import { Migration20261205000000ScheduleWithoutForeignKey } from './Migration20261205000000ScheduleWithoutForeignKey';
 import { Migration20261206000000ScheduleInMemory } from './Migration20261206000000ScheduleInMemory';
+import { Migration20261207000000OutboxRelayWatermark } from './Migration20261207000000OutboxRelayWatermark';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -63,4 +64,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261204000000RegistrarDnsBackfill', class: Migration20261204000000RegistrarDnsBackfill },
   { name: 'Migration20261205000000ScheduleWithoutForeignKey', class: Migration20261205000000ScheduleWithoutForeignKey },
   { name: 'Migration20261206000000ScheduleInMemory', class: Migration20261206000000ScheduleInMemory },
+  { name: 'Migration20261207000000OutboxRelayWatermark', class: Migration20261207000000OutboxRelayWatermark },
 ];

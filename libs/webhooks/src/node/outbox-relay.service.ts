@@ -8,7 +8,7 @@ import { DeliveryWorker } from './delivery-worker.service';
 import { buildEnvelope, unixSeconds } from '../model/envelope';
 import { EventStream } from './event-stream';
 import { receivesEvent } from '../model/event-types';
-import { NewDelivery, anyUnrelayed, claimUnrelayed, insertDeliveries } from '../store/relay.queries';
+import { Backlog, NewDelivery, claimUnrelayed, insertDeliveries, lookAfterMark } from '../store/relay.queries';
 import { WebhookMetrics } from './webhooks.metrics';
 import { DELIVERIES_DUE_SUBJECT, OUTBOX_QUEUED_SUBJECT } from '../model/wake';
 
@@ -22,12 +22,19 @@ const BATCH = 500;
  */
 const POLL_MS = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
+/**
+ * Events held back behind a transaction still running (or behind another node's relay, which holds
+ * the watermark) are looked at again soon, then less often while the wait goes on: a write
+ * transaction open for seconds delays the events committed after it began by as much.
+ */
+const HELD_FIRST_MS = 5;
+const HELD_MAX_MS = 1_000;
 
 /**
- * Moves outbox events on, each exactly once: in one transaction it locks a batch of unrelayed rows
- * (`for update skip locked`, so relays on several nodes share the work), publishes them to
- * JetStream (msgID = event id: a batch retried after a crash is deduplicated), creates one delivery
- * per matching enabled endpoint and marks the rows relayed.
+ * Moves outbox events on, each exactly once: in one transaction it takes the next events after the
+ * relay's watermark whose transactions have ended (one relay at a time, on any node), publishes them
+ * to JetStream (msgID = event id: a batch retried after a crash is deduplicated), creates one
+ * delivery per matching enabled endpoint and moves the watermark past them (relay.queries.ts).
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -64,15 +71,20 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   /**
-   * Relays one batch now; resolves with the number of events relayed. `announced`: events are known
-   * to be waiting (a wake-up said so), so the cheap look that spares an idle poll a transaction is skipped.
+   * Relays one batch now; resolves with the number of events relayed and what is left waiting.
+   * `announced`: events are known to be waiting (a wake-up said so), so the cheap look that spares
+   * an idle poll a transaction is skipped.
    */
-  async relayOnce(announced = false): Promise<number> {
-    if (!announced && !(await anyUnrelayed(this.db))) return 0;
+  async relayOnce(announced = false): Promise<{ events: number; left: Backlog }> {
+    if (!announced) {
+      const backlog = await lookAfterMark(this.db);
+      if (backlog !== 'ready') return { events: 0, left: backlog };
+    }
     const now = new Date(this.clock.now());
-    const { events, deliveries, eventIds } = await this.db.transaction(async (tx) => {
-      const rows = await claimUnrelayed(tx, BATCH);
-      if (!rows.length) return { events: 0, deliveries: 0, eventIds: [] as string[] };
+    const { events, deliveries, eventIds, held } = await this.db.transaction(async (tx) => {
+      const claimed = await claimUnrelayed(tx, BATCH);
+      const rows = claimed.events;
+      if (!rows.length) return { events: 0, deliveries: 0, eventIds: [] as string[], held: claimed.held };
       await this.stream.publish(rows.map((row) => buildEnvelope(row, unixSeconds(now))));
       const created: NewDelivery[] = rows.flatMap((event) =>
         event.endpoints
@@ -80,7 +92,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
           .map((e) => ({ eventId: event.id, endpointId: e.id, workspaceId: event.workspaceId, type: event.type })),
       );
       await insertDeliveries(tx, created, now);
-      return { events: rows.length, deliveries: created.length, eventIds: rows.map((r) => r.id) };
+      return { events: rows.length, deliveries: created.length, eventIds: rows.map((r) => r.id), held: claimed.held };
     });
     this.metrics.relayed.inc(events);
     if (events) this.logger.debug({ eventIds, deliveries }, `Relayed ${events} events`);
@@ -89,7 +101,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       // The other nodes' workers share the work (they sleep until their next known due time otherwise).
       this.bus.publish(DELIVERIES_DUE_SUBJECT, { count: deliveries });
     }
-    return events;
+    return { events, left: events === BATCH ? 'ready' : held ? 'held' : 'none' };
   }
 
   /** Events were committed on this node: relay them now rather than at the next poll. */
@@ -100,13 +112,22 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Events were announced since the last pass began (a poll that finds none starts no transaction). */
   private announced = false;
+  /** The wait before the next look while events are held back. */
+  private heldMs = HELD_FIRST_MS;
 
-  /** One pass; true when it relayed a full batch, so more is likely waiting. */
-  private async pass(): Promise<boolean> {
+  /** One pass; true when more is ready at once, a wait when events are held back. */
+  private async pass(): Promise<boolean | number | void> {
     const announced = this.announced;
     this.announced = false;
     // Only a member serving shards relays: a node cut off from NATS leaves the work to the others.
     if (!this.node.shards.ownedShards().length) return false;
-    return (await this.relayOnce(announced)) === BATCH;
+    const { events, left } = await this.relayOnce(announced);
+    if (left === 'held') {
+      const wait = events ? HELD_FIRST_MS : this.heldMs;
+      this.heldMs = Math.min(wait * 2, HELD_MAX_MS);
+      return wait;
+    }
+    this.heldMs = HELD_FIRST_MS;
+    return left === 'ready';
   }
 }
