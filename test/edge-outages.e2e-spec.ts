@@ -255,7 +255,8 @@ describe('the edge through PostgreSQL and NATS outages (real processes, real TLS
 
   it('serves every hostname with NATS killed, and the cut-off edges catch up from the log when it returns', async () => {
     // The monitor's first probes after creation change monitor statuses: start once the log is quiet.
-    const lastSeq = async () => Number((await pg.query<{ s: string }>('select max(seq) as s from edge_changes'))[0].s);
+    const lastSeq = async () =>
+      Number((await pg.query<{ s: string }>('select max(seq) as s from edge_change_log'))[0].s);
     await eventually(
       async () => {
         const first = await lastSeq();
@@ -288,7 +289,7 @@ describe('the edge through PostgreSQL and NATS outages (real processes, real TLS
     figures.renewalAfterNatsBackMs = Date.now() - back;
     const applied = (await Promise.all(edges.map(changesApplied))).map((n, i) => n - before[i]);
     const [{ n: changed }] = await pg.query<{ n: number }>(
-      'select count(distinct hostname)::int as n from edge_changes where seq > $1',
+      'select count(distinct hostname)::int as n from edge_change_log where seq > $1',
       [seqAtKill],
     );
     figures.catchUp = { changedHostnames: changed, appliedByEachEdge: applied, hostnames: sites.length };

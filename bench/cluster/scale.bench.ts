@@ -276,7 +276,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     // the seeding's triggers filled; the node serves meanwhile): a one-time load, not the steady
     // state measured here. So the nodes start once, until the replica has caught up, and stop.
     const [{ last: lastChange }] = (
-      await pg.query<{ last: string }>('select coalesce(max(seq), 0) as last from edge_changes')
+      await pg.query<{ last: string }>('select coalesce(max(seq), 0) as last from edge_change_log')
     ).rows;
     // Nothing due meanwhile (every watermark a day ahead): the load does not compete with a sweep.
     await pg.query(`update shard_leases set monitored_until = now() + interval '1 day'`);

@@ -85,7 +85,7 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
   // Webhooks: the outbox relay and the delivery workers.
   'libs/webhooks/src/store/relay.queries.ts': {
     kind: 'hot path',
-    why: 'outbox relay: claims batches (skip locked) and fans events out to deliveries in one statement',
+    why: 'outbox relay: the watermark moved past a batch and its endpoints read in one statement, deliveries fanned out',
   },
   'libs/webhooks/src/store/delivery.queries.ts': {
     kind: 'hot path',
@@ -111,7 +111,7 @@ export const RAW_SQL: Record<string, RawSqlUse> = {
   // The edge data plane.
   'libs/edge/src/replica/edge-replica.queries.ts': {
     kind: 'hot path',
-    why: 'the replica writers tail edge_changes every 250 ms and read live domains with their certificates by hostname',
+    why: 'the replica writers tail the change log (edge_changes and domain rows) every 250 ms and read live domains with their certificates by hostname',
   },
   'libs/edge/src/acme-challenge.store.ts': { kind: 'hot path', why: 'HTTP-01 answers read by every edge replica' },
   // Single statements a read-modify-write would break.

@@ -33,8 +33,8 @@ const newProgress = (): CopyProgress => ({ after: '', live: new Set(), written: 
 class Stopping extends Error {}
 
 /**
- * Copies what changed in PostgreSQL into the edge replica: tails `edge_changes` (appended by
- * triggers) every 250 ms, at once on `edge.invalidate`, and writes each changed hostname's entry
+ * Copies what changed in PostgreSQL into the edge replica: tails the change log (`edge_change_log`:
+ * numbered by triggers, on domain rows and in `edge_changes`) every 250 ms, at once on `edge.invalidate`, and writes each changed hostname's entry
  * (or deletes it). Resumes from the checkpoint kept in the replica; without one, or when the log no
  * longer reaches back to it, loads every live domain and deletes what is not live: one writer at a
  * time (a lease in the replica, `LOADING_KEY`), resuming at the page that failed; the others wait
@@ -59,7 +59,7 @@ export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, 
   /** Who holds the load's lease. */
   private readonly id = randomUUID();
   /** The load of every live domain this writer holds the lease of, until its checkpoint is written. */
-  private load?: { range: { first: number; last: number }; progress: CopyProgress; started: number };
+  private load?: { range: { pruned: number; last: number }; progress: CopyProgress; started: number };
   private toldWaiting = false;
 
   constructor(
@@ -152,7 +152,7 @@ export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, 
     if (!this.load) {
       const range = await this.queries.range();
       const saved = await this.checkpoint();
-      if (saved > 0 && saved >= range.first - 1) return new ChangeCursor(saved);
+      if (saved > 0 && saved >= range.pruned) return new ChangeCursor(saved);
       // No checkpoint, or the log was pruned past it: everything live, then the log's end. One
       // writer at a time: at a million domains a load is minutes of puts, and all alike.
       if (!(await this.leaseLoad())) {
@@ -162,7 +162,7 @@ export class EdgeReplicaWriter implements OnModuleInit, OnApplicationBootstrap, 
       }
       // Its checkpoint may have landed between the read above and the lease.
       const now = await this.checkpoint();
-      if (now > 0 && now >= range.first - 1) {
+      if (now > 0 && now >= range.pruned) {
         await this.replica.delete(LOADING_KEY);
         return new ChangeCursor(now);
       }

@@ -24,17 +24,35 @@ const ENTRY_COLUMNS = `d.id, d.hostname, d.status, d.monitor_status, d.state->>'
 const LIVE = 'd.deleted_at is null and d.released_at is null';
 
 /**
- * The changes after a sequence number ($1, at most $2) and the holes below it asked for again ($3,
- * up to $4), oldest first ($5 in all). Two index range reads: written as one `seq > $1 or seq = any($3)`
- * with `order by seq limit`, PostgreSQL may walk the key index from its start and filter (it did
- * while the log had no statistics, as in the benchmarks), so a poll read the whole retained log:
- * 14 ms for 200,000 changes and nothing new, against 0.2 ms this way.
+ * The changes after a sequence number (at most `limit`) and the holes below it asked for again,
+ * oldest first (`limit` in all), from both halves of the log (`edge_change_log`): the rows of
+ * `edge_changes` and the numbers on domain rows. Four index range reads: written as one
+ * `seq > $1 or seq = any($3)` with `order by seq limit`, PostgreSQL may walk the key index from its
+ * start and filter (it did while the log had no statistics, as in the benchmarks), so a poll read
+ * the whole retained log: 14 ms for 200,000 changes and nothing new, against 0.2 ms this way.
  */
 export const CHANGES_SQL = `select seq, hostname from (
     (select seq, hostname from edge_changes where seq > ?::bigint order by seq limit ?::int)
     union all
+    (select edge_seq, hostname from domains where edge_seq > ?::bigint order by edge_seq limit ?::int)
+    union all
     (select seq, hostname from edge_changes where seq = any(?::bigint[]) and seq <= ?::bigint)
+    union all
+    (select edge_seq, hostname from domains where edge_seq = any(?::bigint[]) and edge_seq <= ?::bigint)
   ) c order by seq limit ?::int`;
+
+/** CHANGES_SQL's parameters, in order. */
+export const changesParams = (seq: number, holes: number[], limit: number) => [
+  seq,
+  limit,
+  seq,
+  limit,
+  holes,
+  seq,
+  holes,
+  seq,
+  limit,
+];
 
 /** What the replica writers read: the change log and live domains with their certificates. */
 @Injectable()
@@ -43,16 +61,20 @@ export class EdgeReplicaQueries {
 
   /** Changes after `seq`, plus the holes asked for again, oldest first. */
   async changes(seq: number, holes: number[], limit: number): Promise<{ seq: number; hostname: string }[]> {
-    const rows = await this.db.bound<{ seq: string; hostname: string }>(CHANGES_SQL, [seq, limit, holes, seq, limit]);
+    const rows = await this.db.bound<{ seq: string; hostname: string }>(CHANGES_SQL, changesParams(seq, holes, limit));
     return rows.map((r) => ({ seq: Number(r.seq), hostname: r.hostname }));
   }
 
-  /** The range of the log still kept: a checkpoint below `first` has lost changes. */
-  async range(): Promise<{ first: number; last: number }> {
-    const [row] = await this.db.query<{ first: string | null; last: string | null }>(
-      'select min(seq) as first, max(seq) as last from edge_changes',
+  /**
+   * The log's end, and how far pruning has removed it: a checkpoint below `pruned` may have lost
+   * changes.
+   */
+  async range(): Promise<{ pruned: number; last: number }> {
+    const [row] = await this.db.query<{ pruned: string | null; last: string | null }>(
+      `select (select through from edge_changes_pruned) as pruned,
+         greatest((select max(seq) from edge_changes), (select max(edge_seq) from domains)) as last`,
     );
-    return { first: Number(row?.first ?? 0), last: Number(row?.last ?? 0) };
+    return { pruned: Number(row?.pruned ?? 0), last: Number(row?.last ?? 0) };
   }
 
   async entries(hostnames: string[]): Promise<ReplicaEntry[]> {
@@ -79,8 +101,13 @@ export class EdgeReplicaQueries {
     return rows.map(toEntry);
   }
 
+  /** Drops the log's rows older than `olderThanHours`, recording how far it went (`range().pruned`). */
   async prune(olderThanHours: number): Promise<void> {
-    await this.db.query(`delete from edge_changes where at < now() - make_interval(hours => ?)`, [olderThanHours]);
+    await this.db.query(
+      `with gone as (delete from edge_changes where at < now() - make_interval(hours => ?) returning seq)
+       update edge_changes_pruned set through = greatest(through, (select max(seq) from gone))`,
+      [olderThanHours],
+    );
   }
 }
 

@@ -29,6 +29,7 @@ import { Migration20261202010000ConsoleFlashes } from './Migration20261202010000
 import { Migration20261205000000ScheduleWithoutForeignKey } from './Migration20261205000000ScheduleWithoutForeignKey';
 import { Migration20261206000000ScheduleInMemory } from './Migration20261206000000ScheduleInMemory';
 import { Migration20261207000000OutboxRelayWatermark } from './Migration20261207000000OutboxRelayWatermark';
+import { Migration20261208000000EdgeChangesOnDomainRows } from './Migration20261208000000EdgeChangesOnDomainRows';
 
 /** Every migration in order; listed explicitly so the compiled build needs no file globbing. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -65,4 +66,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261205000000ScheduleWithoutForeignKey', class: Migration20261205000000ScheduleWithoutForeignKey },
   { name: 'Migration20261206000000ScheduleInMemory', class: Migration20261206000000ScheduleInMemory },
   { name: 'Migration20261207000000OutboxRelayWatermark', class: Migration20261207000000OutboxRelayWatermark },
+  { name: 'Migration20261208000000EdgeChangesOnDomainRows', class: Migration20261208000000EdgeChangesOnDomainRows },
 ];
