@@ -24,11 +24,14 @@ const POLL_MS = 5_000;
 const ERROR_BACKOFF_MS = 1_000;
 /**
  * Events held back behind a transaction still running (or behind another node's relay, which holds
- * the watermark) are looked at again soon, then less often while the wait goes on: a write
- * transaction open for seconds delays the events committed after it began by as much.
+ * the watermark) are looked at again every few milliseconds for the first second (what holds them
+ * is mostly a short write: a lease renewal, a group commit; the look is one indexed read), then
+ * four times a second: a write transaction open for minutes delays the events committed after it
+ * began by as much.
  */
-const HELD_FIRST_MS = 5;
-const HELD_MAX_MS = 1_000;
+const HELD_RETRY_MS = 5;
+const HELD_LONG_AFTER_MS = 1_000;
+const HELD_LONG_RETRY_MS = 250;
 
 /**
  * Moves outbox events on, each exactly once: in one transaction it takes the next events after the
@@ -112,8 +115,8 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Events were announced since the last pass began (a poll that finds none starts no transaction). */
   private announced = false;
-  /** The wait before the next look while events are held back. */
-  private heldMs = HELD_FIRST_MS;
+  /** Since when events have been held back (epoch ms), while they are. */
+  private heldSince?: number;
 
   /** One pass; true when more is ready at once, a wait when events are held back. */
   private async pass(): Promise<boolean | number | void> {
@@ -123,11 +126,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     if (!this.node.shards.ownedShards().length) return false;
     const { events, left } = await this.relayOnce(announced);
     if (left === 'held') {
-      const wait = events ? HELD_FIRST_MS : this.heldMs;
-      this.heldMs = Math.min(wait * 2, HELD_MAX_MS);
-      return wait;
+      const since = events ? Date.now() : (this.heldSince ??= Date.now());
+      this.heldSince = since;
+      return Date.now() - since < HELD_LONG_AFTER_MS ? HELD_RETRY_MS : HELD_LONG_RETRY_MS;
     }
-    this.heldMs = HELD_FIRST_MS;
+    this.heldSince = undefined;
     return left === 'ready';
   }
 }
