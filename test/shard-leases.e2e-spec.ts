@@ -98,7 +98,7 @@ describe('shard leases in PostgreSQL', () => {
     await leases.release('node-f', [8]);
   });
 
-  it('renews every shard of a node that holds them all in one statement', async () => {
+  it('renews every shard of a node that holds them all, chunk by chunk, and names a lost one in any chunk', async () => {
     const all = Array.from({ length: 4096 }, (_, shard) => shard);
     const held: Lease[] = await leases.claim('node-c', all);
     expect(held).toHaveLength(4096);
@@ -106,8 +106,13 @@ describe('shard leases in PostgreSQL', () => {
     await expect(leases.renew('node-c', held)).resolves.toEqual([]);
     const left = await expiry(all);
     expect(Math.min(...left)).toBeGreaterThan(9_000);
+    // Lost in the first chunk and in the last: both named.
+    await db.query(`update shard_leases set expires_at = now() - interval '1 second' where shard in (7, 4000)`);
+    await expect(leases.claim('node-e', [4000])).resolves.toHaveLength(1);
+    expect((await leases.renew('node-c', held)).sort((a, b) => a - b)).toEqual([7, 4000]);
     // Another owner's renewal of them renews none.
     expect((await leases.renew('node-d', held)).length).toBe(4096);
     await leases.release('node-c', all);
+    await leases.release('node-e', [4000]);
   });
 });
