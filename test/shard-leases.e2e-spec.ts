@@ -10,7 +10,7 @@ async function fencedEpochs(tx: SqlExecutor, owner: string, shards: number[]): P
 
 /**
  * The lease statements on a real PostgreSQL.
- * Renewal sends its 4096-element arrays as bound parameters and answers only the shards it lost.
+ * Renewal sends its arrays (512 leases per statement) as bound parameters and answers only the shards it lost.
  */
 describe('shard leases in PostgreSQL', () => {
   let sql: SqlDatabase;
