@@ -19,7 +19,7 @@ import {
   startDns,
   startNode,
 } from '../domains/service';
-import { startEdgeStandIn, waitForReplicaCheckpoint } from '../edge/edge-fixtures';
+import { lastEdgeChange, startEdgeStandIn, waitForReplicaCheckpoint } from '../edge/edge-fixtures';
 import { medianOf, sampleMonitorGauges, timeShardLoad } from '../lib/monitor-read';
 import { SHARDS, pool, waitForCoverage, waitForPlacement } from '../lib/cluster';
 import { LoadRun, closedLoop, summarize } from '../lib/load';
@@ -275,28 +275,24 @@ async function run(env: BenchEnv): Promise<Measured> {
     // A first start copies the seeded rows into the edge replica (the writers tail the change log
     // the seeding's triggers filled; the node serves meanwhile): a one-time load, not the steady
     // state measured here. So the nodes start once, until the replica has caught up, and stop.
-    const [{ last: lastChange }] = (
-      await pg.query<{ last: string }>('select coalesce(max(seq), 0) as last from edge_change_log')
-    ).rows;
+    const lastChange = await lastEdgeChange(pg);
     // Nothing due meanwhile (every watermark a day ahead): the load does not compete with a sweep.
     await pg.query(`update shard_leases set monitored_until = now() + interval '1 day'`);
     const loading = await Promise.all(NODES.map((id) => startNode(env, dns.address, id, extra, NODE_START_MS)));
-    const replicaSeconds = await waitForReplicaCheckpoint(env, Number(lastChange), REPLICA_LOAD_MS).catch(
-      (error: Error) => {
-        const said = loading.map((n, i) => {
-          const lines = n.proc.output().split('\n');
-          return `${NODES[i]}: ${lines
-            .filter((line) => /replica/i.test(line))
-            .slice(-5)
-            .join('\n')}`;
-        });
-        throw new Error(`${error.message}; the nodes' replica log lines:\n${said.join('\n')}`);
-      },
-    );
+    const replicaSeconds = await waitForReplicaCheckpoint(env, lastChange, REPLICA_LOAD_MS).catch((error: Error) => {
+      const said = loading.map((n, i) => {
+        const lines = n.proc.output().split('\n');
+        return `${NODES[i]}: ${lines
+          .filter((line) => /replica/i.test(line))
+          .slice(-5)
+          .join('\n')}`;
+      });
+      throw new Error(`${error.message}; the nodes' replica log lines:\n${said.join('\n')}`);
+    });
     const rssAfterLoad = loading.map((n) => rssMiB(n.proc));
     await Promise.all(loading.map((n) => n.proc.stop(30_000)));
     console.log(
-      `  edge replica caught up with ${formatNumber(Number(lastChange))} changes in ${replicaSeconds.toFixed(0)} s ` +
+      `  edge replica caught up with ${formatNumber(lastChange)} changes in ${replicaSeconds.toFixed(0)} s ` +
         `(RSS then ${rssAfterLoad.map((r) => r.toFixed(0)).join(' / ')} MiB); nodes stopped`,
     );
 

@@ -3,7 +3,7 @@ import { DnsProber, DnsResolver } from '@app/dns';
 import { DomainState, probePhaseOf, transition } from '@app/domains';
 import type { Pool } from 'pg';
 import type { DnsRecord, DnsZones } from '../../test/support/dns-server';
-import { startEdgeStandIn, waitForReplicaCheckpoint } from '../edge/edge-fixtures';
+import { lastEdgeChange, startEdgeStandIn, waitForReplicaCheckpoint } from '../edge/edge-fixtures';
 import { MONITOR_LOAD_CHUNK, medianOf, sampleMonitorGauges, timeShardLoad } from '../lib/monitor-read';
 import { formatStages, profileDir, profileStages } from '../lib/cpu-profile-stages';
 import { pool, waitForCoverage } from '../lib/cluster';
@@ -109,10 +109,10 @@ async function setWatermarks(pg: Pool, seconds: number): Promise<string> {
   return rows[0].at;
 }
 
-/** dist/apps/node as n1, once it holds every shard; with when it served and when it held them all. */
 /** The edge replica writer's copy of the seeded domains, before the baseline. */
 const REPLICA_COPY_MS = 600_000;
 
+/** dist/apps/node as n1, once it holds every shard; with when it served and when it held them all. */
 async function startMonitorNode(env: BenchEnv, pg: Pool, dnsAddress: string, extra: Record<string, string>) {
   const node = await startNode(env, dnsAddress, 'n1', extra);
   const servingAt = Date.now();
@@ -246,10 +246,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     const idleLoadedSeconds = (Date.now() - idleStart) / 1000;
     // The node's edge replica writer copies the seeded domains in the background (a node's start
     // does not wait for it): minutes of the node's CPU that would run under the baseline.
-    const [{ last: lastChange }] = (
-      await pg.query<{ last: string }>('select coalesce(max(seq), 0) as last from edge_change_log')
-    ).rows;
-    const replicaSeconds = await waitForReplicaCheckpoint(env, Number(lastChange), REPLICA_COPY_MS);
+    const replicaSeconds = await waitForReplicaCheckpoint(env, await lastEdgeChange(pg), REPLICA_COPY_MS);
     console.log(`  edge replica: the seeded domains copied ${replicaSeconds.toFixed(1)} s after every watermark`);
     console.log(
       `  baseline node: serving ${((idle.servingAt - idleStart) / 1000).toFixed(1)} s, every shard ` +

@@ -101,6 +101,12 @@ export async function openReplica(
   };
 }
 
+/** The last number in the edge change log (`edge_change_log`: `edge_changes` and domain rows), 0 if none. */
+export async function lastEdgeChange(pg: Pool): Promise<number> {
+  const { rows } = await pg.query<{ last: string }>('select coalesce(max(seq), 0) as last from edge_change_log');
+  return Number(rows[0].last);
+}
+
 /**
  * Waits until the nodes' replica writers have copied the edge change log up to `seq` (their
  * checkpoint in the bucket); resolves with the seconds it took.
