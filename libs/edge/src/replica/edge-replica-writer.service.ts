@@ -34,11 +34,11 @@ class Stopping extends Error {}
 
 /**
  * Copies what changed in PostgreSQL into the edge replica: tails the change log (`edge_change_log`:
- * numbered by triggers, on domain rows and in `edge_changes`) every 250 ms, at once on `edge.invalidate`, and writes each changed hostname's entry
- * (or deletes it). Resumes from the checkpoint kept in the replica; without one, or when the log no
- * longer reaches back to it, loads every live domain and deletes what is not live: one writer at a
- * time (a lease in the replica, `LOADING_KEY`), resuming at the page that failed; the others wait
- * for its checkpoint. Several writers may run (every node): each write is re-checked against
+ * numbered by triggers, on domain rows and in `edge_changes`) every 250 ms, at once on
+ * `edge.invalidate`, and writes each changed hostname's entry (or deletes it). Resumes from the
+ * checkpoint kept in the replica; without one, or when the log was pruned past it, loads every
+ * live domain and deletes what is not live: one writer at a time (a lease in the replica,
+ * `LOADING_KEY`), resuming at the page that failed; the others wait for its checkpoint. Several writers may run (every node): each write is re-checked against
  * PostgreSQL afterwards, so the last word is always the database's, whoever wrote last. Every few
  * hours a writer compares every live domain with the replica (`reconcile`): what the log could not
  * carry (a change committed after its hole was given up, a write lost with a process) is put right

@@ -119,16 +119,16 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private heldSince?: number;
 
   /** One pass; true when more is ready at once, a wait when events are held back. */
-  private async pass(): Promise<boolean | number | void> {
+  private async pass(): Promise<boolean | number> {
     const announced = this.announced;
     this.announced = false;
     // Only a member serving shards relays: a node cut off from NATS leaves the work to the others.
     if (!this.node.shards.ownedShards().length) return false;
     const { events, left } = await this.relayOnce(announced);
     if (left === 'held') {
-      const since = events ? Date.now() : (this.heldSince ??= Date.now());
-      this.heldSince = since;
-      return Date.now() - since < HELD_LONG_AFTER_MS ? HELD_RETRY_MS : HELD_LONG_RETRY_MS;
+      // The wait counts from the last pass that moved anything.
+      if (events || this.heldSince === undefined) this.heldSince = Date.now();
+      return Date.now() - this.heldSince < HELD_LONG_AFTER_MS ? HELD_RETRY_MS : HELD_LONG_RETRY_MS;
     }
     this.heldSince = undefined;
     return left === 'ready';
