@@ -1,4 +1,5 @@
 import type { Principal } from '@app/auth';
+import type { ApiChanges } from '@app/http';
 import { DomainError } from '@app/kernel';
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
@@ -9,6 +10,12 @@ import { ConsoleQueries } from './console.queries';
 
 type ApiRequest = FastifyRequest & { principal?: Principal; params: Record<string, string | undefined> };
 
+const routeOf = (request: ApiRequest): ApiAuditRoute | undefined =>
+  API_AUDITED[`${request.method} ${request.routeOptions?.url ?? ''}`];
+const paramsOf = (request: ApiRequest) => request.params ?? {};
+const bodyOf = (request: ApiRequest) =>
+  (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+
 /**
  * Records the API and admin changes API_AUDITED lists, after they succeeded (or, for a purchase, were
  * refused after writing one), with who made them:
@@ -18,7 +25,7 @@ type ApiRequest = FastifyRequest & { principal?: Principal; params: Record<strin
  * write path does not wait for one more round trip. A lost entry is logged.
  */
 @Injectable()
-export class ApiAuditor implements NestInterceptor {
+export class ApiAuditor implements NestInterceptor, ApiChanges {
   private readonly logger = new Logger(ApiAuditor.name);
 
   constructor(
@@ -29,24 +36,30 @@ export class ApiAuditor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<ApiRequest>();
-    const route = API_AUDITED[`${request.method} ${request.routeOptions?.url ?? ''}`];
-    if (!route) return next.handle();
-    const params = request.params ?? {};
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
-    return next.handle().pipe(
-      tap({
-        next: (answer: unknown) => {
-          const targets = route.target(answer ?? {}, params, body);
-          for (const target of Array.isArray(targets) ? targets : [targets]) this.write(request, route, target);
-        },
-        error: (error: unknown) => {
-          // A retry answered from its Idempotency-Key's stored response (ReplayedResponse) is no DomainError.
-          if (!route.refused || !(error instanceof DomainError) || !error.details) return;
-          const target = route.refused({ code: error.code, details: error.details }, params, body);
-          if (target) this.write(request, route, { ...target, detail: { outcome: error.code, reason: error.message } });
-        },
-      }),
-    );
+    if (!routeOf(request)) return next.handle();
+    return next
+      .handle()
+      .pipe(
+        tap({
+          next: (answer: unknown) => this.answered(request, answer),
+          error: (error) => this.refused(request, error),
+        }),
+      );
+  }
+
+  answered(request: ApiRequest, answer: unknown): void {
+    const route = routeOf(request);
+    if (!route) return;
+    const targets = route.target(answer ?? {}, paramsOf(request), bodyOf(request));
+    for (const target of Array.isArray(targets) ? targets : [targets]) this.write(request, route, target);
+  }
+
+  refused(request: ApiRequest, error: unknown): void {
+    const route = routeOf(request);
+    // A retry answered from its Idempotency-Key's stored response (ReplayedResponse) is no DomainError.
+    if (!route?.refused || !(error instanceof DomainError) || !error.details) return;
+    const target = route.refused({ code: error.code, details: error.details }, paramsOf(request), bodyOf(request));
+    if (target) this.write(request, route, { ...target, detail: { outcome: error.code, reason: error.message } });
   }
 
   private write(request: ApiRequest, route: ApiAuditRoute, target: AuditTarget): void {

@@ -19,6 +19,7 @@ import { ConsoleTimeline } from './console-timeline.service';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { API_CHANGES } from '@app/http';
 import { ApiAuditor } from './api-auditor.interceptor';
 import { ConsoleAccount, ConsoleMembership } from './console-account.entity';
 import { ConsoleAudit } from './console-audit.store';
@@ -97,8 +98,11 @@ import { ConsoleBuyController } from './buying/console-buy.controller';
     ConsoleFlashes,
     ConsoleAuditor,
     WorkspaceCards,
-    // API and admin changes are audited too (api-audit.routes.ts); global, as they are other modules' routes.
-    { provide: APP_INTERCEPTOR, useClass: ApiAuditor },
+    // API and admin changes are audited too (api-audit.routes.ts); global, as they are other modules' routes,
+    // and as API_CHANGES for the routes answered before Nest's pipeline (found by token, not imported).
+    ApiAuditor,
+    { provide: APP_INTERCEPTOR, useExisting: ApiAuditor },
+    { provide: API_CHANGES, useExisting: ApiAuditor },
   ],
   exports: [ConsoleUsers],
 })

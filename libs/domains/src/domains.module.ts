@@ -22,6 +22,7 @@ import { DomainHotReads } from './store/domain-hot.reads';
 import { DomainRepository } from './store/domain.repository';
 import { DomainViews } from './api/domain-views.service';
 import { DomainReadFastPath } from './api/domain-read.fast-path';
+import { DomainCreateFastPath } from './api/domain-create.fast-path';
 import { DomainsController } from './api/domains.controller';
 import { BulkCreateDomains } from './api/bulk-create.usecase';
 import { DomainsBulkController } from './api/domains-bulk.controller';
@@ -44,6 +45,7 @@ import { LEGACY_RENEW_DAYS } from './model/domain-certificate';
     DomainRepository,
     DomainViews,
     DomainReadFastPath,
+    DomainCreateFastPath,
     DomainHotReads,
     BulkCreateDomains,
     HostnameClaims,

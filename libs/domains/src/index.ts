@@ -4,6 +4,7 @@
  */
 export { DomainsApiModule, DomainsNodeModule } from './domains.module';
 export { DomainReadFastPath } from './api/domain-read.fast-path';
+export { DomainCreateFastPath } from './api/domain-create.fast-path';
 export { DomainCommands } from './api/domain-commands';
 export { CreateDomainDto } from './api/dto/create-domain.dto';
 export { UpdateDomainDto } from './api/dto/update-domain.dto';

@@ -10,6 +10,8 @@ export { statusOf } from './error-status';
 export { type ErrorEnvelope, mapError } from './error-envelope';
 export { replyWithError } from './all-exceptions.filter';
 export { ReplayedResponse } from './replayed-response';
+// Follow-up of a change answered outside Nest's pipeline
+export { API_CHANGES, type ApiChanges } from './api-changes';
 // Validation
 export { createValidationPipe } from './validation.pipe';
 export { IsMetadata } from './is-metadata.validator';

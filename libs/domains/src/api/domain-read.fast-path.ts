@@ -1,27 +1,20 @@
 import { AuthGuard, RequestWithPrincipal } from '@app/auth';
 import { RateLimitGuard } from '@app/limits';
-import { metricsRegistry } from '@app/metrics';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Gauge } from 'prom-client';
 import { DomainViews } from './domain-views.service';
 import { DomainsController } from './domains.controller';
+import { fastPathAnswers } from './fast-path-answers';
 
 /** The route as Fastify knows it (DomainsController's `@Get(':id')` under `v1/domains`). */
 const DOMAIN_READ_ROUTE = '/v1/domains/:id';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Every fast-path answer of the process, read by /metrics when scraped (nothing per request). */
-let answeredInProcess = 0;
-new Gauge({
-  name: 'domains_read_fast_path_answers',
-  help: 'GET /v1/domains/{id} answered from memory before the Nest pipeline, since start',
-  registers: [metricsRegistry],
-  collect() {
-    this.set(answeredInProcess);
-  },
-});
+const answers = fastPathAnswers(
+  'domains_read_fast_path_answers',
+  'GET /v1/domains/{id} answered from memory before the Nest pipeline, since start',
+);
 
 type ReadRequest = FastifyRequest<{ Params: { id?: string } }> & RequestWithPrincipal;
 
@@ -56,7 +49,7 @@ export class DomainReadFastPath implements OnModuleInit {
       // Replying from a callback hook ends the request here: `done` is not called.
       if (body === undefined) return done();
       this.hits++;
-      answeredInProcess++;
+      answers.answered++;
       void reply.type(JSON_TYPE).send(body);
     });
   }
