@@ -16,7 +16,9 @@ import {
   summarizeHttp,
 } from './http-load';
 import { rowsPerCreation } from './rows-written';
-import { createDomain, createWorkspace, fixtures, percent, startDns, startService } from './service';
+import { createDomain, createWorkspace, fastPathAnswers, fixtures, percent, startDns, startService } from './service';
+
+const FAST_PATH = 'domains_create_fast_path_answers';
 
 const ROUND_S = 6;
 const ROUNDS = 2;
@@ -55,7 +57,9 @@ async function run(env: BenchEnv): Promise<Measured> {
       bare: { url: bare.url, procs: [bare.proc] },
     };
     for (const { url } of Object.values(targets)) await cannon(url, WARMUP_S, requests);
+    const fastBefore = await fastPathAnswers(api.url, FAST_PATH);
     const load = await alternate(targets, ROUNDS, ROUND_S, requests, pg);
+    const fastAnswers = (await fastPathAnswers(api.url, FAST_PATH)) - fastBefore;
     const s = summarizeHttp(load.service.runs);
     const b = summarizeHttp(load.bare.runs);
     assertClean('POST /v1/domains', s);
@@ -107,6 +111,9 @@ async function run(env: BenchEnv): Promise<Measured> {
         [`Rows per creation, first probe included, by table (${ROW_SAMPLE} creations before the load)`]: rows.byTable,
         'Requests measured (bare)': b.ok,
         'Non-2xx answers / errors (service)': `${s.non2xx} / ${s.errors}`,
+        'Creations answered before the Nest pipeline (domains_create_fast_path_answers)': `${fastAnswers} of ${
+          s.ok + s.non2xx
+        }`,
         'Measured seconds (each side)': round(s.seconds, 1),
         'CPU during the service rounds (one core = 100%): api / node / PostgreSQL / autocannon':
           `${cpu(load.service, load.service.cpu[0])} / ${cpu(load.service, load.service.cpu[1])} / ` +

@@ -23,6 +23,7 @@ import {
   json,
   percent,
   startDns,
+  fastPathAnswers,
   startService,
   waitForProbes,
 } from './service';
@@ -33,13 +34,7 @@ const ROUND_S = 6;
 const ROUNDS = 2;
 const WARMUP_S = 2;
 
-/** The api's count of GETs answered before the Nest pipeline (a gauge on /metrics). */
-async function fastPathAnswers(apiUrl: string): Promise<number> {
-  const text = await (await fetch(`${apiUrl}/metrics`)).text();
-  const match = /^domains_read_fast_path_answers (\d+)/m.exec(text);
-  if (!match) throw new Error('the api exposes no domains_read_fast_path_answers on /metrics');
-  return Number(match[1]);
-}
+const FAST_PATH = 'domains_read_fast_path_answers';
 
 async function run(env: BenchEnv): Promise<Measured> {
   const pg = pool(env, 2);
@@ -74,9 +69,9 @@ async function run(env: BenchEnv): Promise<Measured> {
       bare: { url: bare.url, procs: [bare.proc] },
     };
     for (const { url } of Object.values(targets)) await cannon(url, WARMUP_S, requests);
-    const fastBefore = await fastPathAnswers(api.url);
+    const fastBefore = await fastPathAnswers(api.url, FAST_PATH);
     const load = await alternate(targets, ROUNDS, ROUND_S, requests, pg);
-    const fastAnswers = (await fastPathAnswers(api.url)) - fastBefore;
+    const fastAnswers = (await fastPathAnswers(api.url, FAST_PATH)) - fastBefore;
     const s = summarizeHttp(load.service.runs);
     const b = summarizeHttp(load.bare.runs);
     assertClean('GET /v1/domains/{id}', s);

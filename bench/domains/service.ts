@@ -174,6 +174,13 @@ export function metricSum(text: string, name: string, labels = ''): number {
   return sum;
 }
 
+/** A gauge of the api's answers before the Nest pipeline (a fast path's `*_fast_path_answers`), from /metrics. */
+export async function fastPathAnswers(apiUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(`${apiUrl}/metrics`)).text();
+  if (!new RegExp(`^${name} `, 'm').test(text)) throw new Error(`the api exposes no ${name} on /metrics`);
+  return metricSum(text, name);
+}
+
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
 function pidCpuSeconds(pid: number | undefined): number {
   try {
