@@ -10,7 +10,7 @@ import {
 } from '@test/support';
 import { Client } from 'pg';
 import request from 'supertest';
-import { CLAIM_SQL, LOOK_SQL } from '../libs/webhooks/src/store/relay.queries';
+import { LOOK_SQL, claimSql } from '../libs/webhooks/src/store/relay.queries';
 
 /**
  * The relay keeps one watermark over (transaction id, insertion number) instead of marking each
@@ -116,6 +116,6 @@ describe('the outbox relay watermark', () => {
     };
     // Joined as a row, the watermark was a filter over the whole index: some 300 blocks here.
     expect(await blocks(LOOK_SQL)).toBeLessThan(20);
-    expect(await blocks(CLAIM_SQL.replace('?', '$1'), [500])).toBeLessThan(30);
+    expect(await blocks(claimSql(500))).toBeLessThan(30);
   });
 });

@@ -30,8 +30,10 @@ export interface SqlExecutor {
    */
   bound<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /**
-   * A named prepared statement (`$1` placeholders) in a transaction of its own: for the one-statement
-   * group commit, parsed once per connection and then only bound and run. Not inside `transaction`.
+   * A named prepared statement (`$1` placeholders): parsed and planned once per connection, then only
+   * bound and run. Outside `transaction` in a transaction of its own (the one-statement group commit),
+   * inside it on the transaction's connection (the relay's claim). For statements whose plan does not
+   * hang on statistics: PostgreSQL may keep one generic plan per connection until the next ANALYZE.
    */
   prepared<T = Record<string, unknown>>(name: string, text: string, values: unknown[]): Promise<T[]>;
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
@@ -57,8 +59,8 @@ export class MikroSqlExecutor implements SqlExecutor {
   }
 
   prepared<T = Record<string, unknown>>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    if (this.trx) throw new Error('a prepared statement runs in a transaction of its own, not inside one');
-    return namedStatement<T>(this.connection.getKnex(), name, text, values);
+    // A knex transaction's client hands out the transaction's own connection.
+    return namedStatement<T>(this.trx ?? this.connection.getKnex(), name, text, values);
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -98,8 +100,7 @@ export class DedicatedSqlExecutor implements SqlExecutor {
   }
 
   prepared<T = Record<string, unknown>>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    if (this.trx) throw new Error('a prepared statement runs in a transaction of its own, not inside one');
-    return namedStatement<T>(this.db, name, text, values);
+    return namedStatement<T>(this.trx ?? this.db, name, text, values);
   }
 
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {

@@ -27,7 +27,7 @@ export const LOOK_SQL = `select o.xid < pg_snapshot_xmin(pg_current_snapshot()) 
 
 /** A cheap look (no transaction, no locks) before an idle relay opens a transaction. */
 export async function lookAfterMark(db: SqlExecutor): Promise<Backlog> {
-  const [first] = await db.query<{ ready: boolean }>(LOOK_SQL);
+  const [first] = await db.prepared<{ ready: boolean }>('outbox.look', LOOK_SQL, []);
   if (!first) return 'none';
   return first.ready ? 'ready' : 'held';
 }
@@ -47,15 +47,16 @@ export interface ClaimedEvent extends EventRow {
  * acknowledged every event. A pass's limit may split one transaction's events: the next resumes at
  * (xid, seq). The watermark is compared through scalar subqueries, as in LOOK_SQL, and the held
  * events are looked for in key order, not with `exists` (a young outbox without statistics was read
- * whole for it).
+ * whole for it). A prepared statement with the limit written in: planning it was half of a pass's
+ * PostgreSQL time (pgbench: 1.15-1.24 ms per pass planned each time, 0.60-0.64 ms prepared).
  */
-export const CLAIM_SQL = `with mark as (
+export const claimSql = (limit: number) => `with mark as (
     select xid, seq from outbox_relay_mark for update skip locked
   ), batch as (
     select o.id, o.workspace_id, o.type, o.data, o.created_at, o.xid, o.seq from outbox_events o
     where (o.xid, o.seq) > ((select xid from mark), (select seq from mark))
       and o.xid < pg_snapshot_xmin(pg_current_snapshot())
-    order by o.xid, o.seq limit ?
+    order by o.xid, o.seq limit ${Math.trunc(limit)}
   ), moved as (
     update outbox_relay_mark m set xid = last.xid, seq = last.seq
     from (select xid, seq from batch order by xid desc, seq desc limit 1) last
@@ -73,7 +74,7 @@ export async function claimUnrelayed(
   tx: SqlExecutor,
   limit: number,
 ): Promise<{ events: ClaimedEvent[]; held: boolean }> {
-  const rows = await tx.query<ClaimedEvent & { held: boolean }>(CLAIM_SQL, [limit]);
+  const rows = await tx.prepared<ClaimedEvent & { held: boolean }>(`outbox.claim_${limit}`, claimSql(limit), []);
   return {
     events: rows.filter((row) => row.id !== null).map(({ held: _, ...row }) => withDates(row, ['createdAt'])),
     held: rows[0]?.held === true,
