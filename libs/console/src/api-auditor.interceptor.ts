@@ -37,14 +37,12 @@ export class ApiAuditor implements NestInterceptor, ApiChanges {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<ApiRequest>();
     if (!routeOf(request)) return next.handle();
-    return next
-      .handle()
-      .pipe(
-        tap({
-          next: (answer: unknown) => this.answered(request, answer),
-          error: (error) => this.refused(request, error),
-        }),
-      );
+    return next.handle().pipe(
+      tap({
+        next: (answer: unknown) => this.answered(request, answer),
+        error: (error) => this.refused(request, error),
+      }),
+    );
   }
 
   answered(request: ApiRequest, answer: unknown): void {
