@@ -101,7 +101,7 @@ export function configureHttpApp(app: NestFastifyApplication): void {
   const bodyTaken = new Map<string, Map<string, boolean>>();
   const takesBody = (method: string, url: string) => {
     let routes = bodyTaken.get(method);
-    if (!routes) bodyTaken.set(method, (routes = new Map()));
+    if (!routes) bodyTaken.set(method, (routes = new Map<string, boolean>()));
     let takes = routes.get(url);
     if (takes === undefined) {
       takes = (bodyRoutes ??= routesTakingBodies(app.get(ModulesContainer))).has(routeKey(method, url));
