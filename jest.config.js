@@ -10,15 +10,9 @@ const swc = [
     },
   },
 ];
-const ESM_ONLY = ['@apidevtools/json-schema-ref-parser', 'openid-client', 'oauth4webapi', 'jose', 'flatqueue'].join(
-  '|',
-);
+const ESM_ONLY = ['@apidevtools/json-schema-ref-parser', 'openid-client', 'oauth4webapi', 'jose'].join('|');
 const shared = {
-  // ESM-only packages compiled to CommonJS for Jest: the ref parser openapi-backend (the exchange
-  // check) requires, openid-client with its dependencies (the console's single sign-on), flatqueue
-  // (the monitor's schedule). Plain Node 20 loads them with require(esm).
-  transform: { '^.+\\.ts$': swc, [`/node_modules/(${ESM_ONLY})/.+\\.js$`]: swc },
-  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY})/)`],
+  transform: { '^.+\\.ts$': swc },
   moduleNameMapper: { '^@app/(.*)$': '<rootDir>/libs/$1/src', '^@test/support$': '<rootDir>/test/support' },
   // Stops what a file's modules started in Node's shared performance hooks (the file's heap stays otherwise).
   testEnvironment: '<rootDir>/test/support/process-hooks-environment.mjs',
@@ -45,6 +39,11 @@ module.exports = {
       testEnvironment: '<rootDir>/test/support/handle-report-environment.mjs',
       // Fails a test whose HTTP exchanges the OpenAPI document does not describe (test/support/openapi-exchanges.ts).
       setupFilesAfterEnv: ['<rootDir>/test/support/openapi-jest-setup.ts'],
+      // ESM-only packages compiled to CommonJS for Jest: the ref parser openapi-backend (the exchange
+      // check) requires, and openid-client with its dependencies (the console's single sign-on; plain
+      // Node 20 loads them with require(esm)).
+      transform: { ...shared.transform, [`/node_modules/(${ESM_ONLY})/.+\\.js$`]: swc },
+      transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY})/)`],
       slowTestThreshold: 30,
     },
   ],
