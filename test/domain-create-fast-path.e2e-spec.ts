@@ -3,20 +3,19 @@ import { CLOCK, Clock } from '@app/kernel';
 import {
   DnsServer,
   ORIGIN_URL,
-  TEST_ADMIN_TOKEN,
   TestApp,
   domainEnv,
   domainZones,
   eventually,
   startDnsServer,
+  stableHeaders,
   startTestApp,
+  workspaceWithKey,
 } from '@test/support';
 import request, { Response } from 'supertest';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/** Headers whose values differ per request by nature. */
-const PER_REQUEST = new Set(['date', 'x-service-request-id', 'x-ratelimit-remaining', 'connection', 'keep-alive']);
 
 /**
  * `POST /v1/domains` runs before Nest's pipeline when the key and a rate-limit reserve are in memory
@@ -30,17 +29,9 @@ describe('domain create fast path', () => {
   let fastPath: DomainCreateFastPath;
   // Creations count per hour: each test starts a fresh hour, and so a fresh reserve.
   let now = Math.floor(Date.now() / HOUR) * HOUR + HOUR;
-  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
   const as = (k: string) => ({ authorization: `Bearer ${k}` });
 
-  async function workspace(): Promise<{ key: string; keyId: string }> {
-    const res = await request(t.server)
-      .post('/admin/workspaces')
-      .set(admin)
-      .send({ name: 'fast', paymentMethod: 'pm_card_visa' })
-      .expect(201);
-    return { key: res.body.apiKey as string, keyId: res.body.apiKeyId as string };
-  }
+  const workspace = () => workspaceWithKey(t.server);
   /** POST, and whether the fast path took it. */
   async function create(key: string, body: unknown, headers: Record<string, string> = {}) {
     const before = fastPath.hits;
@@ -50,8 +41,6 @@ describe('domain create fast path', () => {
       .send(body as object);
     return { res, fast: fastPath.hits === before + 1 };
   }
-  const stableHeaders = (res: Response) =>
-    Object.fromEntries(Object.entries(res.headers).filter(([name]) => !PER_REQUEST.has(name)));
   /** An answer with what differs between two creations by nature (ids, names, times) replaced. */
   function shapeOf(res: Response): unknown {
     const domain = res.body.domain as Record<string, unknown>;

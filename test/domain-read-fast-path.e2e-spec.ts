@@ -8,13 +8,13 @@ import {
   domainEnv,
   domainZones,
   startDnsServer,
+  stableHeaders,
   startTestApp,
+  workspaceWithKey,
 } from '@test/support';
 import request, { Response } from 'supertest';
 
 const MINUTE = 60_000;
-/** Headers whose values differ per request by nature. */
-const PER_REQUEST = new Set(['date', 'x-service-request-id', 'x-ratelimit-remaining', 'connection', 'keep-alive']);
 
 /**
  * `GET /v1/domains/{id}` is answered before Nest's pipeline when the key, a rate-limit reserve and
@@ -30,14 +30,7 @@ describe('domain read fast path', () => {
   const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
   const as = (k: string) => ({ authorization: `Bearer ${k}` });
 
-  async function workspace(): Promise<{ key: string; keyId: string }> {
-    const res = await request(t.server)
-      .post('/admin/workspaces')
-      .set(admin)
-      .send({ name: 'fast', paymentMethod: 'pm_card_visa' })
-      .expect(201);
-    return { key: res.body.apiKey as string, keyId: res.body.apiKeyId as string };
-  }
+  const workspace = () => workspaceWithKey(t.server);
   async function domain(key: string, hostname: string): Promise<string> {
     const res = await request(t.server).post('/v1/domains').set(as(key)).send({ hostname, originUrl: ORIGIN_URL });
     expect(res.status).toBe(201);
@@ -49,8 +42,6 @@ describe('domain read fast path', () => {
     const res = await request(t.server).get(`/v1/domains/${id}`).set(as(key));
     return { res, fast: fastPath.hits === before + 1 };
   }
-  const stableHeaders = (res: Response) =>
-    Object.fromEntries(Object.entries(res.headers).filter(([name]) => !PER_REQUEST.has(name)));
 
   beforeAll(async () => {
     dns = await startDnsServer(domainZones());

@@ -23,3 +23,4 @@ export * from './prometheus';
 export * from './run-alone';
 export * from './cpu-accounting';
 export * from './sql-database';
+export * from './fast-paths';
