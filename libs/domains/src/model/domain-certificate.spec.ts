@@ -1,4 +1,6 @@
-import { initialDomainState } from './domain.machine';
+import { initialDomainState, transition } from './domain.machine';
+import { DomainState } from './domain.types';
+import type { DnsProblem } from '@app/hostname-rules';
 import { DomainRecord } from './domain.record';
 import { probePhaseOf } from '../node/probe-phase';
 import {
@@ -107,5 +109,32 @@ describe('probes that change nothing (the monitor skips the actor)', () => {
     ['a wrong probe counted', { ...verified, consecutiveWrongDnsProbes: 1 }, 'correct', undefined, false],
   ] as const)('%s: %s', (_, machine, dns, served, expected) => {
     expect(probeChangesNothing(machine, dns, served, now, 30)).toBe(expected);
+  });
+
+  describe('a wrong probe that names a DNS problem', () => {
+    const problem: DnsProblem = { kind: 'stray_aaaa', hostname: 'shop.example.com', aaaa: ['2001:db8::1'] };
+    // As the monitor holds it: parsed from the stored JSON, so keys holding undefined are gone.
+    const waiting = JSON.parse(
+      JSON.stringify(
+        transition(
+          initialDomainState(now),
+          { type: 'probe_observed', dns: 'incorrect', certificate: 'none', problem },
+          now,
+        ).state,
+      ),
+    ) as DomainState;
+
+    it('changes nothing when it names the same problem again (an equal object, not the same one)', () => {
+      expect(probeChangesNothing(waiting, 'incorrect', undefined, now, 30, { ...problem, aaaa: ['2001:db8::1'] })).toBe(
+        true,
+      );
+    });
+
+    it('changes the domain when the problem differs, or is gone', () => {
+      expect(probeChangesNothing(waiting, 'incorrect', undefined, now, 30, { ...problem, aaaa: ['2001:db8::2'] })).toBe(
+        false,
+      );
+      expect(probeChangesNothing(waiting, 'incorrect', undefined, now, 30)).toBe(false);
+    });
   });
 });

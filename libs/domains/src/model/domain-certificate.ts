@@ -100,10 +100,24 @@ export function probeChangesNothing(
   const certificate = observedCertificate(record, now, renewDays, served);
   const next = transition(machine, { type: 'probe_observed', dns, certificate, problem }, now);
   if (next.events.length) return false;
-  return (
-    JSON.stringify({ ...next.state, lastProbeAt: undefined }) === JSON.stringify({ ...machine, lastProbeAt: undefined })
-  );
+  return sameButProbeTime(next.state, machine);
 }
+
+/**
+ * Whether two states differ in nothing but `lastProbeAt`, compared as their JSON would be (a key
+ * holding undefined is a key left out). Field by field: the states are flat but for `dnsProblem`,
+ * and two JSON.stringify per probe were a twelfth of the monitor's domain code at 300,000 domains.
+ */
+function sameButProbeTime(a: DomainState, b: DomainState): boolean {
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  for (const key in x) if (key !== 'lastProbeAt' && !sameJsonValue(x[key], y[key])) return false;
+  for (const key in y) if (key !== 'lastProbeAt' && !(key in x) && y[key] !== undefined) return false;
+  return true;
+}
+
+const sameJsonValue = (u: unknown, v: unknown): boolean =>
+  u === v || (typeof u === 'object' && typeof v === 'object' && JSON.stringify(u) === JSON.stringify(v));
 
 /** Monitor states in which the last probe did not see DNS pointing at the edge (or there was none yet). */
 const DNS_NOT_YET_OURS: ReadonlySet<MonitorStatus> = new Set([

@@ -40,6 +40,12 @@ export interface ScheduledDomain<V = unknown> extends ScheduleInput<V> {
   takenAt?: number;
 }
 
+/** An entry as the schedule holds it: `current` until replaced or forgotten (then dropped from the heap lazily). */
+interface Entry<V> extends ScheduledDomain<V> {
+  dueAt: number;
+  current: boolean;
+}
+
 /** The first of the phase's slots at or after `t`. */
 export function slotAtOrAfter(phase: number, intervalMs: number, t: number): number {
   const offset = phase * intervalMs;
@@ -62,8 +68,8 @@ export function backoffAtOrAfter(fromMs: number, waitsMs: readonly number[], t: 
  * one is dropped when it reaches the top (`peekCurrent`).
  */
 export class ProbeSchedule<V = unknown> {
-  private readonly entries = new Map<string, ScheduledDomain<V>>();
-  private readonly heap = new Heap<ScheduledDomain<V>>((a, b) => a.dueAt - b.dueAt);
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly heap = new Heap<Entry<V>>((a, b) => a.dueAt - b.dueAt);
 
   constructor(private readonly timing: ScheduleTiming) {}
 
@@ -100,7 +106,11 @@ export class ProbeSchedule<V = unknown> {
 
   /** Forgets the domains of shards no longer owned. */
   keepShards(owned: (shard: number) => boolean): void {
-    for (const [id, entry] of this.entries) if (!owned(entry.shard)) this.entries.delete(id);
+    for (const [id, entry] of this.entries) {
+      if (owned(entry.shard)) continue;
+      entry.current = false;
+      this.entries.delete(id);
+    }
   }
 
   /** What a domain's probe needs changed (it was written): its entry keeps its place. */
@@ -111,6 +121,8 @@ export class ProbeSchedule<V = unknown> {
 
   /** Forgets a domain (deleted, or moved to another workspace). */
   remove(id: string): void {
+    const entry = this.entries.get(id);
+    if (entry) entry.current = false;
     this.entries.delete(id);
   }
 
@@ -143,9 +155,10 @@ export class ProbeSchedule<V = unknown> {
    * or sooner at its next back-off time. A verified domain leaves the back-off, as does one past its
    * last wait.
    */
-  done(entry: ScheduledDomain<V>, now: number, verified: boolean): void {
+  done(taken: ScheduledDomain<V>, now: number, verified: boolean): void {
+    const entry = taken as Entry<V>;
     entry.taken = false;
-    if (this.entries.get(entry.id) !== entry) return;
+    if (!entry.current) return;
     const after = Math.max(entry.dueAt + 1, now);
     const takenAt = entry.takenAt ?? now;
     const slot = slotAtOrAfter(
@@ -157,8 +170,10 @@ export class ProbeSchedule<V = unknown> {
       verified || entry.backoffFrom === undefined
         ? undefined
         : backoffAtOrAfter(entry.backoffFrom, this.timing.waitsMs, after);
-    const next = { ...entry, backoffFrom: backoff === undefined ? undefined : entry.backoffFrom };
-    this.put(next, backoff === undefined ? slot : Math.min(backoff, slot));
+    if (backoff === undefined) entry.backoffFrom = undefined;
+    // Taken entries are out of the heap (`take` popped it): it goes back in at its new time, no copy.
+    entry.dueAt = backoff === undefined ? slot : Math.min(backoff, slot);
+    this.heap.push(entry);
   }
 
   /**
@@ -205,7 +220,7 @@ export class ProbeSchedule<V = unknown> {
   }
 
   private put(domain: ScheduleInput<V>, dueAt: number): void {
-    const entry: ScheduledDomain<V> = {
+    const entry: Entry<V> = {
       id: domain.id,
       shard: domain.shard,
       phase: domain.phase,
@@ -213,16 +228,19 @@ export class ProbeSchedule<V = unknown> {
       view: domain.view,
       dueAt,
       taken: false,
+      current: true,
     };
+    const replaced = this.entries.get(entry.id);
+    if (replaced) replaced.current = false;
     this.entries.set(entry.id, entry);
     this.heap.push(entry);
   }
 
   /** The heap's top once entries replaced or forgotten are dropped. */
-  private peekCurrent(): ScheduledDomain<V> | undefined {
+  private peekCurrent(): Entry<V> | undefined {
     for (;;) {
       const top = this.heap.peek();
-      if (!top || (this.entries.get(top.id) === top && !top.taken)) return top;
+      if (!top || (top.current && !top.taken)) return top;
       this.heap.pop();
     }
   }

@@ -390,12 +390,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
 
   private servedReadDue(domain: DueDomain): boolean {
     const { monitorIntervalSeconds, servedCheckIntervalSeconds } = this.config;
-    return servedReadDue(
-      { ...domain, probePhase: Number(domain.probePhase) },
-      Date.now(),
-      monitorIntervalSeconds,
-      servedCheckIntervalSeconds,
-    );
+    return servedReadDue(domain, Date.now(), monitorIntervalSeconds, servedCheckIntervalSeconds);
   }
 
   private async readServed(domain: DueDomain): Promise<ServedCertificate['outcome']> {
