@@ -1,10 +1,13 @@
 import { initialDomainState, transition } from './domain.machine';
-import { DomainState } from './domain.types';
+import fc from 'fast-check';
+import { DOMAIN_STATUSES, DomainState, MONITOR_STATUSES, STATUS_REASONS } from './domain.types';
+import { monitorMessageOf } from './monitor-message';
 import type { DnsProblem } from '@app/hostname-rules';
 import { DomainRecord } from './domain.record';
 import { probePhaseOf } from '../node/probe-phase';
 import {
   certificateState,
+  certificateValidUntil,
   observedCertificate,
   probeChangesNothing,
   servedCheckDue,
@@ -136,5 +139,72 @@ describe('probes that change nothing (the monitor skips the actor)', () => {
       );
       expect(probeChangesNothing(waiting, 'incorrect', undefined, now, 30)).toBe(false);
     });
+  });
+});
+
+describe('how long a probe that sees DNS right keeps its verdict (certificateValidUntil)', () => {
+  const HOUR = 3_600_000;
+  const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
+  const stateArb: fc.Arbitrary<DomainState> = fc
+    .record({
+      status: fc.constantFrom(...DOMAIN_STATUSES),
+      statusReason: fc.option(fc.constantFrom(...STATUS_REASONS), { nil: undefined }),
+      monitorStatus: fc.constantFrom(...MONITOR_STATUSES),
+      firstSeen: fc.option(fc.integer({ min: -90 * 24, max: 0 }), { nil: undefined }),
+      wrong: fc.integer({ min: 0, max: 4 }),
+      expiresInHours: fc.option(fc.integer({ min: -48, max: 90 * 24 }), { nil: undefined }),
+      renewInHours: fc.option(fc.integer({ min: -48, max: 90 * 24 }), { nil: undefined }),
+      certificateError: fc.option(fc.constant('CAA forbids us'), { nil: undefined }),
+    })
+    .map((r) => {
+      const machine = {
+        ...initialDomainState(new Date(now.getTime() - 10 * 86_400_000)),
+        status: r.status,
+        statusReason: r.statusReason,
+        monitorStatus: r.monitorStatus,
+        firstSeenCorrectDnsAt: r.firstSeen === undefined ? undefined : at(r.firstSeen * HOUR),
+        consecutiveWrongDnsProbes: r.wrong,
+        certificateExpiresAt: r.expiresInHours === undefined ? undefined : at(r.expiresInHours * HOUR),
+        certificateRenewAt: r.renewInHours === undefined ? undefined : at(r.renewInHours * HOUR),
+        certificateError: r.certificateError,
+      };
+      // As the monitor holds a state: its stored JSON, with the message the machine would give it.
+      return JSON.parse(JSON.stringify({ ...machine, monitorMessage: monitorMessageOf(machine) })) as DomainState;
+    });
+
+  it('is the verdict at every time before it, and no longer at it (property)', () => {
+    let quiet = 0;
+    fc.assert(
+      fc.property(
+        stateArb,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom(undefined, 'valid' as const, 'unreachable' as const),
+        (machine, where, served) => {
+          if (!probeChangesNothing(machine, 'correct', served, now, 30)) return;
+          quiet++;
+          const until = certificateValidUntil(machine, 30);
+          expect(until).toBeGreaterThan(now.getTime());
+          const later = new Date(now.getTime() + Math.floor(where * (until - now.getTime() - 1)));
+          expect(probeChangesNothing(machine, 'correct', served, later, 30)).toBe(true);
+          expect(probeChangesNothing(machine, 'correct', served, new Date(until), 30)).toBe(false);
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+    // The property held for states that are actually quiet, not only vacuously.
+    expect(quiet).toBeGreaterThan(50);
+  });
+
+  it('is the renewal time when the CA advised one, else renewDays before expiry, never past expiry', () => {
+    const machine = (expires: number, renew?: number) =>
+      ({
+        ...initialDomainState(now),
+        certificateExpiresAt: days(expires),
+        certificateRenewAt: renew && days(renew),
+      }) as DomainState;
+    expect(certificateValidUntil(machine(60, 40), 30)).toBe(Date.parse(days(40)));
+    expect(certificateValidUntil(machine(60), 30)).toBe(Date.parse(days(30)));
+    expect(certificateValidUntil(machine(6, 9), 30)).toBe(Date.parse(days(6)));
+    expect(certificateValidUntil(initialDomainState(now), 30)).toBe(Infinity);
   });
 });

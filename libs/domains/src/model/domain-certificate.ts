@@ -29,6 +29,19 @@ export function certificateState(
 }
 
 /**
+ * When the stored certificate stops being `valid` (its renewal falls due, or it expires): the only
+ * clock a probe that sees DNS right depends on. Until then such a probe's verdict
+ * (`probeChangesNothing`) holds, so the monitor keeps it for the domain's view instead of running the
+ * machine again each interval. Infinity without a certificate.
+ */
+export function certificateValidUntil(machine: DomainState, renewDays: number): number {
+  const { certificateExpiresAt: expiresAt, certificateRenewAt: renewAt } = machine;
+  if (!expiresAt) return Infinity;
+  const expiry = Date.parse(expiresAt);
+  return Math.min(expiry, renewAt ? Date.parse(renewAt) : expiry - renewDays * DAY_MS);
+}
+
+/**
  * What the state machine is told about the certificate. One due for renewal still serves; a refusal
  * sticks. A certificate we hold but the hostname does not actually serve (wrong name or outside its
  * validity, seen over TLS) counts as none: visitors get no working HTTPS, whatever the store says.

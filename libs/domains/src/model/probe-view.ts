@@ -14,6 +14,12 @@ export interface ProbeView {
   machineJson: string;
   /** A new certificate no probe has read from the edge yet (DomainRecord.servedCheckPending). */
   servedCheckPending: boolean;
+  /**
+   * Until when (epoch ms) a probe that sees DNS right changes nothing: the verdict of an earlier probe
+   * of this view, kept until its certificate's clock moves (`certificateValidUntil`). A write of the
+   * domain gives it a new view, which starts at 0 (ask the machine).
+   */
+  quietUntil: number;
 }
 
 export const probeViewOf = (record: DomainRecord): ProbeView => ({
@@ -22,6 +28,7 @@ export const probeViewOf = (record: DomainRecord): ProbeView => ({
   originUrl: record.originUrl,
   machineJson: JSON.stringify(record.machine),
   servedCheckPending: record.servedCheckPending === true,
+  quietUntil: 0,
 });
 
 const machineOf = (view: ProbeView): DomainState => JSON.parse(view.machineJson) as DomainState;

@@ -10,7 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DomainCommand } from '../model/domain.protocol';
 import { delegationToCheck } from '../model/domain.decider';
-import { LEGACY_RENEW_DAYS, probeChangesNothing, servedReadDue, servedReadJudged } from '../model/domain-certificate';
+import {
+  LEGACY_RENEW_DAYS,
+  certificateValidUntil,
+  probeChangesNothing,
+  servedReadDue,
+  servedReadJudged,
+} from '../model/domain-certificate';
 import { MonitorMetrics } from './monitor.metrics';
 import { saveWatermarks, shardDomains, shardWatermarks } from '../store/monitor.queries';
 import { ProbeSchedule, ScheduleInput, ScheduledDomain } from '../model/probe-schedule';
@@ -244,6 +250,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
           originUrl: d.originUrl,
           machineJson: d.machineJson,
           servedCheckPending: d.servedCheckPending,
+          quietUntil: 0,
         };
         list.push({
           id: d.id,
@@ -305,7 +312,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
     const domain = dueDomainOf(entry, entry.view);
     this.inFlight++;
     const started = performance.now();
-    this.probe(domain)
+    this.probe(domain, entry.view)
       .then((outcome) => {
         this.metrics.probes.inc({ outcome });
         if (outcome === 'moved') this.schedule.remove(entry.id);
@@ -327,7 +334,7 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
       });
   }
 
-  private async probe(domain: DueDomain): Promise<string> {
+  private async probe(domain: DueDomain, view: ProbeView): Promise<string> {
     // A domain whose hostname moved to another workspace is final: nothing to probe.
     if (domain.machine.statusReason === 'moved_to_another_owner') return 'moved';
     const originBlocked = await this.originBlocked(domain.originUrl);
@@ -349,11 +356,15 @@ export class DomainMonitor implements OnApplicationBootstrap, BeforeApplicationS
         const now = new Date();
         // A read the new certificate asked for is written (it ends servedCheckPending) even when nothing else changed.
         const pendingRead = domain.servedCheckPending === true && servedReadJudged(served);
+        const seenRight = probe.dns === 'correct' && !edgeStale && !pendingRead;
+        if (seenRight && now.getTime() < view.quietUntil) return probe.dns;
         if (
           !delegated &&
           !pendingRead &&
           probeChangesNothing(domain.machine, probe.dns, served, now, LEGACY_RENEW_DAYS, problem)
         ) {
+          // The same probe changes nothing until the certificate's clock moves: the machine need not run again.
+          if (seenRight) view.quietUntil = certificateValidUntil(domain.machine, LEGACY_RENEW_DAYS);
           if (edgeStale) publishEdgeInvalidation(this.bus, domain.hostname);
           return probe.dns;
         }
