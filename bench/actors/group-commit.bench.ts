@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { processCpuSeconds } from '../lib/process-cpu';
 import { Client } from 'pg';
 import { JsonSnapshotStore, LeaseRepository } from '@app/actors';
 import { DedicatedSqlExecutor } from '@app/persistence';
@@ -14,11 +14,6 @@ const STATE = { value: 0, note: 'x'.repeat(900) }; // about the size of a domain
 const UPSERT =
   'insert into bench_rows (id, state) values ($1, $2::jsonb) on conflict (id) do update set state = excluded.state';
 
-/** CPU seconds (user + system) of a process, from /proc (clock ticks of 10 ms). */
-const cpuOf = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
 const ownCpu = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
@@ -27,13 +22,13 @@ const ownCpu = () => {
 /** CPU per write of `work` (ms), in this process and in the PostgreSQL backend serving `db`. */
 async function measure(backendPid: number, writes: number, work: () => Promise<void>) {
   const node = ownCpu();
-  const pg = cpuOf(backendPid);
+  const pg = processCpuSeconds(backendPid);
   const started = performance.now();
   await work();
   const seconds = (performance.now() - started) / 1000;
   return {
     nodeMs: ((ownCpu() - node) * 1000) / writes,
-    pgMs: ((cpuOf(backendPid) - pg) * 1000) / writes,
+    pgMs: ((processCpuSeconds(backendPid) - pg) * 1000) / writes,
     perSecond: writes / seconds,
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pool } from 'pg';
@@ -10,6 +10,7 @@ import { sleep } from '../lib/stats';
 import { requireSource } from '../lib/source';
 import { BenchEnv } from '../lib/types';
 import { serviceArgs } from '../lib/service-args';
+import { processCpuSeconds } from '../lib/process-cpu';
 
 /*
  * The real service for the domain benchmarks: the api and node processes as built (dist/apps), on
@@ -181,18 +182,8 @@ export async function fastPathAnswers(apiUrl: string, name: string): Promise<num
   return metricSum(text, name);
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function pidCpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return NaN;
-  }
-}
-
-export const cpuSeconds = (child: Child): number => pidCpuSeconds(child.child.pid);
+/** CPU seconds a child process has used so far (`processCpuSeconds`). */
+export const cpuSeconds = (child: Child): number => processCpuSeconds(child.child.pid);
 
 /** CPU seconds over wall-clock milliseconds, as a percentage of one core. */
 export const percent = (cpu: number, ms: number) =>
@@ -210,7 +201,7 @@ export async function databaseCpu(pg: Pool): Promise<Map<number, number>> {
   );
   const out = new Map<number, number>();
   for (const { pid } of rows) {
-    const cpu = pidCpuSeconds(pid);
+    const cpu = processCpuSeconds(pid);
     if (!Number.isNaN(cpu)) out.set(pid, cpu);
   }
   return out;

@@ -2,7 +2,7 @@ import { SecretBox } from '@app/crypto';
 import { CHECKPOINT_KEY, ReplicaEntry, replicaBucket, replicaKey } from '@app/edge';
 import { KV, connect as natsConnect } from 'nats';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -225,13 +225,8 @@ export async function startEdgeStandIn(suffix: string): Promise<{ ip: string; po
   }
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux; 100 ticks a second). */
-export function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+/** CPU seconds a process has used so far, by pid (`processCpuSeconds`). */
+export { processCpuSeconds as cpuSeconds } from '../lib/process-cpu';
 
 export interface RunningCaddy {
   port: number;
