@@ -27,8 +27,10 @@ import {
   startService,
 } from './service';
 
-/** More than the node probes in the warm-up and the window (about 20,000/s for 13 s): the backlog never runs out. */
-// Enough that the backlog outlasts the warm-up and the window at ~25,000 probes/s (300,000 ran out at 21,000/s).
+/**
+ * More than the node probes from its first probe to the window's end (up to ~25,000/s for ~20 s): the
+ * backlog never runs out (300,000 ran out at 21,000/s).
+ */
 const DOMAINS = Number(process.env.BENCH_MONITOR_DOMAINS ?? 500_000);
 /** MONITOR_CONCURRENCY's default; the baseline runs as many probes in flight. */
 const CONCURRENCY = Number(process.env.BENCH_MONITOR_CONCURRENCY ?? 256);
