@@ -22,10 +22,10 @@ export function certificateState(
 ): CertificateState {
   const { certificateExpiresAt: expiresAt, certificateRenewAt: renewAt } = record.machine;
   if (!expiresAt) return 'none';
-  const left = Date.parse(expiresAt) - now.getTime();
-  if (left <= 0) return 'expired';
-  const due = renewAt ? Date.parse(renewAt) <= now.getTime() : left <= renewDays * DAY_MS;
-  return due ? 'renewal_due' : 'valid';
+  const expiry = Date.parse(expiresAt);
+  const t = now.getTime();
+  if (t >= expiry) return 'expired';
+  return t >= renewalDueAt(expiry, renewAt, renewDays) ? 'renewal_due' : 'valid';
 }
 
 /**
@@ -38,8 +38,12 @@ export function certificateValidUntil(machine: DomainState, renewDays: number): 
   const { certificateExpiresAt: expiresAt, certificateRenewAt: renewAt } = machine;
   if (!expiresAt) return Infinity;
   const expiry = Date.parse(expiresAt);
-  return Math.min(expiry, renewAt ? Date.parse(renewAt) : expiry - renewDays * DAY_MS);
+  return Math.min(expiry, renewalDueAt(expiry, renewAt, renewDays));
 }
+
+/** The renewal time the CA advised (ARI), or `renewDays` before expiry for a certificate stored without one. */
+const renewalDueAt = (expiry: number, renewAt: string | undefined, renewDays: number): number =>
+  renewAt ? Date.parse(renewAt) : expiry - renewDays * DAY_MS;
 
 /**
  * What the state machine is told about the certificate. One due for renewal still serves; a refusal
