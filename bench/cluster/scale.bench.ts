@@ -214,6 +214,9 @@ async function sampleNode(url: string): Promise<Sample> {
   };
 }
 
+/** The CPU seconds of several processes over `ms` of wall time, as a percentage of one core. */
+const coreShare = (seconds: number[], ms: number): number => (seconds.reduce((a, b) => a + b, 0) * 100_000) / ms;
+
 /** Closed-loop GETs of random seeded domains through the api until `until` resolves. */
 async function getLoad(apiUrl: string, apiKey: string, durationMs: number): Promise<LoadRun> {
   return closedLoop(GET_CONCURRENCY, durationMs, async () => {
@@ -395,7 +398,7 @@ async function run(env: BenchEnv): Promise<Measured> {
     const steadyMs = steadyAfter[0].at - steadyBefore[0].at;
     const steadyCpu = nodes.map((n, i) => cpuSeconds(n.proc) - steadyCpuBefore[i]);
     const steadyProbes = steadyAfter.reduce((sum, a, i) => sum + a.probes - steadyBefore[i].probes, 0);
-    const steadyCpuShare = (steadyCpu.reduce((a, b) => a + b, 0) * 100_000) / steadyMs;
+    const steadyCpuShare = coreShare(steadyCpu, steadyMs);
     console.log(
       `  next interval: ${formatNumber((steadyProbes * 1000) / steadyMs)} probes/s, node CPU ` +
         `${steadyCpu.map((c) => percent(c, steadyMs)).join(' / ')} (sum ${steadyCpuShare.toFixed(0)}% of a core)`,
@@ -462,7 +465,7 @@ async function run(env: BenchEnv): Promise<Measured> {
           unit: '% of a core',
           baseline: {
             label: 'the same over the measured interval (first probes after the shard loads)',
-            value: round((nodeCpu.reduce((a, b) => a + b, 0) * 100_000) / ms, 1),
+            value: round(coreShare(nodeCpu, ms), 1),
           },
           goal: { of: 'value', atMost: 50 },
         }),
