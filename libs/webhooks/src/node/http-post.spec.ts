@@ -1,5 +1,5 @@
 import { Server, createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, Socket, createServer as createTcpServer } from 'node:net';
 import { PostTimeoutError, post } from './http-post';
 
 describe('post (loopback server)', () => {
@@ -49,5 +49,67 @@ describe('post (loopback server)', () => {
     const started = Date.now();
     await expect(post(target(path), Buffer.from('{}'), {}, 300)).rejects.toBeInstanceOf(PostTimeoutError);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  describe('a keep-alive socket closed by the server', () => {
+    // Answers the first request of each connection (keep-alive, no hint of a timeout) and closes
+    // the socket, unanswered, at the next; `closeFirst` closes at the first request instead.
+    const rawServer = async (closeFirst: boolean) => {
+      const seen = { connections: 0, requests: 0 };
+      const sockets = new Set<Socket>();
+      const server = createTcpServer((socket) => {
+        seen.connections++;
+        sockets.add(socket);
+        let served = 0;
+        let received = '';
+        socket.on('data', (data) => {
+          // A request is whole with its body (every body here is `{}`): answering before it would
+          // stop the client reusing the socket.
+          received += data.toString('latin1');
+          const parts = received.split('\r\n\r\n{}');
+          const requests = parts.length - 1;
+          received = parts[requests];
+          for (let i = 0; i < requests; i++) {
+            seen.requests++;
+            if (closeFirst || served++ > 0) return void socket.destroy();
+            socket.write('HTTP/1.1 200 OK\r\nconnection: keep-alive\r\ncontent-length: 2\r\n\r\nok');
+          }
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const close = async () => {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      };
+      const rawTarget = {
+        url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`),
+        host: '127.0.0.1',
+        addresses: ['127.0.0.1'],
+      };
+      return { seen, close, rawTarget };
+    };
+
+    it('retries once on a fresh connection when the reused socket closes unanswered', async () => {
+      const { seen, close, rawTarget } = await rawServer(false);
+      try {
+        expect((await post(rawTarget, Buffer.from('{}'), {}, 2_000)).statusCode).toBe(200);
+        // Until the client has seen the first answer through, a second request would open a socket.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect((await post(rawTarget, Buffer.from('{}'), {}, 2_000)).statusCode).toBe(200);
+        expect(seen).toEqual({ connections: 2, requests: 3 });
+      } finally {
+        await close();
+      }
+    });
+
+    it('does not retry when a fresh connection closes unanswered (the server may have acted on it)', async () => {
+      const { seen, close, rawTarget } = await rawServer(true);
+      try {
+        await expect(post(rawTarget, Buffer.from('{}'), {}, 2_000)).rejects.toMatchObject({ code: 'ECONNRESET' });
+        expect(seen).toEqual({ connections: 1, requests: 1 });
+      } finally {
+        await close();
+      }
+    });
   });
 });
