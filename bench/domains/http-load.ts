@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import { inspect } from 'node:util';
 import type { Pool } from 'pg';
 import { built } from '../lib/paths';
+import { processCpuSeconds } from '../lib/process-cpu';
 import { Child, startScript } from '../lib/processes';
 import { percentile } from '../lib/stats';
 import { cpuSeconds, databaseCpu, databaseCpuDelta } from './service';
@@ -104,6 +105,8 @@ export interface TargetLoad {
   databaseCpu: number;
   /** CPU seconds of this process (autocannon) during the target's rounds. */
   loadCpu: number;
+  /** CPU seconds of the NATS server during the target's rounds (NaN when it is not on this machine). */
+  busCpu: number;
 }
 
 /**
@@ -117,21 +120,29 @@ export async function alternate<K extends string>(
   seconds: number,
   requests: autocannon.Request[],
   pg: Pool,
+  busPid?: number,
 ): Promise<Record<K, TargetLoad>> {
   const names = Object.keys(targets) as K[];
   const out = {} as Record<K, TargetLoad>;
-  for (const n of names) out[n] = { runs: [], ms: 0, cpu: targets[n].procs.map(() => 0), databaseCpu: 0, loadCpu: 0 };
+  for (const n of names)
+    out[n] = { runs: [], ms: 0, cpu: targets[n].procs.map(() => 0), databaseCpu: 0, loadCpu: 0, busCpu: 0 };
   for (let i = 0; i < rounds; i++) {
     for (const name of names) {
       const { url, procs } = targets[name];
       const sent = targets[name].requests ?? requests;
-      const before = { procs: procs.map(cpuSeconds), db: await databaseCpu(pg), own: process.cpuUsage() };
+      const before = {
+        procs: procs.map(cpuSeconds),
+        db: await databaseCpu(pg),
+        own: process.cpuUsage(),
+        bus: processCpuSeconds(busPid),
+      };
       const started = Date.now();
       out[name].runs.push(await cannon(url, seconds, sent));
       out[name].ms += Date.now() - started;
       const own = process.cpuUsage(before.own);
       out[name].loadCpu += (own.user + own.system) / 1e6;
       out[name].databaseCpu += databaseCpuDelta(before.db, await databaseCpu(pg));
+      out[name].busCpu += processCpuSeconds(busPid) - before.bus;
       procs.forEach((p, j) => (out[name].cpu[j] += cpuSeconds(p) - before.procs[j]));
     }
   }
