@@ -36,26 +36,34 @@ export class ApiAuditor implements NestInterceptor, ApiChanges {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<ApiRequest>();
-    if (!routeOf(request)) return next.handle();
+    const route = routeOf(request);
+    if (!route) return next.handle();
     return next.handle().pipe(
       tap({
-        next: (answer: unknown) => this.answered(request, answer),
-        error: (error) => this.refused(request, error),
+        next: (answer: unknown) => this.answeredOn(route, request, answer),
+        error: (error) => this.refusedOn(route, request, error),
       }),
     );
   }
 
   answered(request: ApiRequest, answer: unknown): void {
     const route = routeOf(request);
-    if (!route) return;
-    const targets = route.target(answer ?? {}, paramsOf(request), bodyOf(request));
-    for (const target of Array.isArray(targets) ? targets : [targets]) this.write(request, route, target);
+    if (route) this.answeredOn(route, request, answer);
   }
 
   refused(request: ApiRequest, error: unknown): void {
     const route = routeOf(request);
+    if (route) this.refusedOn(route, request, error);
+  }
+
+  private answeredOn(route: ApiAuditRoute, request: ApiRequest, answer: unknown): void {
+    const targets = route.target(answer ?? {}, paramsOf(request), bodyOf(request));
+    for (const target of Array.isArray(targets) ? targets : [targets]) this.write(request, route, target);
+  }
+
+  private refusedOn(route: ApiAuditRoute, request: ApiRequest, error: unknown): void {
     // A retry answered from its Idempotency-Key's stored response (ReplayedResponse) is no DomainError.
-    if (!route?.refused || !(error instanceof DomainError) || !error.details) return;
+    if (!route.refused || !(error instanceof DomainError) || !error.details) return;
     const target = route.refused({ code: error.code, details: error.details }, paramsOf(request), bodyOf(request));
     if (target) this.write(request, route, { ...target, detail: { outcome: error.code, reason: error.message } });
   }
