@@ -93,7 +93,7 @@ describe('post (loopback server)', () => {
       const { seen, close, rawTarget } = await rawServer(false);
       try {
         expect((await post(rawTarget, Buffer.from('{}'), {}, 2_000)).statusCode).toBe(200);
-        // Until the client has seen the first answer through, a second request would open a socket.
+        // The first answer's socket back in the agent's free list, so the second request reuses it.
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect((await post(rawTarget, Buffer.from('{}'), {}, 2_000)).statusCode).toBe(200);
         expect(seen).toEqual({ connections: 2, requests: 3 });
