@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { ProcessRole, loadConfig } from '@app/config';
 import { REPO_ROOT } from '@test/support';
+import { API_V8_FLAGS } from '../apps/api/src/v8-flags';
 import { NODE_V8_FLAGS } from '../apps/node/src/v8-flags';
 
 type K8sObject = {
@@ -187,8 +188,13 @@ describe('k8s manifests', () => {
         'dist/apps/edge/src/main.js',
         'dist/libs/persistence/src/migrate.main.js',
       ]);
-      // Before the script: the node's V8 flags (apps/node/src/v8-flags.ts), and nothing for the others.
-      expect([api, node, edge, migrate].map((o) => args(o).slice(0, -1))).toEqual([[], NODE_V8_FLAGS, [], []]);
+      // Before the script: the api's and the node's V8 flags (apps/*/src/v8-flags.ts), nothing for the others.
+      expect([api, node, edge, migrate].map((o) => args(o).slice(0, -1))).toEqual([
+        API_V8_FLAGS,
+        NODE_V8_FLAGS,
+        [],
+        [],
+      ]);
       for (const o of [api, node, edge, migrate]) {
         const source = script(o)
           .replace(/^dist\//, '')

@@ -1,4 +1,5 @@
 import { ProcessRole, loadConfig } from '@app/config';
+import { API_V8_FLAGS } from '../apps/api/src/v8-flags';
 import { NODE_V8_FLAGS } from '../apps/node/src/v8-flags';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -57,10 +58,9 @@ describe('README recipes', () => {
     const env = exportedEnv(block);
     const starts = [...block.matchAll(/^(.*?)\bnode ((?:--\S+ )*)dist\/apps\/(api|node|edge)\/src\/main\.js/gm)];
     expect(starts.map((m) => m[3]).sort()).toEqual(['api', 'edge', 'node']);
-    // A node starts as it ships: with its V8 flags (apps/node/src/v8-flags.ts), the others with none.
-    expect(starts.map((m) => [m[3], m[2].trim()])).toEqual(
-      starts.map((m) => [m[3], m[3] === 'node' ? NODE_V8_FLAGS.join(' ') : '']),
-    );
+    // The api and the node start as they ship: with their V8 flags (apps/*/src/v8-flags.ts), the edge with none.
+    const flags: Record<string, string[]> = { api: API_V8_FLAGS, node: NODE_V8_FLAGS, edge: [] };
+    expect(starts.map((m) => [m[3], m[2].trim()])).toEqual(starts.map((m) => [m[3], flags[m[3]].join(' ')]));
     for (const [, prefix, , role] of starts) {
       // `PORT=9101 NODE_ID=node-1 node ...`: the assignments before the command (the loop's $i as 1).
       const inline = Object.fromEntries(

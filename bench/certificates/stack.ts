@@ -340,7 +340,7 @@ export async function startStandalone(env: BenchEnv, dnsAddress: string, extra: 
     'standalone',
     built('apps/standalone/src/main'),
     serviceEnv(env, dnsAddress, extra),
-    serviceArgs(true),
+    serviceArgs('node'),
   );
   const url = await proc.waitFor(/\(standalone\) is up at (http:\/\/127\.0\.0\.1:\d+)/, 90_000);
   return { proc, url };
@@ -348,7 +348,7 @@ export async function startStandalone(env: BenchEnv, dnsAddress: string, extra: 
 
 /** dist/apps/api with `extra` settings (the ACME issuers, so its CAA warnings judge the same CAs). */
 export async function startApiWith(env: BenchEnv, dnsAddress: string, extra: Record<string, string>) {
-  const proc = startScript('api', built('apps/api/src/main'), serviceEnv(env, dnsAddress, extra), serviceArgs(false));
+  const proc = startScript('api', built('apps/api/src/main'), serviceEnv(env, dnsAddress, extra), serviceArgs('api'));
   const url = await proc.waitFor(/api listening on (http:\/\/127\.0\.0\.1:\d+)/, 90_000);
   return { proc, url };
 }

@@ -95,7 +95,7 @@ export async function startNode(
     nodeId,
     built('apps/node/src/main'),
     serviceEnv(env, dnsAddress, { NODE_ID: nodeId, ...extra }),
-    serviceArgs(true),
+    serviceArgs('node'),
   );
   const url = await proc.waitFor(/health and metrics on (http:\/\/127\.0\.0\.1:\d+)/, timeoutMs);
   return { proc, url };
@@ -103,7 +103,7 @@ export async function startNode(
 
 /** dist/apps/api; resolves with its URL once it listens. */
 export async function startApi(env: BenchEnv, dnsAddress: string) {
-  const proc = startScript('api', built('apps/api/src/main'), serviceEnv(env, dnsAddress), serviceArgs(false));
+  const proc = startScript('api', built('apps/api/src/main'), serviceEnv(env, dnsAddress), serviceArgs('api'));
   const url = await proc.waitFor(/api listening on (http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   return { proc, url };
 }

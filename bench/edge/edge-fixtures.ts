@@ -76,7 +76,7 @@ export async function startEdge(
       OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
       ...extraEnv,
     },
-    serviceArgs(false),
+    serviceArgs('other'),
   );
   const url = await proc.waitFor(/health and metrics on (http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   await waitForPort(ports.https, 10_000, 'edge', proc);

@@ -26,7 +26,7 @@ export async function startCounterNode(env: BenchEnv, nodeId: string, extraEnv: 
       ...extraEnv,
     },
     // A test fixture, not apps/node: BENCH_NODE_ARGS only, without the node's V8 flags.
-    serviceArgs(false),
+    serviceArgs('other'),
   );
   await node.waitFor(/counter node \S+ up on (http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   return node;

@@ -32,7 +32,7 @@ export function serviceEnv(env: BenchEnv, extra: Record<string, string> = {}): R
 
 /** `dist/apps/<app>/src/main.js` as its own process; resolves with its URL once it serves. */
 export async function startApp(app: 'api' | 'node', name: string, env: Record<string, string>): Promise<Child> {
-  const child = startScript(name, built(`apps/${app}/src/main`), env, serviceArgs(app === 'node'));
+  const child = startScript(name, built(`apps/${app}/src/main`), env, serviceArgs(app));
   await child.waitFor(/(http:\/\/127\.0\.0\.1:\d+)/, 45_000);
   return child;
 }
